@@ -1,0 +1,81 @@
+# The attention workbook. `make help` lists the targets.
+# Local settings (CC, CFLAGS, ...) may go in an optional, ignored config.mk.
+
+CC      ?= cc
+CFLAGS  ?= -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror=implicit-function-declaration
+CPPFLAGS += -Itangled
+LDLIBS  += -lm
+BUILD   := build
+-include config.mk
+
+# ---- the book's chapters, in reading order -------------------------------
+CHAPTERS := 00-front 01-qkv
+NW_EN    := $(CHAPTERS:%=book/en/%.nw)
+NW_ES    := $(CHAPTERS:%=book/es/%.nw)
+
+# ---- the library, tangled from the English edition -----------------------
+LIB_SRCS := $(sort $(wildcard tangled/minimodel/*/*.c))
+LIB_HDRS := $(sort $(wildcard tangled/minimodel/*/*.h))
+LIB_OBJS := $(LIB_SRCS:tangled/%.c=$(BUILD)/obj/%.o)
+LIB      := $(BUILD)/libminimodel.a
+
+.PHONY: all help deps tangle lib check clean
+.DEFAULT_GOAL := all
+
+all: lib figures book
+	@echo
+	@echo "Built:"
+	@echo "  PDF books:  $(BUILD)/book/en/workbook.pdf  $(BUILD)/book/es/workbook.pdf"
+	@echo "  HTML books: $(BUILD)/html/en/index.html  $(BUILD)/html/es/index.html"
+	@echo "  Figures:    $(BUILD)/figures/{en,es}/"
+
+help:
+	@echo "make deps     install the toolchain from Debian packages (as root)"
+	@echo "make          tangle, build the library, render figures, weave both books (PDF, HTML)"
+	@echo "make check    run every test: library, book claims, editions, books, labs, harness"
+	@echo "make lab NN=01   check your work on one lab, with full detail (NN = 00 or 01)"
+	@echo "make tangle   regenerate tangled/ from book/en (cpif: unchanged files keep their time)"
+	@echo "make figures  render the figures into $(BUILD)/figures/{en,es}"
+	@echo "make book     weave the PDF and HTML books of both editions"
+	@echo "make bench    time the library's matrix product and projections"
+	@echo "make clean    remove $(BUILD)/"
+
+# ---- install ---------------------------------------------------------------
+DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev pkg-config \
+  gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-lang-spanish \
+  lmodern latexmk pandoc nodejs katex libjs-katex fonts-katex python3 poppler-utils
+deps:
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PACKAGES)
+
+# ---- tangle ----------------------------------------------------------------
+# Every root chunk whose name is a path is a file of tangled/.
+$(BUILD)/tangle.stamp: $(NW_EN)
+	@mkdir -p $(@D)
+	@set -e; for root in $$(noroots $(NW_EN) | sed -n 's/^<<\(tangled\/[^ ]*\)>>$$/\1/p'); do \
+	  mkdir -p $$(dirname $$root); \
+	  notangle -R"$$root" $(NW_EN) | cpif $$root; chmod 644 $$root; \
+	done
+	@touch $@
+tangle: $(BUILD)/tangle.stamp
+$(LIB_SRCS) $(LIB_HDRS): $(BUILD)/tangle.stamp ;
+
+# ---- the library -----------------------------------------------------------
+$(BUILD)/obj/%.o: tangled/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(LIB): $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+lib: $(LIB)
+-include $(LIB_OBJS:.o=.d)
+
+# ---- the parts, each in its own fragment --------------------------------------
+include book/book.mk
+include figures/figures.mk
+include tests/tests.mk
+include labs/lab00-by-hand/lab.mk
+include labs/lab01-qkv/lab.mk
+
+clean:
+	rm -rf $(BUILD)

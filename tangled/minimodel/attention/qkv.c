@@ -1,0 +1,164 @@
+/* qkv.c - chapter 01: the Query, Key and Value projections */
+#include <math.h>
+#include <stddef.h>
+#include "qkv.h"
+#include "../core/matrix.h"
+#include "../core/rng.h"
+
+/* need_outputs - q, k, v are not NULL */
+static mm_status need_outputs(const char *fn, double *q, double *k, double *v)
+{
+    MM_TRY(mm_need_buffer(fn, "q", q));
+    MM_TRY(mm_need_buffer(fn, "k", k));
+    MM_TRY(mm_need_buffer(fn, "v", v));
+    return MM_OK;
+}
+
+/* need_sizes - T, d_model, d_k, d_v are positive (pass 1 for one not taken) */
+static mm_status need_sizes(const char *fn, int T, int d_model, int d_k, int d_v)
+{
+    MM_TRY(mm_need_positive(fn, "T", T));
+    MM_TRY(mm_need_positive(fn, "d_model", d_model));
+    MM_TRY(mm_need_positive(fn, "d_k", d_k));
+    MM_TRY(mm_need_positive(fn, "d_v", d_v));
+    return MM_OK;
+}
+
+mm_status qkv_project(double *q, double *k, double *v, const double *x,
+                      const double *w_q, const double *w_k, const double *w_v,
+                      int T, int d_model, int d_k, int d_v)
+{
+    const char *fn = "qkv_project";
+    MM_TRY(need_outputs(fn, q, k, v));
+    MM_TRY(mm_need_buffer(fn, "x", x));
+    MM_TRY(mm_need_buffer(fn, "w_q", w_q));
+    MM_TRY(mm_need_buffer(fn, "w_k", w_k));
+    MM_TRY(mm_need_buffer(fn, "w_v", w_v));
+    MM_TRY(need_sizes(fn, T, d_model, d_k, d_v));
+    MM_TRY(mm_matmul(q, x, w_q, T, d_model, d_k, false));   /* Q = X W_Q */
+    MM_TRY(mm_matmul(k, x, w_k, T, d_model, d_k, false));   /* K = X W_K */
+    MM_TRY(mm_matmul(v, x, w_v, T, d_model, d_v, false));   /* V = X W_V */
+    return MM_OK;
+}
+
+/* copy_block - dst[r][c] = src[r][c] for a (rows, cols) block; the row
+ * strides dst_stride and src_stride are the widths of the whole matrices */
+static void copy_block(double *dst, int dst_stride, const double *src,
+                       int src_stride, int rows, int cols)
+{
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            dst[(size_t)r * dst_stride + c] = src[(size_t)r * src_stride + c];
+}
+
+mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
+                   const double *w_v, int d_model, int d_k, int d_v)
+{
+    const char *fn = "qkv_pack";
+    MM_TRY(mm_need_buffer(fn, "w_qkv", w_qkv));
+    MM_TRY(mm_need_buffer(fn, "w_q", w_q));
+    MM_TRY(mm_need_buffer(fn, "w_k", w_k));
+    MM_TRY(mm_need_buffer(fn, "w_v", w_v));
+    MM_TRY(need_sizes(fn, 1, d_model, d_k, d_v));
+    int d_qkv = 2 * d_k + d_v;                       /* width of W_QKV */
+    copy_block(w_qkv, d_qkv, w_q, d_k, d_model, d_k);
+    copy_block(w_qkv + d_k, d_qkv, w_k, d_k, d_model, d_k);
+    copy_block(w_qkv + 2 * d_k, d_qkv, w_v, d_v, d_model, d_v);
+    return MM_OK;
+}
+
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
+                    int T, int d_k, int d_v)
+{
+    const char *fn = "qkv_split";
+    MM_TRY(need_outputs(fn, q, k, v));
+    MM_TRY(mm_need_buffer(fn, "qkv", qkv));
+    MM_TRY(need_sizes(fn, T, 1, d_k, d_v));
+    int d_qkv = 2 * d_k + d_v;                       /* row stride of qkv */
+    copy_block(q, d_k, qkv, d_qkv, T, d_k);
+    copy_block(k, d_k, qkv + d_k, d_qkv, T, d_k);
+    copy_block(v, d_v, qkv + 2 * d_k, d_qkv, T, d_v);
+    return MM_OK;
+}
+
+mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
+                            const double *x, const double *w_qkv,
+                            int T, int d_model, int d_k, int d_v)
+{
+    const char *fn = "qkv_project_fused";
+    MM_TRY(need_outputs(fn, q, k, v));
+    MM_TRY(mm_need_buffer(fn, "qkv", qkv));
+    MM_TRY(mm_need_buffer(fn, "x", x));
+    MM_TRY(mm_need_buffer(fn, "w_qkv", w_qkv));
+    MM_TRY(need_sizes(fn, T, d_model, d_k, d_v));
+    MM_TRY(mm_matmul(qkv, x, w_qkv, T, d_model, 2 * d_k + d_v, false));
+    return qkv_split(q, k, v, qkv, T, d_k, d_v);
+}
+
+/* softmax_row_plain - w[j] = exp(s[j]) / sum_j' exp(s[j']), in place;
+ * MM_ERANGE when an exponential or the sum overflows */
+static mm_status softmax_row_plain(double *w, int n, int row)
+{
+    double sum = 0.0;
+    for (int j = 0; j < n; j++) {
+        w[j] = exp(w[j]);
+        sum += w[j];
+    }
+    if (!isfinite(sum) || sum == 0.0)
+        return mm_fail(MM_ERANGE, "qkv_attend_unscaled: the exponentials of "
+                       "score row %d sum to %g; chapter 02's softmax subtracts "
+                       "the row maximum to avoid this", row, sum);
+    for (int j = 0; j < n; j++) w[j] /= sum;
+    return MM_OK;
+}
+
+mm_status qkv_attend_unscaled(double *out, double *weights, const double *q,
+                              const double *k, const double *v,
+                              int T, int d_k, int d_v)
+{
+    const char *fn = "qkv_attend_unscaled";
+    MM_TRY(mm_need_buffer(fn, "out", out));
+    MM_TRY(mm_need_buffer(fn, "weights", weights));
+    MM_TRY(mm_need_buffer(fn, "q", q));
+    MM_TRY(mm_need_buffer(fn, "k", k));
+    MM_TRY(mm_need_buffer(fn, "v", v));
+    MM_TRY(need_sizes(fn, T, 1, d_k, d_v));
+    MM_TRY(mm_matmul(weights, q, k, T, d_k, T, true));      /* scores Q K^T */
+    for (int i = 0; i < T; i++)
+        MM_TRY(softmax_row_plain(weights + (size_t)i * T, T, i));
+    return mm_matmul(out, weights, v, T, T, d_v, false);     /* weights V */
+}
+
+long attention_param_count(int d_model, int n_heads)
+{
+    const char *fn = "attention_param_count";
+    if (mm_need_positive(fn, "d_model", d_model) != MM_OK) return -1;
+    if (mm_need_positive(fn, "n_heads", n_heads) != MM_OK) return -1;
+    if (d_model % n_heads != 0) {
+        mm_fail(MM_EINVAL, "%s: d_model (%d) is not divisible by n_heads (%d)",
+                fn, d_model, n_heads);
+        return -1;
+    }
+    long d = d_model, d_k = d_model / n_heads, d_v = d_k;
+    long per_head = d * d_k + d * d_k + d * d_v;     /* W_Q, W_K, W_V of a head */
+    long w_o = d * d;                                /* the output projection */
+    return n_heads * per_head + w_o;
+}
+
+mm_status attention_init_weights(double *w_q, double *w_k, double *w_v,
+                                 double *w_o, int d_model, uint64_t seed)
+{
+    const char *fn = "attention_init_weights";
+    MM_TRY(mm_need_buffer(fn, "w_q", w_q));
+    MM_TRY(mm_need_buffer(fn, "w_k", w_k));
+    MM_TRY(mm_need_buffer(fn, "w_v", w_v));
+    MM_TRY(mm_need_buffer(fn, "w_o", w_o));
+    MM_TRY(mm_need_positive(fn, "d_model", d_model));
+    size_t n = (size_t)d_model * d_model;
+    mm_rng r;
+    mm_rng_seed(&r, seed);
+    double *w[4] = { w_q, w_k, w_v, w_o };
+    for (int m = 0; m < 4; m++)
+        MM_TRY(mm_fill_normal(w[m], n, MM_INIT_STD, &r));
+    return MM_OK;
+}

@@ -1,0 +1,53 @@
+/* rng.c - splitmix64 and the polar method */
+#include <math.h>
+#include "rng.h"
+
+void mm_rng_seed(mm_rng *r, uint64_t seed)
+{
+    r->state = seed;
+    r->spare = 0.0;
+    r->has_spare = 0;
+}
+
+uint64_t mm_rng_next(mm_rng *r)
+{
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+double mm_rng_uniform(mm_rng *r)
+{
+    return (double)(mm_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+double mm_rng_normal(mm_rng *r)
+{
+    if (r->has_spare) {
+        r->has_spare = 0;
+        return r->spare;
+    }
+    double u, v, s;
+    do {                                  /* a point in the unit disc, not 0 */
+        u = 2.0 * mm_rng_uniform(r) - 1.0;
+        v = 2.0 * mm_rng_uniform(r) - 1.0;
+        s = u * u + v * v;
+    } while (s >= 1.0 || s == 0.0);
+    double scale = sqrt(-2.0 * log(s) / s);
+    r->spare = v * scale;
+    r->has_spare = 1;
+    return u * scale;
+}
+
+mm_status mm_fill_normal(double *w, size_t n, double std, mm_rng *r)
+{
+    const char *fn = "mm_fill_normal";
+    MM_TRY(mm_need_buffer(fn, "w", w));
+    MM_TRY(mm_need_buffer(fn, "r", r));
+    if (n == 0) return mm_fail(MM_EINVAL, "%s: n must be positive, got 0", fn);
+    if (!(std >= 0.0) || isinf(std))
+        return mm_fail(MM_EINVAL, "%s: std must be finite and >= 0, got %g", fn, std);
+    for (size_t i = 0; i < n; i++) w[i] = std * mm_rng_normal(r);
+    return MM_OK;
+}

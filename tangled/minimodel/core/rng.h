@@ -1,0 +1,34 @@
+/* rng.h - the seeded generator of the minimodel library.
+ * Integers: splitmix64, pure 64-bit integer arithmetic, so the stream of a
+ * seed is the same on every machine. Normals: Marsaglia's polar method on
+ * that stream; it uses only +, *, /, sqrt (exact in IEEE 754) and log. */
+#ifndef MINIMODEL_CORE_RNG_H
+#define MINIMODEL_CORE_RNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "error.h"
+
+typedef struct {
+    uint64_t state;       /* splitmix64 state */
+    double spare;         /* second normal of the last polar pair */
+    int has_spare;        /* 1 when spare is unused */
+} mm_rng;
+
+/* mm_rng_seed - start the stream of seed */
+void mm_rng_seed(mm_rng *r, uint64_t seed);
+
+/* mm_rng_next - next 64-bit integer of the stream */
+uint64_t mm_rng_next(mm_rng *r);
+
+/* mm_rng_uniform - uniform double in [0, 1), 53 random bits */
+double mm_rng_uniform(mm_rng *r);
+
+/* mm_rng_normal - standard normal N(0, 1) */
+double mm_rng_normal(mm_rng *r);
+
+/* mm_fill_normal - w[0..n) = std * N(0, 1) draws, in index order.
+ * Checked: w, r not NULL; n > 0; std finite and >= 0. */
+mm_status mm_fill_normal(double *w, size_t n, double std, mm_rng *r);
+
+#endif
