@@ -1,0 +1,39 @@
+/* figdata.h - helpers shared by the figure data programs (not the library).
+ * A data program prints the numbers a figure plots on stdout, or, with
+ * --facts, key=value lines with every parameter and number a caption states. */
+#ifndef FIGURES_FIGDATA_H
+#define FIGURES_FIGDATA_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "minimodel/core/error.h"
+
+/* need_ok - stop the program with the library's message unless s is MM_OK */
+static inline void need_ok(mm_status s, const char *call)
+{
+    if (s == MM_OK) return;
+    fprintf(stderr, "%s failed (status %d): %s\n", call, (int)s, mm_last_error());
+    exit(EXIT_FAILURE);
+}
+
+/* want_facts - 1 for "prog --facts", 0 for "prog"; usage error otherwise */
+static inline int want_facts(int argc, char **argv)
+{
+    if (argc == 1) return 0;
+    if (argc == 2 && strcmp(argv[1], "--facts") == 0) return 1;
+    fprintf(stderr, "usage: %s [--facts]\n"
+            "  prints the figure's data, or with --facts its key=value facts\n",
+            argv[0]);
+    exit(2);
+}
+
+/* print_matrix - a (rows, cols) row-major matrix as gnuplot "matrix" text */
+static inline void print_matrix(const double *a, int rows, int cols)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            printf("%.10f%c", a[(size_t)i * cols + j], j + 1 < cols ? ' ' : '\n');
+}
+
+#endif

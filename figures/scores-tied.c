@@ -1,0 +1,166 @@
+/* scores-tied.c - data of the figure "scores-tied": the score matrix
+ * S = Q K^T with separate W_Q, W_K, beside the one with tied weights
+ * W_Q = W_K = W, where S = X W W^T X^T is symmetric.
+ *   X   (T, d_model)   std_x * N(0, 1), stream of seed_x, row by row
+ *   W_Q (d_model, d_k) std_w * N(0, 1), stream of seed_w, row by row,
+ *   W_K (d_model, d_k) then from the same stream; the tied W is W_Q
+ * Output (stdout), two gnuplot matrix blocks, row i = query, column j = key:
+ *   index 0  S with separate W_Q, W_K
+ *   index 1  S with W_Q = W_K = W_Q
+ * With --facts: the sizes, seeds and the numbers a caption may state. */
+#include <math.h>
+#include <stdbool.h>
+#include "figdata.h"
+#include "minimodel/core/matrix.h"
+#include "minimodel/core/rng.h"
+#include "minimodel/attention/qkv.h"
+
+enum { T = 8, D_MODEL = 16, D_K = 16, D_V = 1 };
+#define SEED_X 1u
+#define SEED_W 2u
+#define STD_X 1.0
+#define STD_W 0.25          /* 1 / sqrt(d_model): entries of Q, K near N(0, 1) */
+
+/* asymmetry - ||S - S^T||_F / ||S||_F of a (n, n) matrix */
+static double asymmetry(const double *s, int n)
+{
+    double diff = 0.0, norm = 0.0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double d = s[i * n + j] - s[j * n + i];
+            diff += d * d;
+            norm += s[i * n + j] * s[i * n + j];
+        }
+    return sqrt(diff) / sqrt(norm);
+}
+
+/* unequal_pairs - number of pairs i < j with s[i][j] != s[j][i], bit for bit */
+static int unequal_pairs(const double *s, int n)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            count += s[i * n + j] != s[j * n + i];
+    return count;
+}
+
+/* diagonal_row_maxima - rows i whose largest entry is the diagonal s[i][i] */
+static int diagonal_row_maxima(const double *s, int n)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        int is_max = 1;
+        for (int j = 0; j < n; j++)
+            if (s[i * n + j] > s[i * n + i]) is_max = 0;
+        count += is_max;
+    }
+    return count;
+}
+
+/* symmetric_eigen_range - smallest and largest eigenvalue of the symmetric
+ * part (S + S^T) / 2 of a (n, n) matrix, n <= T, by cyclic Jacobi rotations */
+static void symmetric_eigen_range(const double *s, int n, double *lo, double *hi)
+{
+    double a[T * T];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            a[i * n + j] = 0.5 * (s[i * n + j] + s[j * n + i]);
+    for (int sweep = 0; sweep < 100; sweep++) {
+        double off = 0.0;
+        for (int p = 0; p < n; p++)
+            for (int r = p + 1; r < n; r++) off += a[p * n + r] * a[p * n + r];
+        if (off < 1e-30) break;
+        for (int p = 0; p < n; p++)
+            for (int r = p + 1; r < n; r++) {
+                double apr = a[p * n + r];
+                if (apr == 0.0) continue;
+                double theta = (a[r * n + r] - a[p * n + p]) / (2.0 * apr);
+                double t = (theta >= 0 ? 1.0 : -1.0)
+                           / (fabs(theta) + sqrt(theta * theta + 1.0));
+                double c = 1.0 / sqrt(t * t + 1.0), sn = t * c;
+                for (int m = 0; m < n; m++) {     /* columns p, r: A J */
+                    double amp = a[m * n + p], amr = a[m * n + r];
+                    a[m * n + p] = c * amp - sn * amr;
+                    a[m * n + r] = sn * amp + c * amr;
+                }
+                for (int m = 0; m < n; m++) {     /* rows p, r: J^T A */
+                    double apm = a[p * n + m], arm = a[r * n + m];
+                    a[p * n + m] = c * apm - sn * arm;
+                    a[r * n + m] = sn * apm + c * arm;
+                }
+            }
+    }
+    *lo = *hi = a[0];
+    for (int i = 1; i < n; i++) {
+        if (a[i * n + i] < *lo) *lo = a[i * n + i];
+        if (a[i * n + i] > *hi) *hi = a[i * n + i];
+    }
+}
+
+/* max_abs - largest |a[i]| of n values */
+static double max_abs(const double *a, int n)
+{
+    double m = 0.0;
+    for (int i = 0; i < n; i++)
+        if (fabs(a[i]) > m) m = fabs(a[i]);
+    return m;
+}
+
+int main(int argc, char **argv)
+{
+    int facts = want_facts(argc, argv);
+    double x[T * D_MODEL], w_q[D_MODEL * D_K], w_k[D_MODEL * D_K];
+    double w_v[D_MODEL * D_V] = { 0 };          /* V is not plotted */
+    double q[T * D_K], k[T * D_K], v[T * D_V];
+    double s_sep[T * T], s_tied[T * T];
+    mm_rng r;
+
+    mm_rng_seed(&r, SEED_X);
+    need_ok(mm_fill_normal(x, T * D_MODEL, STD_X, &r), "mm_fill_normal (X)");
+    mm_rng_seed(&r, SEED_W);
+    need_ok(mm_fill_normal(w_q, D_MODEL * D_K, STD_W, &r), "mm_fill_normal (W_Q)");
+    need_ok(mm_fill_normal(w_k, D_MODEL * D_K, STD_W, &r), "mm_fill_normal (W_K)");
+
+    /* separate: Q = X W_Q, K = X W_K, S = Q K^T */
+    need_ok(qkv_project(q, k, v, x, w_q, w_k, w_v, T, D_MODEL, D_K, D_V),
+            "qkv_project (separate)");
+    need_ok(mm_matmul(s_sep, q, k, T, D_K, T, true), "mm_matmul (separate)");
+    /* tied: Q = K = X W_Q, S = Q Q^T */
+    need_ok(qkv_project(q, k, v, x, w_q, w_q, w_v, T, D_MODEL, D_K, D_V),
+            "qkv_project (tied)");
+    need_ok(mm_matmul(s_tied, q, k, T, D_K, T, true), "mm_matmul (tied)");
+
+    if (facts) {
+        double lo_sep, hi_sep, lo_tied, hi_tied;
+        symmetric_eigen_range(s_sep, T, &lo_sep, &hi_sep);
+        symmetric_eigen_range(s_tied, T, &lo_tied, &hi_tied);
+        double diag_min_tied = s_tied[0];
+        for (int i = 1; i < T; i++)
+            if (s_tied[i * T + i] < diag_min_tied) diag_min_tied = s_tied[i * T + i];
+        double m_sep = max_abs(s_sep, T * T), m_tied = max_abs(s_tied, T * T);
+        printf("T=%d\nd_model=%d\nd_k=%d\n", T, D_MODEL, D_K);
+        printf("seed_x=%u\nseed_w=%u\nstd_x=%g\nstd_w=%g\n",
+               SEED_X, SEED_W, STD_X, STD_W);
+        printf("asym_separate=%.10f\n", asymmetry(s_sep, T));
+        printf("asym_tied=%.10g\n", asymmetry(s_tied, T));
+        printf("unequal_pairs_separate=%d\n", unequal_pairs(s_sep, T));
+        printf("unequal_pairs_tied=%d\n", unequal_pairs(s_tied, T));
+        printf("pairs=%d\n", T * (T - 1) / 2);
+        printf("min_eig_sym_separate=%.10f\nmax_eig_sym_separate=%.10f\n",
+               lo_sep, hi_sep);
+        printf("min_eig_tied=%.10f\nmax_eig_tied=%.10f\n", lo_tied, hi_tied);
+        printf("diag_min_tied=%.10f\n", diag_min_tied);
+        printf("diag_rowmax_separate=%d\ndiag_rowmax_tied=%d\n",
+               diagonal_row_maxima(s_sep, T), diagonal_row_maxima(s_tied, T));
+        printf("absmax_separate=%.10f\nabsmax_tied=%.10f\n", m_sep, m_tied);
+        printf("color_limit=%g\n", ceil(m_sep > m_tied ? m_sep : m_tied));
+        return 0;
+    }
+    printf("# scores-tied: S = Q K^T, T=%d d_model=%d d_k=%d seed_x=%u seed_w=%u\n",
+           T, D_MODEL, D_K, SEED_X, SEED_W);
+    printf("# index 0: separate W_Q, W_K; row i = query, column j = key\n");
+    print_matrix(s_sep, T, T);
+    printf("\n\n# index 1: tied W_Q = W_K\n");
+    print_matrix(s_tied, T, T);
+    return 0;
+}
