@@ -19,7 +19,7 @@ LIB_HDRS := $(sort $(wildcard tangled/minimodel/*/*.h))
 LIB_OBJS := $(LIB_SRCS:tangled/%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libminimodel.a
 
-.PHONY: all help deps tangle lib check clean
+.PHONY: all help deps tangle lib check lab clean
 .DEFAULT_GOAL := all
 
 all: lib figures book
@@ -76,6 +76,17 @@ include figures/figures.mk
 include tests/tests.mk
 include labs/lab00-by-hand/lab.mk
 include labs/lab01-qkv/lab.mk
+
+# ---- running the checks -------------------------------------------------------
+# Every fragment adds its checks to CHECK_TARGETS; each one fails on failure.
+check: $(CHECK_TARGETS)
+	@echo
+	@echo "make check: all $(words $(CHECK_TARGETS)) check groups passed ($(CHECK_TARGETS))"
+
+NN ?=
+lab:
+	@if [ -z "$(NN)" ]; then echo "usage: make lab NN=00   (or NN=01)"; exit 2; fi
+	@$(MAKE) --no-print-directory lab$(NN)
 
 clean:
 	rm -rf $(BUILD)

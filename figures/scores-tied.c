@@ -15,7 +15,7 @@
 #include "minimodel/core/rng.h"
 #include "minimodel/attention/qkv.h"
 
-enum { T = 8, D_MODEL = 16, D_K = 16, D_V = 1 };
+enum { T = 8, D_MODEL = 16, D_K = 4, D_V = 1 };
 #define SEED_X 1u
 #define SEED_W 2u
 #define STD_X 1.0
@@ -57,19 +57,22 @@ static int diagonal_row_maxima(const double *s, int n)
     return count;
 }
 
-/* symmetric_eigen_range - smallest and largest eigenvalue of the symmetric
- * part (S + S^T) / 2 of a (n, n) matrix, n <= T, by cyclic Jacobi rotations */
-static void symmetric_eigen_range(const double *s, int n, double *lo, double *hi)
+/* symmetric_eigenvalues - eig[0..n) = the eigenvalues, in increasing order,
+ * of the symmetric part (S + S^T) / 2 of a (n, n) matrix, n <= T, by cyclic
+ * Jacobi rotations (the diagonal of the rotated matrix) */
+static void symmetric_eigenvalues(double *eig, const double *s, int n)
 {
-    double a[T * T];
+    double a[T * T], norm2 = 0.0;
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
+        for (int j = 0; j < n; j++) {
             a[i * n + j] = 0.5 * (s[i * n + j] + s[j * n + i]);
+            norm2 += a[i * n + j] * a[i * n + j];
+        }
     for (int sweep = 0; sweep < 100; sweep++) {
-        double off = 0.0;
+        double off = 0.0;                  /* squared off-diagonal mass */
         for (int p = 0; p < n; p++)
             for (int r = p + 1; r < n; r++) off += a[p * n + r] * a[p * n + r];
-        if (off < 1e-30) break;
+        if (off <= 1e-30 * norm2) break;
         for (int p = 0; p < n; p++)
             for (int r = p + 1; r < n; r++) {
                 double apr = a[p * n + r];
@@ -90,11 +93,30 @@ static void symmetric_eigen_range(const double *s, int n, double *lo, double *hi
                 }
             }
     }
-    *lo = *hi = a[0];
-    for (int i = 1; i < n; i++) {
-        if (a[i * n + i] < *lo) *lo = a[i * n + i];
-        if (a[i * n + i] > *hi) *hi = a[i * n + i];
+    for (int i = 0; i < n; i++) {                 /* insertion sort */
+        double e = a[i * n + i];
+        int j = i;
+        for (; j > 0 && eig[j - 1] > e; j--) eig[j] = eig[j - 1];
+        eig[j] = e;
     }
+}
+
+/* numerical_rank - eigenvalues of magnitude above 1e-9 times the largest */
+static int numerical_rank(const double *eig, int n)
+{
+    double top = fabs(eig[0]) > fabs(eig[n - 1]) ? fabs(eig[0]) : fabs(eig[n - 1]);
+    int rank = 0;
+    for (int i = 0; i < n; i++) rank += fabs(eig[i]) > 1e-9 * top;
+    return rank;
+}
+
+/* negatives - eigenvalues below -1e-9 times the largest magnitude */
+static int negatives(const double *eig, int n)
+{
+    double top = fabs(eig[0]) > fabs(eig[n - 1]) ? fabs(eig[0]) : fabs(eig[n - 1]);
+    int count = 0;
+    for (int i = 0; i < n; i++) count += eig[i] < -1e-9 * top;
+    return count;
 }
 
 /* max_abs - largest |a[i]| of n values */
@@ -131,9 +153,9 @@ int main(int argc, char **argv)
     need_ok(mm_matmul(s_tied, q, k, T, D_K, T, true), "mm_matmul (tied)");
 
     if (facts) {
-        double lo_sep, hi_sep, lo_tied, hi_tied;
-        symmetric_eigen_range(s_sep, T, &lo_sep, &hi_sep);
-        symmetric_eigen_range(s_tied, T, &lo_tied, &hi_tied);
+        double eig_sep[T], eig_tied[T];
+        symmetric_eigenvalues(eig_sep, s_sep, T);
+        symmetric_eigenvalues(eig_tied, s_tied, T);
         double diag_min_tied = s_tied[0];
         for (int i = 1; i < T; i++)
             if (s_tied[i * T + i] < diag_min_tied) diag_min_tied = s_tied[i * T + i];
@@ -146,9 +168,14 @@ int main(int argc, char **argv)
         printf("unequal_pairs_separate=%d\n", unequal_pairs(s_sep, T));
         printf("unequal_pairs_tied=%d\n", unequal_pairs(s_tied, T));
         printf("pairs=%d\n", T * (T - 1) / 2);
+        /* eigenvalues of (S + S^T)/2; for the tied S that is S itself */
         printf("min_eig_sym_separate=%.10f\nmax_eig_sym_separate=%.10f\n",
-               lo_sep, hi_sep);
-        printf("min_eig_tied=%.10f\nmax_eig_tied=%.10f\n", lo_tied, hi_tied);
+               eig_sep[0], eig_sep[T - 1]);
+        printf("negative_eigs_sym_separate=%d\n", negatives(eig_sep, T));
+        printf("min_eig_tied=%.3g\nmax_eig_tied=%.10f\n", eig_tied[0], eig_tied[T - 1]);
+        printf("negative_eigs_tied=%d\n", negatives(eig_tied, T));
+        printf("rank_separate_sym=%d\nrank_tied=%d\n",
+               numerical_rank(eig_sep, T), numerical_rank(eig_tied, T));
         printf("diag_min_tied=%.10f\n", diag_min_tied);
         printf("diag_rowmax_separate=%d\ndiag_rowmax_tied=%d\n",
                diagonal_row_maxima(s_sep, T), diagonal_row_maxima(s_tied, T));

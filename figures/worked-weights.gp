@@ -16,7 +16,7 @@ set palette defined (0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')
 unset colorbox
 set size ratio -1
 ink(w) = w > 0.5 ? 0xffffff : 0x000000      # white text on dark cells
-plot data index 0 matrix with image notitle, \
+plot data index 0 matrix with image pixels notitle, \
      '' index 0 matrix using 1:2:(sprintf("%.2f", $3)):(ink($3)) \
         with labels textcolor rgb variable font ',14' notitle
 

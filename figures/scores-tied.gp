@@ -1,0 +1,31 @@
+# scores-tied.gp - the score matrix S = Q K^T with separate W_Q, W_K (left)
+# and with tied W_Q = W_K (right, symmetric), on one colour scale.
+# Data: scores-tied (index 0 separate, index 1 tied; row i = query).
+stats data index 0 matrix using 3 nooutput prefix "SEP"
+stats data index 1 matrix using 3 nooutput prefix "TIED"
+absmax(a, b) = abs(a) > abs(b) ? abs(a) : abs(b)
+limit = ceil(absmax(absmax(SEP_min, SEP_max), absmax(TIED_min, TIED_max)))
+n = int(sqrt(SEP_records)) # T, the number of tokens
+
+set cbrange [-limit:limit]
+set palette defined (-1 '#2166ac', -0.5 '#92c5de', 0 '#f7f7f7', 0.5 '#f4a582', 1 '#b2182b')
+set xrange [-0.5:n - 0.5]
+set yrange [n - 0.5:-0.5]
+set xtics 0,1,n-1 scale 0
+set ytics 0,1,n-1 scale 0
+set size ratio -1
+set xlabel tr("key position j", "posición de la key j")
+set ylabel tr("query position i", "posición de la query i") offset 1,0
+
+set multiplot layout 1,2 margins 0.07,0.85,0.17,0.90 spacing 0.08,0
+unset colorbox
+set title tr("separate W_{Q}, W_{K}: asymmetric", "W_{Q}, W_{K} separadas: asimétrica")
+plot data index 0 matrix with image pixels notitle
+
+set colorbox user origin 0.87,0.2 size 0.025,0.62
+set cbtics scale 0.5
+set cblabel tr("score s_{ij}", "puntuación s_{ij}")
+unset ylabel
+set title tr("tied W_{Q} = W_{K}: symmetric", "W_{Q} = W_{K} atadas: simétrica")
+plot data index 1 matrix with image pixels notitle
+unset multiplot

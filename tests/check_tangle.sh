@@ -1,0 +1,37 @@
+#!/bin/sh
+# check_tangle.sh - both editions tangle to the same files, and tangled/ is
+# exactly what the book tangles to (and what is committed).
+# usage: check_tangle.sh WORKDIR   (run from the top of the repository)
+set -u
+work=$1
+rm -rf "$work"; mkdir -p "$work"
+status=0
+for ed in en es; do
+    noroots book/$ed/*.nw | sed -n 's/^<<\(tangled\/[^ ]*\)>>$/\1/p' | sort > "$work/roots.$ed"
+done
+if ! cmp -s "$work/roots.en" "$work/roots.es"; then
+    echo "tangle: the editions have different root chunks:"; diff "$work/roots.en" "$work/roots.es"
+    status=1
+fi
+for ed in en es; do
+    for root in $(cat "$work/roots.$ed"); do
+        mkdir -p "$work/$ed/$(dirname "$root")"
+        notangle -R"$root" book/$ed/*.nw > "$work/$ed/$root" || status=1
+    done
+done
+if ! diff -r "$work/en" "$work/es" > "$work/editions.diff"; then
+    echo "tangle: the English and Spanish editions tangle to different code:"
+    head -20 "$work/editions.diff"; status=1
+fi
+if ! diff -r "$work/en/tangled" tangled > "$work/tangled.diff"; then
+    echo "tangle: tangled/ is not what book/en tangles to (run 'make tangle'; never edit tangled/):"
+    head -20 "$work/tangled.diff"; status=1
+fi
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+   ! git diff --quiet HEAD -- tangled/ 2>/dev/null; then
+    echo "tangle: tangled/ differs from the last commit; commit it with the chapter that changed it:"
+    git diff --stat HEAD -- tangled/; status=1
+fi
+n=$(wc -l < "$work/roots.en")
+[ $status -eq 0 ] && echo "tangle: $n files, both editions byte-identical, tangled/ in sync"
+exit $status

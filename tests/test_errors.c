@@ -1,0 +1,98 @@
+/* test_errors.c - every checked error of the library returns its status and a
+ * message naming the function, the argument and the value; nothing crashes. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include "minimodel/attention/qkv.h"
+#include "minimodel/core/matrix.h"
+#include "minimodel/core/rng.h"
+
+static double A[64], B[64], C[64], D[64], E[64], F[64], G[64];
+
+#define EXPECT_ERROR(call, status, text)                                        \
+    do {                                                                        \
+        mm_status s_ = (call);                                                  \
+        cr_expect_eq(s_, status, "%s returned %d, expected %d", #call, s_, status); \
+        cr_expect(strstr(mm_last_error(), text) != NULL,                        \
+                  "%s: message \"%s\" does not contain \"%s\"", #call,          \
+                  mm_last_error(), text);                                       \
+    } while (0)
+
+Test(errors, matmul)
+{
+    EXPECT_ERROR(mm_matmul(NULL, A, B, 2, 2, 2, false), MM_EINVAL, "mm_matmul: c is NULL");
+    EXPECT_ERROR(mm_matmul(C, NULL, B, 2, 2, 2, false), MM_EINVAL, "mm_matmul: a is NULL");
+    EXPECT_ERROR(mm_matmul(C, A, NULL, 2, 2, 2, true), MM_EINVAL, "mm_matmul: b is NULL");
+    EXPECT_ERROR(mm_matmul(C, A, B, 0, 2, 2, false), MM_EINVAL, "n must be positive, got 0");
+    EXPECT_ERROR(mm_matmul(C, A, B, 2, -1, 2, false), MM_EINVAL, "k must be positive, got -1");
+    EXPECT_ERROR(mm_matmul(C, A, B, 2, 2, 0, false), MM_EINVAL, "m must be positive, got 0");
+    EXPECT_ERROR(mm_matmul(A, A, B, 2, 2, 2, false), MM_EINVAL, "same buffer as a");
+    EXPECT_ERROR(mm_matmul(B, A, B, 2, 2, 2, false), MM_EINVAL, "same buffer as b");
+}
+
+Test(errors, fill_normal)
+{
+    mm_rng r;
+    mm_rng_seed(&r, 1);
+    EXPECT_ERROR(mm_fill_normal(NULL, 4, 1.0, &r), MM_EINVAL, "mm_fill_normal: w is NULL");
+    EXPECT_ERROR(mm_fill_normal(A, 4, 1.0, NULL), MM_EINVAL, "mm_fill_normal: r is NULL");
+    EXPECT_ERROR(mm_fill_normal(A, 0, 1.0, &r), MM_EINVAL, "n must be positive, got 0");
+    EXPECT_ERROR(mm_fill_normal(A, 4, -1.0, &r), MM_EINVAL, "std must be finite and >= 0, got -1");
+    EXPECT_ERROR(mm_fill_normal(A, 4, NAN, &r), MM_EINVAL, "got nan");
+    EXPECT_ERROR(mm_fill_normal(A, 4, INFINITY, &r), MM_EINVAL, "got inf");
+}
+
+Test(errors, project)
+{
+    EXPECT_ERROR(qkv_project(NULL, B, C, D, E, F, G, 2, 2, 2, 2), MM_EINVAL, "qkv_project: q is NULL");
+    EXPECT_ERROR(qkv_project(A, B, NULL, D, E, F, G, 2, 2, 2, 2), MM_EINVAL, "qkv_project: v is NULL");
+    EXPECT_ERROR(qkv_project(A, B, C, NULL, E, F, G, 2, 2, 2, 2), MM_EINVAL, "qkv_project: x is NULL");
+    EXPECT_ERROR(qkv_project(A, B, C, D, E, NULL, G, 2, 2, 2, 2), MM_EINVAL, "qkv_project: w_k is NULL");
+    EXPECT_ERROR(qkv_project(A, B, C, D, E, F, G, 0, 2, 2, 2), MM_EINVAL, "qkv_project: T must be positive, got 0");
+    EXPECT_ERROR(qkv_project(A, B, C, D, E, F, G, 2, -3, 2, 2), MM_EINVAL, "d_model must be positive, got -3");
+    EXPECT_ERROR(qkv_project(A, B, C, D, E, F, G, 2, 2, 0, 2), MM_EINVAL, "d_k must be positive, got 0");
+    EXPECT_ERROR(qkv_project(A, B, C, D, E, F, G, 2, 2, 2, 0), MM_EINVAL, "d_v must be positive, got 0");
+}
+
+Test(errors, pack_split_fused)
+{
+    EXPECT_ERROR(qkv_pack(NULL, A, B, C, 2, 2, 2), MM_EINVAL, "qkv_pack: w_qkv is NULL");
+    EXPECT_ERROR(qkv_pack(D, A, B, NULL, 2, 2, 2), MM_EINVAL, "qkv_pack: w_v is NULL");
+    EXPECT_ERROR(qkv_pack(D, A, B, C, 0, 2, 2), MM_EINVAL, "qkv_pack: d_model must be positive, got 0");
+    EXPECT_ERROR(qkv_split(A, B, C, NULL, 2, 2, 2), MM_EINVAL, "qkv_split: qkv is NULL");
+    EXPECT_ERROR(qkv_split(A, NULL, C, D, 2, 2, 2), MM_EINVAL, "qkv_split: k is NULL");
+    EXPECT_ERROR(qkv_split(A, B, C, D, -1, 2, 2), MM_EINVAL, "qkv_split: T must be positive, got -1");
+    EXPECT_ERROR(qkv_project_fused(A, B, C, NULL, D, E, 2, 2, 2, 2), MM_EINVAL, "qkv_project_fused: qkv is NULL");
+    EXPECT_ERROR(qkv_project_fused(A, B, C, D, E, NULL, 2, 2, 2, 2), MM_EINVAL, "qkv_project_fused: w_qkv is NULL");
+    EXPECT_ERROR(qkv_project_fused(A, B, C, D, E, F, 2, 2, 2, -5), MM_EINVAL, "qkv_project_fused: d_v must be positive, got -5");
+}
+
+Test(errors, attend_unscaled)
+{
+    EXPECT_ERROR(qkv_attend_unscaled(NULL, A, B, C, D, 2, 2, 2), MM_EINVAL, "qkv_attend_unscaled: out is NULL");
+    EXPECT_ERROR(qkv_attend_unscaled(A, NULL, B, C, D, 2, 2, 2), MM_EINVAL, "qkv_attend_unscaled: weights is NULL");
+    EXPECT_ERROR(qkv_attend_unscaled(A, B, C, D, E, 0, 2, 2), MM_EINVAL, "qkv_attend_unscaled: T must be positive, got 0");
+}
+
+Test(errors, plain_softmax_overflow_is_reported_not_nan)
+{
+    /* T = 2, d_k = d_v = 1: score row 0 is (900, 0), and exp(900) overflows */
+    const double q[2] = { 30, 0 }, k[2] = { 30, 0 }, v[2] = { 1, 2 };
+    double w[4], out[2];
+    EXPECT_ERROR(qkv_attend_unscaled(out, w, q, k, v, 2, 1, 1), MM_ERANGE,
+                 "exponentials of score row 0 sum to inf");
+}
+
+Test(errors, init_weights)
+{
+    EXPECT_ERROR(attention_init_weights(NULL, B, C, D, 2, 1), MM_EINVAL, "attention_init_weights: w_q is NULL");
+    EXPECT_ERROR(attention_init_weights(A, B, C, NULL, 2, 1), MM_EINVAL, "attention_init_weights: w_o is NULL");
+    EXPECT_ERROR(attention_init_weights(A, B, C, D, 0, 1), MM_EINVAL, "d_model must be positive, got 0");
+}
+
+Test(errors, success_leaves_the_message_of_the_last_failure)
+{
+    mm_fail(MM_EINVAL, "earlier failure %d", 3);
+    cr_assert_eq(mm_matmul(C, A, B, 2, 2, 2, false), MM_OK);
+    cr_assert_str_eq(mm_last_error(), "earlier failure 3");
+}
