@@ -19,7 +19,7 @@ LIB_HDRS := $(sort $(wildcard tangled/minimodel/*/*.h))
 LIB_OBJS := $(LIB_SRCS:tangled/%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libminimodel.a
 
-.PHONY: all help deps tangle lib check lab clean
+.PHONY: all help deps tangle tangle-debug lib check lab clean
 .DEFAULT_GOAL := all
 
 all: lib figures book
@@ -35,6 +35,7 @@ help:
 	@echo "make check    run every test: library, book claims, editions, books, labs, harness"
 	@echo "make lab NN=01   check your work on one lab, with full detail (NN = 00 or 01)"
 	@echo "make tangle   regenerate tangled/ from book/en (cpif: unchanged files keep their time)"
+	@echo "make tangle-debug   the library with #line directives into $(BUILD)/tangled-debug"
 	@echo "make figures  render the figures into $(BUILD)/figures/{en,es}"
 	@echo "make book     weave the PDF and HTML books of both editions"
 	@echo "make bench    time the library's matrix product and projections"
@@ -58,6 +59,13 @@ $(BUILD)/tangle.stamp: $(NW_EN)
 	done
 	@touch $@
 tangle: $(BUILD)/tangle.stamp
+
+# A copy with #line directives, so that gcc and gdb point at the .nw lines.
+tangle-debug:
+	@set -e; for root in $$(noroots $(NW_EN) | sed -n 's/^<<\(tangled\/[^ ]*\)>>$$/\1/p'); do \
+	  out=$(BUILD)/tangled-debug/$${root#tangled/}; mkdir -p $$(dirname $$out); \
+	  notangle -L'#line %L "%F"%N' -R"$$root" $(NW_EN) > $$out; \
+	done; echo "tangle-debug: $(BUILD)/tangled-debug/ (compile with -I$(BUILD)/tangled-debug)"
 $(LIB_SRCS) $(LIB_HDRS): $(BUILD)/tangle.stamp ;
 
 # ---- the library -----------------------------------------------------------

@@ -1,0 +1,67 @@
+# figures.mk - the book's figures: seeded runs of the library, drawn by gnuplot.
+# For each NAME of FIG_NAMES:
+#   figures/NAME.c   data program; prints the data, or with --facts the
+#                    key=value facts a caption may state
+#   figures/NAME.gp  gnuplot script; labels chosen by lang ('en' or 'es')
+# Outputs, under $(BUILD)/figures/:
+#   bin/NAME  data/NAME.dat  {en,es}/NAME.svg (HTML book)  {en,es}/NAME.pdf (PDF book)
+# Editing one NAME.gp re-renders only that figure; style.gp is shared by all.
+
+FIG_NAMES   := worked-weights scores-tied
+FIG_SRC     := figures
+FIG_OUT     := $(BUILD)/figures
+FIGURE_BINS := $(FIG_NAMES:%=$(FIG_OUT)/bin/%)
+FIG_DATA    := $(FIG_NAMES:%=$(FIG_OUT)/data/%.dat)
+FIGURES_EN  := $(foreach n,$(FIG_NAMES),$(FIG_OUT)/en/$(n).svg $(FIG_OUT)/en/$(n).pdf)
+FIGURES_ES  := $(foreach n,$(FIG_NAMES),$(FIG_OUT)/es/$(n).svg $(FIG_OUT)/es/$(n).pdf)
+
+.PHONY: figures figure-facts check-figures
+figures: $(FIGURES_EN) $(FIGURES_ES) $(FIG_DATA)
+
+# the data programs, linked against the library
+$(FIG_OUT)/bin/%: $(FIG_SRC)/%.c $(FIG_SRC)/figdata.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+$(FIG_OUT)/data/%.dat: $(FIG_OUT)/bin/%
+	@mkdir -p $(@D)
+	$< > $@.tmp
+	mv $@.tmp $@
+
+# fig_render(lang, term): run gnuplot on style.gp then NAME.gp into $@.tmp;
+# anything gnuplot prints on stderr (errors, warnings) fails the rule
+define fig_render
+	@mkdir -p $(@D)
+	@echo "gnuplot $(1) $(2): $@"
+	@gnuplot -e "lang='$(1)'; term='$(2)'; out='$@.tmp'; data='$(FIG_OUT)/data/$*.dat'" \
+	  $(FIG_SRC)/style.gp $(FIG_SRC)/$*.gp 2> $@.log \
+	  && test ! -s $@.log || { cat $@.log >&2; rm -f $@.tmp; exit 1; }
+	@rm -f $@.log
+endef
+
+# SVG: keep spaces after subscripts in every viewer (xml:space), and name
+# fallback fonts for readers without DejaVu Sans
+FIG_SVG_FIX := sed -e 's/^<svg /<svg xml:space="preserve" /' \
+  -e 's/font-family="DejaVu Sans"/font-family="DejaVu Sans, Verdana, Arial, sans-serif"/g'
+
+$(FIG_OUT)/en/%.svg: $(FIG_SRC)/%.gp $(FIG_SRC)/style.gp $(FIG_OUT)/data/%.dat
+	$(call fig_render,en,svg)
+	@$(FIG_SVG_FIX) $@.tmp > $@ && rm -f $@.tmp
+$(FIG_OUT)/es/%.svg: $(FIG_SRC)/%.gp $(FIG_SRC)/style.gp $(FIG_OUT)/data/%.dat
+	$(call fig_render,es,svg)
+	@$(FIG_SVG_FIX) $@.tmp > $@ && rm -f $@.tmp
+$(FIG_OUT)/en/%.pdf: $(FIG_SRC)/%.gp $(FIG_SRC)/style.gp $(FIG_OUT)/data/%.dat
+	$(call fig_render,en,pdf)
+	@mv $@.tmp $@
+$(FIG_OUT)/es/%.pdf: $(FIG_SRC)/%.gp $(FIG_SRC)/style.gp $(FIG_OUT)/data/%.dat
+	$(call fig_render,es,pdf)
+	@mv $@.tmp $@
+
+# every number a caption may state, program by program
+figure-facts: $(FIGURE_BINS)
+	@set -e; for b in $(FIGURE_BINS); do echo "# $$(basename $$b)"; $$b --facts; done
+
+# the files exist and are sound, in the right language; the facts hold
+CHECK_TARGETS += check-figures
+check-figures: $(FIGURES_EN) $(FIGURES_ES) $(FIGURE_BINS)
+	python3 $(FIG_SRC)/check-figures.py $(FIG_OUT) $(FIG_NAMES)
