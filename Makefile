@@ -30,16 +30,17 @@ all: lib figures book
 	@echo "  Figures:    $(BUILD)/figures/{en,es}/"
 
 help:
-	@echo "make deps     install the toolchain from Debian packages (as root)"
-	@echo "make          tangle, build the library, render figures, weave both books (PDF, HTML)"
-	@echo "make check    run every test: library, book claims, editions, books, labs, harness"
-	@echo "make lab NN=01   check your work on one lab, with full detail (NN = 00 or 01)"
-	@echo "make tangle   regenerate tangled/ from book/en (cpif: unchanged files keep their time)"
-	@echo "make tangle-debug   the library with #line directives into $(BUILD)/tangled-debug"
-	@echo "make figures  render the figures into $(BUILD)/figures/{en,es}"
-	@echo "make book     weave the PDF and HTML books of both editions"
-	@echo "make bench    time the library's matrix product and projections"
-	@echo "make clean    remove $(BUILD)/"
+	@printf '%-20s %s\n' \
+	  'make deps' 'install the toolchain from Debian packages (as root)' \
+	  'make' 'tangle, build the library, render figures, weave both books (PDF, HTML)' \
+	  'make check' 'run every test: library, book claims, editions, books, figures, labs' \
+	  'make lab NN=00' 'check your work on one lab with full detail (NN = 00 or 01)' \
+	  'make tangle' 'regenerate tangled/ from book/en (unchanged files keep their time)' \
+	  'make tangle-debug' 'the library with #line directives, into $(BUILD)/tangled-debug' \
+	  'make figures' 'render the figures into $(BUILD)/figures/{en,es}' \
+	  'make book' 'weave the PDF and HTML books of both editions' \
+	  'make bench' 'time the projections at Mini-GPT width (separate vs fused)' \
+	  'make clean' 'remove $(BUILD)/'
 
 # ---- install ---------------------------------------------------------------
 DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev pkg-config \

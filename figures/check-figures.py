@@ -107,6 +107,11 @@ def check_pdf(path, name, ed):
     for label in LABELS[name][ed]:
         if label.replace(" ", "") not in flat[0]:
             fail(f"{path}: text lacks {label!r}; was lang='{ed}' passed to gnuplot?")
+    other = "es" if ed == "en" else "en"
+    wrong = LABELS[name][other][0]
+    if wrong.replace(" ", "") in flat[0]:
+        fail(f"{path}: has the {other} label {wrong!r}; the edition's language "
+             f"did not reach figures/{name}.gp")
 
 
 def facts_of(prog):

@@ -35,7 +35,7 @@ define fig_render
 	@echo "gnuplot $(1) $(2): $@"
 	@gnuplot -e "lang='$(1)'; term='$(2)'; out='$@.tmp'; data='$(FIG_OUT)/data/$*.dat'" \
 	  $(FIG_SRC)/style.gp $(FIG_SRC)/$*.gp 2> $@.log \
-	  && test ! -s $@.log || { cat $@.log >&2; rm -f $@.tmp; exit 1; }
+	  && test ! -s $@.log || { cat $@.log >&2; rm -f $@.tmp $@.log; exit 1; }
 	@rm -f $@.log
 endef
 

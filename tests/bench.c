@@ -1,5 +1,6 @@
 /* bench.c - time the projections at Mini-GPT width: separate vs fused.
  * Usage: bench [T]   (default T = 256). Reports the best of several runs. */
+#define _POSIX_C_SOURCE 199309L   /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
