@@ -18,7 +18,7 @@ set size ratio -1
 ink(w) = w > 0.5 ? 0xffffff : 0x000000      # white text on dark cells
 plot data index 0 matrix with image pixels notitle, \
      '' index 0 matrix using 1:2:(sprintf("%.2f", $3)):(ink($3)) \
-        with labels textcolor rgb variable font ',14' notitle
+        with labels textcolor rgb variable font big notitle
 
 # right: query row 0, scores s_0j (0, 1) and weights w_0j = softmax(0, 1)
 set size noratio
