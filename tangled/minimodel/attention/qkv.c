@@ -96,7 +96,7 @@ mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
 }
 
 /* softmax_row_plain - w[j] = exp(s[j]) / sum_j' exp(s[j']), in place;
- * MM_ERANGE when an exponential or the sum overflows */
+ * MM_ERANGE when the sum overflows to inf or underflows to 0 */
 static mm_status softmax_row_plain(double *w, int n, int row)
 {
     double sum = 0.0;

@@ -47,8 +47,9 @@ mm_status qkv_attend_unscaled(double *out, double *weights, const double *q,
 long attention_param_count(int d_model, int n_heads);
 
 /* attention_init_weights - the initial weights of MultiHeadAttention(d_model,
- * n_heads, seed): W_Q, W_K, W_V, W_O, each (d_model, d_model), drawn in that
- * order, row by row, as MM_INIT_STD * N(0, 1) from the stream of seed. */
+ * n_heads, seed), which do not depend on n_heads: W_Q, W_K, W_V, W_O, each
+ * (d_model, d_model), drawn in that order, row by row, as MM_INIT_STD * N(0, 1)
+ * from the stream of seed. */
 mm_status attention_init_weights(double *w_q, double *w_k, double *w_v,
                                  double *w_o, int d_model, uint64_t seed);
 

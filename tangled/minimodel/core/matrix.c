@@ -1,4 +1,4 @@
-/* matrix.c - the readable reference product, loop order i-k-j */
+/* matrix.c - the readable reference product, loop order i-p-j */
 #include <stddef.h>
 #include "matrix.h"
 
