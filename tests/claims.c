@@ -18,6 +18,17 @@ static int worked_example(double out[4], double w[4], const double w_v[4])
     return 0;
 }
 
+/* underflow_threshold - about the largest x with exp(x) == 0, by bisection */
+static double underflow_threshold(void)
+{
+    double lo = -1000.0, hi = 0.0;             /* exp(lo) == 0 < exp(hi) */
+    for (int i = 0; i < 100; i++) {
+        double mid = (lo + hi) / 2;
+        if (exp(mid) == 0.0) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
 int main(void)
 {
     double out[4], w[4];
@@ -39,5 +50,6 @@ int main(void)
     printf("ch01.mini.w_qkv_cols %d\n", 3 * d_model);
     printf("ch01.init.std %.17g\n", MM_INIT_STD);
     printf("ch01.plain.overflow_score %.17g\n", log(DBL_MAX));
+    printf("ch01.plain.underflow_score_abs %.17g\n", -underflow_threshold());
     return 0;
 }

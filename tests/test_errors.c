@@ -83,6 +83,15 @@ Test(errors, plain_softmax_overflow_is_reported_not_nan)
                  "exponentials of score row 0 sum to inf");
 }
 
+Test(errors, plain_softmax_underflow_is_reported_not_nan)
+{
+    /* score row 0 is (-900, -900): both exponentials underflow to 0 */
+    const double q[2] = { -30, 1 }, k[2] = { 30, 30 }, v[2] = { 1, 2 };
+    double w[4], out[2];
+    EXPECT_ERROR(qkv_attend_unscaled(out, w, q, k, v, 2, 1, 1), MM_ERANGE,
+                 "exponentials of score row 0 sum to 0");
+}
+
 Test(errors, init_weights)
 {
     EXPECT_ERROR(attention_init_weights(NULL, B, C, D, 2, 1), MM_EINVAL, "attention_init_weights: w_q is NULL");
