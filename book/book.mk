@@ -1,0 +1,92 @@
+# book/book.mk - weave both editions of the book: PDF (LaTeX) and offline HTML.
+#
+#   make book          both editions, PDF and HTML
+#   make book-pdf      $(BUILD)/book/{en,es}/workbook.pdf
+#   make book-html     $(BUILD)/html/{en,es}/index.html (+ style.css, katex/, figures/)
+#   make check-book    build all four, failing on any error output, and check the HTML
+#
+# Chapters come from NW_EN/NW_ES (top-level Makefile), figures from FIGURES_EN/
+# FIGURES_ES (figures/figures.mk: NAME.pdf for the PDF, NAME.svg for the HTML).
+# To weave other chapters, override the lists:  make book BOOK_NW_en='a.nw b.nw' ...
+# How it works: book/tools/*.py and katex-render.js say so in their headers.
+
+BOOK_EDITIONS := en es
+BOOK_NW_en     = $(NW_EN)
+BOOK_NW_es     = $(NW_ES)
+BOOK_FIGS_en   = $(FIGURES_EN)
+BOOK_FIGS_es   = $(FIGURES_ES)
+BOOK_FIGPDF_en = $(filter %.pdf,$(BOOK_FIGS_en))
+BOOK_FIGPDF_es = $(filter %.pdf,$(BOOK_FIGS_es))
+BOOK_FIGSVG_en = $(filter %.svg,$(BOOK_FIGS_en))
+BOOK_FIGSVG_es = $(filter %.svg,$(BOOK_FIGS_es))
+
+BOOK_BODIES := $(BOOK_EDITIONS:%=$(BUILD)/book/%/body.tex)
+BOOK_PDFS   := $(BOOK_EDITIONS:%=$(BUILD)/book/%/workbook.pdf)
+BOOK_HTMLS  := $(BOOK_EDITIONS:%=$(BUILD)/html/%/index.html)
+
+NOWEAVE_FLAGS := -n -index -autodefs c
+STRICT        := sh book/tools/strict.sh
+KATEX_DIST    := /usr/share/javascript/katex
+BOOK_HTML_TOOLS := book/tools/strict.sh book/tools/nwhtml-filter.py book/tools/weavelabels.py \
+  book/tools/nwhtml-page.py book/tools/katex-render.js book/html/page.html book/html/style.css
+
+.PHONY: book book-pdf book-html check-book book-always
+book: book-pdf book-html
+book-pdf: $(BOOK_PDFS)
+book-html: $(BOOK_HTMLS)
+
+# Prerequisites written $$(...) are expanded after every fragment is read,
+# so the figure lists of figures/figures.mk (included later) count.
+.SECONDEXPANSION:
+
+# The list of chapters, rewritten only when it changes (a chapter added to
+# CHAPTERS rebuilds the books; nothing else does).
+$(BOOK_EDITIONS:%=$(BUILD)/book/%/chapters.txt): $(BUILD)/book/%/chapters.txt: book-always
+	@mkdir -p $(@D)
+	@echo '$(BOOK_NW_$*)' | cmp -s - $@ || echo '$(BOOK_NW_$*)' > $@
+
+# ---- PDF ---------------------------------------------------------------------
+# One noweave over all chapters of an edition: chunk links across chapters
+# and a single identifier index.
+$(BOOK_BODIES): $(BUILD)/book/%/body.tex: $$(BOOK_NW_%) $(BUILD)/book/%/chapters.txt \
+		book/tools/strict.sh
+	@mkdir -p $(@D)
+	@echo "  WEAVE  $@"
+	@$(STRICT) noweave $(NOWEAVE_FLAGS) $(BOOK_NW_$*) > $@.tmp
+	@mv $@.tmp $@
+
+# latexmk runs in the build directory, next to body.tex, so its files stay there.
+$(BOOK_PDFS): $(BUILD)/book/%/workbook.pdf: $(BUILD)/book/%/body.tex book/%/workbook.tex \
+		$$(BOOK_FIGPDF_%) book/tools/texlog.py
+	@echo "  LATEX  $@"
+	@cp book/$*/workbook.tex $(@D)/workbook.tex
+	@(cd $(@D) && latexmk -pdf -interaction=nonstopmode -halt-on-error workbook.tex \
+	  > latexmk.out 2>&1); python3 book/tools/texlog.py $(@D) $$? || { rm -f $@; exit 1; }
+	@touch $@
+
+# ---- HTML --------------------------------------------------------------------
+# noweave -html with a filter that turns the prose's LaTeX into HTML (pandoc),
+# then the page around it, then the math (KaTeX, at build time).
+$(BOOK_HTMLS): $(BUILD)/html/%/index.html: $$(BOOK_NW_%) $(BUILD)/book/%/chapters.txt \
+		$$(BOOK_FIGSVG_%) $(BOOK_HTML_TOOLS)
+	@mkdir -p $(BUILD)/book/$* $(@D)
+	@echo "  HTML   $@"
+	@$(STRICT) noweave -html $(NOWEAVE_FLAGS) -filter "python3 -B book/tools/nwhtml-filter.py $*" \
+	  $(BOOK_NW_$*) > $(BUILD)/book/$*/woven.html
+	@$(STRICT) python3 -B book/tools/nwhtml-page.py $* book/html/page.html \
+	  < $(BUILD)/book/$*/woven.html > $(BUILD)/book/$*/page.html
+	@NODE_PATH=/usr/share/nodejs $(STRICT) node book/tools/katex-render.js \
+	  < $(BUILD)/book/$*/page.html > $@.tmp
+	@rm -rf $(@D)/katex $(@D)/figures
+	@mkdir -p $(@D)/katex $(@D)/figures
+	@cp $(KATEX_DIST)/katex.min.css $(@D)/katex/
+	@cp -rL $(KATEX_DIST)/fonts $(@D)/katex/
+	@cp book/html/style.css $(@D)/style.css
+	@$(if $(BOOK_FIGSVG_$*),cp $(BOOK_FIGSVG_$*) $(@D)/figures/)
+	@mv $@.tmp $@
+
+# ---- check -------------------------------------------------------------------
+CHECK_TARGETS += check-book
+check-book: $(BOOK_PDFS) $(BOOK_HTMLS) book/tools/check-html.py
+	@python3 book/tools/check-html.py --self-test
+	@python3 book/tools/check-html.py $(BOOK_HTMLS)
