@@ -1,0 +1,1187 @@
+/* check.c - the checker of lab 00, attention by hand.
+ *
+ * Reads the learner's answers file (answers.txt: ten titled blocks, one per
+ * step, cells written as numbers or `?`), recomputes every step with the
+ * minimodel reference (mm_matmul for the three products, exp for the
+ * softmax) and prints one line per step: ok, WRONG or pending. For the
+ * first step that differs it names the cell, the exact value and the value
+ * written, and, when the table matches a mistake it knows, what was most
+ * likely done. Each step is judged against the exact values and against
+ * what the learner's own earlier tables give, so an error is blamed on the
+ * step that made it, not on every step after it.
+ *
+ * Usage: check [--lang=en|es] [--brief] ANSWERS
+ *        check --print-inputs | --print-exact | --self-test
+ * The messages are in Spanish with --lang=es, or when the locale (LC_ALL,
+ * LC_MESSAGES or LANG) is Spanish. --brief prints one line unless a step is
+ * wrong. The last three print the example's inputs, its exact tables, or
+ * check that the example meets its requirements (see self_test).
+ * Exit:  0  every filled step is right (untouched steps are pending)
+ *        1  a filled step is wrong (or, with --self-test, the example fails
+ *           one of its own requirements)
+ *        2  the file cannot be read or does not have the expected layout,
+ *           or the command line is wrong
+ *
+ * Rows and columns are counted from 0, as in the book. */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "minimodel/core/error.h"
+#include "minimodel/core/matrix.h"
+
+/* ---- the example ---------------------------------------------------------- */
+
+enum { T = 3, D_MODEL = 3, D_K = 4, D_V = 2, MAX_CELLS = 12 };
+
+/* tolerance for hand work: |written - exact| <= ATOL + RTOL * |exact| */
+#define ATOL 0.01
+#define RTOL 0.01
+
+static const double X[T * D_MODEL] = {   /* (T, d_model): row i is token i */
+    0, 0, 1,
+    1, 1, 0,
+    1, 0, 1,
+};
+static const double W_Q[D_MODEL * D_K] = {   /* (d_model, d_k) */
+    1,  1, 0, 0,
+    0,  1, 1, 0,
+    1, -1, 0, 0,
+};
+static const double W_K[D_MODEL * D_K] = {   /* (d_model, d_k) */
+    -1, 1, 0,  1,
+     0, 0, 0, -1,
+     1, 0, 1,  0,
+};
+static const double W_V[D_MODEL * D_V] = {   /* (d_model, d_v) */
+    1, 1,
+    1, 0,
+    1, 1,
+};
+
+/* ---- the steps ------------------------------------------------------------ */
+
+enum step { ST_Q, ST_K, ST_V, ST_S, ST_Z, ST_M, ST_E, ST_R, ST_A, ST_O, N_STEPS };
+
+#define BIT(s) (1u << (s))
+
+struct step_info {
+    const char *key;       /* the block title, [key] */
+    const char *formula;   /* what the block holds */
+    int rows, cols;
+    unsigned deps;         /* the learner's tables this step is computed from */
+};
+
+static const struct step_info STEPS[N_STEPS] = {
+    [ST_Q] = {"Q",      "Q = X W_Q",                    T, D_K, 0},
+    [ST_K] = {"K",      "K = X W_K",                    T, D_K, 0},
+    [ST_V] = {"V",      "V = X W_V",                    T, D_V, 0},
+    [ST_S] = {"S",      "S = Q K^T",                    T, T,   BIT(ST_Q) | BIT(ST_K)},
+    [ST_Z] = {"scaled", "S / sqrt(d_k) = S / 2",        T, T,   BIT(ST_S)},
+    [ST_M] = {"max",    "m_i = max_j scaled_ij",        T, 1,   BIT(ST_Z)},
+    [ST_E] = {"E",      "E_ij = exp(scaled_ij - m_i)",  T, T,   BIT(ST_Z) | BIT(ST_M)},
+    [ST_R] = {"sum",    "r_i = sum_j E_ij",             T, 1,   BIT(ST_E)},
+    [ST_A] = {"A",      "A_ij = E_ij / r_i",            T, T,   BIT(ST_E) | BIT(ST_R)},
+    [ST_O] = {"O",      "O = A V",                      T, D_V, BIT(ST_A) | BIT(ST_V)},
+};
+
+/* n_cells - how many values step s holds */
+static int n_cells(int s) { return STEPS[s].rows * STEPS[s].cols; }
+
+/* tables - one value per cell of every step, row-major */
+typedef struct { double v[N_STEPS][MAX_CELLS]; } tables;
+
+/* ---- language -------------------------------------------------------------- */
+
+static bool lang_es = false;
+#define L(en, es) (lang_es ? (es) : (en))
+
+/* ---- small matrix helpers ---------------------------------------------------- */
+
+/* matmul - c = a b (or a b^T), through the library; an internal failure is fatal */
+static void matmul(double *c, const double *a, const double *b,
+                   int n, int k, int m, bool b_transposed)
+{
+    if (mm_matmul(c, a, b, n, k, m, b_transposed) != MM_OK) {
+        fprintf(stderr, "lab00 check: internal error: %s\n", mm_last_error());
+        exit(2);
+    }
+}
+
+/* transpose - out (m, n) = a^T for a (n, m) */
+static void transpose(double *out, const double *a, int n, int m)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) out[j * n + i] = a[i * m + j];
+}
+
+/* row_max - m (T) = the largest value of each row of z (T, T) */
+static void row_max(double *m, const double *z)
+{
+    for (int i = 0; i < T; i++) {
+        m[i] = -INFINITY;
+        for (int j = 0; j < T; j++) if (z[i * T + j] > m[i]) m[i] = z[i * T + j];
+    }
+}
+
+/* col_max - m (T) = the largest value of each column of z (T, T) */
+static void col_max(double *m, const double *z)
+{
+    for (int j = 0; j < T; j++) {
+        m[j] = -INFINITY;
+        for (int i = 0; i < T; i++) if (z[i * T + j] > m[j]) m[j] = z[i * T + j];
+    }
+}
+
+/* row_sum - r (T) = the sum of each row of e (T, T) */
+static void row_sum(double *r, const double *e)
+{
+    for (int i = 0; i < T; i++) {
+        r[i] = 0.0;
+        for (int j = 0; j < T; j++) r[i] += e[i * T + j];
+    }
+}
+
+/* col_sum - r (T) = the sum of each column of e (T, T) */
+static void col_sum(double *r, const double *e)
+{
+    for (int j = 0; j < T; j++) {
+        r[j] = 0.0;
+        for (int i = 0; i < T; i++) r[j] += e[i * T + j];
+    }
+}
+
+/* softmax_rows - a (T, T) = row-wise softmax of z * scale (max subtracted) */
+static void softmax_rows(double *a, const double *z, double scale)
+{
+    for (int i = 0; i < T; i++) {
+        double m = -INFINITY, sum = 0.0;
+        for (int j = 0; j < T; j++) if (z[i * T + j] * scale > m) m = z[i * T + j] * scale;
+        for (int j = 0; j < T; j++) sum += a[i * T + j] = exp(z[i * T + j] * scale - m);
+        for (int j = 0; j < T; j++) a[i * T + j] /= sum;
+    }
+}
+
+/* ---- the reference: one step from the tables it depends on ------------------- */
+
+/* compute_step - out = step s computed from in's values of its dependencies */
+static void compute_step(int s, const tables *in, double *out)
+{
+    const double scale = 1.0 / sqrt((double)D_K);
+    switch (s) {
+    case ST_Q: matmul(out, X, W_Q, T, D_MODEL, D_K, false); break;
+    case ST_K: matmul(out, X, W_K, T, D_MODEL, D_K, false); break;
+    case ST_V: matmul(out, X, W_V, T, D_MODEL, D_V, false); break;
+    case ST_S: matmul(out, in->v[ST_Q], in->v[ST_K], T, D_K, T, true); break;
+    case ST_Z:
+        for (int c = 0; c < T * T; c++) out[c] = in->v[ST_S][c] * scale;
+        break;
+    case ST_M: row_max(out, in->v[ST_Z]); break;
+    case ST_E:
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j < T; j++)
+                out[i * T + j] = exp(in->v[ST_Z][i * T + j] - in->v[ST_M][i]);
+        break;
+    case ST_R: row_sum(out, in->v[ST_E]); break;
+    case ST_A:
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j < T; j++)
+                out[i * T + j] = in->v[ST_E][i * T + j] / in->v[ST_R][i];
+        break;
+    case ST_O: matmul(out, in->v[ST_A], in->v[ST_V], T, T, D_V, false); break;
+    default: break;
+    }
+}
+
+/* compute_all - every step of the example, exactly */
+static void compute_all(tables *t)
+{
+    for (int s = 0; s < N_STEPS; s++) compute_step(s, t, t->v[s]);
+}
+
+/* ---- the catalogue of mistakes ------------------------------------------------- */
+/* Each mistake computes the table a learner would write after making it,
+ * from the tables the step depends on (the exact ones, or the learner's). */
+
+static void mq_wk(const tables *in, double *o) { (void)in; matmul(o, X, W_K, T, D_MODEL, D_K, false); }
+static void mk_wq(const tables *in, double *o) { (void)in; matmul(o, X, W_Q, T, D_MODEL, D_K, false); }
+static void mq_xt(const tables *in, double *o)
+{
+    double xt[T * D_MODEL]; (void)in;
+    transpose(xt, X, T, D_MODEL);
+    matmul(o, xt, W_Q, T, D_MODEL, D_K, false);
+}
+static void mk_xt(const tables *in, double *o)
+{
+    double xt[T * D_MODEL]; (void)in;
+    transpose(xt, X, T, D_MODEL);
+    matmul(o, xt, W_K, T, D_MODEL, D_K, false);
+}
+static void mv_xt(const tables *in, double *o)
+{
+    double xt[T * D_MODEL]; (void)in;
+    transpose(xt, X, T, D_MODEL);
+    matmul(o, xt, W_V, T, D_MODEL, D_V, false);
+}
+static void ms_kq(const tables *in, double *o) { matmul(o, in->v[ST_K], in->v[ST_Q], T, D_K, T, true); }
+static void ms_qq(const tables *in, double *o) { matmul(o, in->v[ST_Q], in->v[ST_Q], T, D_K, T, true); }
+static void ms_kk(const tables *in, double *o) { matmul(o, in->v[ST_K], in->v[ST_K], T, D_K, T, true); }
+
+static void scale_s(const tables *in, double *o, double f)
+{
+    for (int c = 0; c < T * T; c++) o[c] = in->v[ST_S][c] * f;
+}
+static void mz_times(const tables *in, double *o) { scale_s(in, o, sqrt((double)D_K)); }
+static void mz_none(const tables *in, double *o) { scale_s(in, o, 1.0); }
+static void mz_dk(const tables *in, double *o) { scale_s(in, o, 1.0 / D_K); }
+static void mz_dmodel(const tables *in, double *o) { scale_s(in, o, 1.0 / sqrt((double)D_MODEL)); }
+static void mz_dv(const tables *in, double *o) { scale_s(in, o, 1.0 / sqrt((double)D_V)); }
+
+static void mm_col(const tables *in, double *o) { col_max(o, in->v[ST_Z]); }
+static void mm_unscaled(const tables *in, double *o) { row_max(o, in->v[ST_S]); }
+static void mm_global(const tables *in, double *o)
+{
+    double m[T]; row_max(m, in->v[ST_Z]);
+    double g = fmax(m[0], fmax(m[1], m[2]));
+    for (int i = 0; i < T; i++) o[i] = g;
+}
+static void mm_min(const tables *in, double *o)
+{
+    for (int i = 0; i < T; i++) {
+        o[i] = INFINITY;
+        for (int j = 0; j < T; j++) o[i] = fmin(o[i], in->v[ST_Z][i * T + j]);
+    }
+}
+
+static void me_nomax(const tables *in, double *o)
+{
+    for (int c = 0; c < T * T; c++) o[c] = exp(in->v[ST_Z][c]);
+}
+static void me_col(const tables *in, double *o)
+{
+    double m[T]; col_max(m, in->v[ST_Z]);
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_Z][i * T + j] - m[j]);
+}
+static void me_sign(const tables *in, double *o)
+{
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_M][i] - in->v[ST_Z][i * T + j]);
+}
+static void me_unscaled(const tables *in, double *o)
+{
+    double m[T]; row_max(m, in->v[ST_S]);
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_S][i * T + j] - m[i]);
+}
+static void me_noexp(const tables *in, double *o)
+{
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) o[i * T + j] = in->v[ST_Z][i * T + j] - in->v[ST_M][i];
+}
+
+static void mr_col(const tables *in, double *o) { col_sum(o, in->v[ST_E]); }
+static void mr_scaled(const tables *in, double *o) { row_sum(o, in->v[ST_Z]); }
+static void mr_nomax(const tables *in, double *o)
+{
+    double e[T * T];
+    for (int c = 0; c < T * T; c++) e[c] = exp(in->v[ST_Z][c]);
+    row_sum(o, e);
+}
+
+static void ma_col(const tables *in, double *o)
+{
+    double r[T]; col_sum(r, in->v[ST_E]);
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) o[i * T + j] = in->v[ST_E][i * T + j] / r[j];
+}
+static void ma_t(const tables *in, double *o)
+{
+    double a[T * T];
+    compute_step(ST_A, in, a);
+    transpose(o, a, T, T);
+}
+static void ma_unnorm(const tables *in, double *o)
+{
+    memcpy(o, in->v[ST_E], sizeof(double) * T * T);
+}
+static void ma_unscaled(const tables *in, double *o) { softmax_rows(o, in->v[ST_S], 1.0); }
+static void ma_total(const tables *in, double *o)
+{
+    double total = 0.0;
+    for (int c = 0; c < T * T; c++) total += in->v[ST_E][c];
+    for (int c = 0; c < T * T; c++) o[c] = in->v[ST_E][c] / total;
+}
+
+static void mo_at(const tables *in, double *o)
+{
+    double at[T * T];
+    transpose(at, in->v[ST_A], T, T);
+    matmul(o, at, in->v[ST_V], T, T, D_V, false);
+}
+static void mo_e(const tables *in, double *o) { matmul(o, in->v[ST_E], in->v[ST_V], T, T, D_V, false); }
+static void mo_z(const tables *in, double *o) { matmul(o, in->v[ST_Z], in->v[ST_V], T, T, D_V, false); }
+
+struct mistake {
+    int step;
+    const char *id;
+    void (*fn)(const tables *in, double *out);
+    const char *hint_en, *hint_es;
+};
+
+static const struct mistake MISTAKES[] = {
+    {ST_Q, "q-uses-wk", mq_wk,
+     "your Q is X W_K: Q and K swapped? Q is made with W_Q, K with W_K.",
+     "tu Q es X W_K: ¿Q y K intercambiadas? Q se calcula con W_Q y K con W_K."},
+    {ST_Q, "q-xt", mq_xt,
+     "your Q is X^T W_Q: row i of Q is row i of X (token i) times W_Q, Q_ij = sum_k X_ik (W_Q)_kj; you took the columns of X.",
+     "tu Q es X^T W_Q: la fila i de Q es la fila i de X (el token i) por W_Q, Q_ij = sum_k X_ik (W_Q)_kj; tomaste las columnas de X."},
+    {ST_K, "k-uses-wq", mk_wq,
+     "your K is X W_Q: Q and K swapped? K is made with W_K, Q with W_Q.",
+     "tu K es X W_Q: ¿Q y K intercambiadas? K se calcula con W_K y Q con W_Q."},
+    {ST_K, "k-xt", mk_xt,
+     "your K is X^T W_K: row i of K is row i of X (token i) times W_K; you took the columns of X.",
+     "tu K es X^T W_K: la fila i de K es la fila i de X (el token i) por W_K; tomaste las columnas de X."},
+    {ST_V, "v-xt", mv_xt,
+     "your V is X^T W_V: row i of V is row i of X (token i) times W_V; you took the columns of X.",
+     "tu V es X^T W_V: la fila i de V es la fila i de X (el token i) por W_V; tomaste las columnas de X."},
+    {ST_S, "s-kq", ms_kq,
+     "your scores look like K Q^T: row i of S is query i against every key, S_ij = Q_i . K_j (row i of Q times row j of K).",
+     "tus puntuaciones parecen K Q^T: la fila i de S es la query i frente a cada key, S_ij = Q_i . K_j (fila i de Q por fila j de K)."},
+    {ST_S, "s-qq", ms_qq,
+     "your scores are Q Q^T: the queries were compared with the queries; compare them with the keys, S_ij = Q_i . K_j.",
+     "tus puntuaciones son Q Q^T: comparaste las queries con las queries; compáralas con las keys, S_ij = Q_i . K_j."},
+    {ST_S, "s-kk", ms_kk,
+     "your scores are K K^T: the keys were compared with the keys; row i must use query i, S_ij = Q_i . K_j.",
+     "tus puntuaciones son K K^T: comparaste las keys con las keys; la fila i usa la query i, S_ij = Q_i . K_j."},
+    {ST_Z, "z-times-sqrt", mz_times,
+     "you multiplied by sqrt(d_k) = 2; the scores are divided by it: scaled = S / sqrt(d_k) = S / 2.",
+     "multiplicaste por sqrt(d_k) = 2; las puntuaciones se dividen por ella: scaled = S / sqrt(d_k) = S / 2."},
+    {ST_Z, "z-no-scale", mz_none,
+     "the scale is missing: your table is S itself; divide every score by sqrt(d_k) = sqrt(4) = 2.",
+     "falta la escala: tu tabla es la propia S; divide cada puntuación por sqrt(d_k) = sqrt(4) = 2."},
+    {ST_Z, "z-by-dk", mz_dk,
+     "you divided by d_k = 4; the scale is 1/sqrt(d_k): divide by sqrt(4) = 2.",
+     "dividiste por d_k = 4; la escala es 1/sqrt(d_k): divide por sqrt(4) = 2."},
+    {ST_Z, "z-by-dmodel", mz_dmodel,
+     "you divided by sqrt(d_model) = sqrt(3); the scale uses d_k = 4, the width of Q and K: divide by 2.",
+     "dividiste por sqrt(d_model) = sqrt(3); la escala usa d_k = 4, el ancho de Q y K: divide por 2."},
+    {ST_Z, "z-by-dv", mz_dv,
+     "you divided by sqrt(d_v) = sqrt(2); the scale uses d_k = 4, the width of Q and K: divide by 2.",
+     "dividiste por sqrt(d_v) = sqrt(2); la escala usa d_k = 4, el ancho de Q y K: divide por 2."},
+    {ST_M, "m-columns", mm_col,
+     "these are the maxima of the columns; m_i is the largest value of row i of the scaled scores.",
+     "estos son los máximos de las columnas; m_i es el mayor valor de la fila i de las puntuaciones escaladas."},
+    {ST_M, "m-unscaled", mm_unscaled,
+     "these are the maxima of the unscaled S; take them from the scaled scores.",
+     "estos son los máximos de S sin escalar; tómalos de las puntuaciones escaladas."},
+    {ST_M, "m-global", mm_global,
+     "you wrote the largest value of the whole table in every row; m_i is the largest value of row i alone.",
+     "escribiste el mayor valor de toda la tabla en cada fila; m_i es el mayor valor de la fila i sola."},
+    {ST_M, "m-min", mm_min,
+     "these are the row minima; m_i is the largest value of row i.",
+     "estos son los mínimos de las filas; m_i es el mayor valor de la fila i."},
+    {ST_E, "e-no-max", me_nomax,
+     "the maximum was not subtracted: your E is exp(scaled); E_ij = exp(scaled_ij - m_i), so each row has a 1 where its maximum is.",
+     "no se restó el máximo: tu E es exp(scaled); E_ij = exp(scaled_ij - m_i), así cada fila tiene un 1 donde está su máximo."},
+    {ST_E, "e-col-max", me_col,
+     "you subtracted the maximum of each column; subtract m_i, the maximum of row i, from every value of row i.",
+     "restaste el máximo de cada columna; resta m_i, el máximo de la fila i, a cada valor de la fila i."},
+    {ST_E, "e-sign", me_sign,
+     "the subtraction is reversed: you took exp(m_i - scaled_ij); it is exp(scaled_ij - m_i), never above 1.",
+     "la resta está al revés: calculaste exp(m_i - scaled_ij); es exp(scaled_ij - m_i), nunca mayor que 1."},
+    {ST_E, "e-unscaled", me_unscaled,
+     "your E comes from the unscaled S; use the scaled scores: E_ij = exp(scaled_ij - m_i).",
+     "tu E sale de S sin escalar; usa las puntuaciones escaladas: E_ij = exp(scaled_ij - m_i)."},
+    {ST_E, "e-no-exp", me_noexp,
+     "you subtracted the maximum but did not take the exponential: E_ij = exp(scaled_ij - m_i).",
+     "restaste el máximo pero no tomaste la exponencial: E_ij = exp(scaled_ij - m_i)."},
+    {ST_R, "r-columns", mr_col,
+     "these are the sums of the columns of E; r_i is the sum of row i.",
+     "estas son las sumas de las columnas de E; r_i es la suma de la fila i."},
+    {ST_R, "r-scaled", mr_scaled,
+     "you added the scaled scores; r_i is the sum of row i of E.",
+     "sumaste las puntuaciones escaladas; r_i es la suma de la fila i de E."},
+    {ST_R, "r-no-max", mr_nomax,
+     "you added exp(scaled) without the maximum subtracted; add the values of E you wrote.",
+     "sumaste exp(scaled) sin restar el máximo; suma los valores de E que escribiste."},
+    {ST_A, "a-columns", ma_col,
+     "each row of weights must sum to 1; your columns do: divide row i of E by r_i, the sum of that row.",
+     "cada fila de pesos debe sumar 1; en tu tabla suman 1 las columnas: divide la fila i de E por r_i, la suma de esa fila."},
+    {ST_A, "a-transposed", ma_t,
+     "each row of weights must sum to 1; your columns do: your table is the transpose, row i holds the weights of query i.",
+     "cada fila de pesos debe sumar 1; en tu tabla suman 1 las columnas: es la traspuesta, la fila i contiene los pesos de la query i."},
+    {ST_A, "a-not-divided", ma_unnorm,
+     "your weights are E itself: divide each row of E by its sum r_i so that the row sums to 1.",
+     "tus pesos son la propia E: divide cada fila de E por su suma r_i para que la fila sume 1."},
+    {ST_A, "a-unscaled", ma_unscaled,
+     "your weights are the softmax of the unscaled S; they come from the scaled scores, through E and r.",
+     "tus pesos son el softmax de S sin escalar; salen de las puntuaciones escaladas, a través de E y r."},
+    {ST_A, "a-total", ma_total,
+     "you divided by the sum of the whole table; divide row i by r_i, the sum of row i alone.",
+     "dividiste por la suma de toda la tabla; divide la fila i por r_i, la suma de la fila i sola."},
+    {ST_O, "o-at", mo_at,
+     "your output is A^T V: row i of O mixes the rows of V with the weights of row i of A, O_i = sum_j A_ij V_j.",
+     "tu salida es A^T V: la fila i de O mezcla las filas de V con los pesos de la fila i de A, O_i = sum_j A_ij V_j."},
+    {ST_O, "o-e", mo_e,
+     "your output is E V: mix the values with the weights A (each row sums to 1), not with E.",
+     "tu salida es E V: mezcla los values con los pesos A (cada fila suma 1), no con E."},
+    {ST_O, "o-scores", mo_z,
+     "your output mixes V with the scaled scores; use the weights A: O = A V.",
+     "tu salida mezcla V con las puntuaciones escaladas; usa los pesos A: O = A V."},
+};
+enum { N_MISTAKES = sizeof MISTAKES / sizeof MISTAKES[0] };
+
+/* the rule of each step, said once more when no known mistake matches */
+static const char *rule(int s)
+{
+    switch (s) {
+    case ST_Q: return L("row i of Q is row i of X times W_Q: Q_ij = sum_k X_ik (W_Q)_kj.",
+                        "la fila i de Q es la fila i de X por W_Q: Q_ij = sum_k X_ik (W_Q)_kj.");
+    case ST_K: return L("row i of K is row i of X times W_K: K_ij = sum_k X_ik (W_K)_kj.",
+                        "la fila i de K es la fila i de X por W_K: K_ij = sum_k X_ik (W_K)_kj.");
+    case ST_V: return L("row i of V is row i of X times W_V: V_ij = sum_k X_ik (W_V)_kj.",
+                        "la fila i de V es la fila i de X por W_V: V_ij = sum_k X_ik (W_V)_kj.");
+    case ST_S: return L("S_ij is the dot product of row i of Q and row j of K (4 products, added).",
+                        "S_ij es el producto escalar de la fila i de Q y la fila j de K (4 productos, sumados).");
+    case ST_Z: return L("every score divided by sqrt(d_k) = 2.",
+                        "cada puntuación dividida por sqrt(d_k) = 2.");
+    case ST_M: return L("m_i is the largest value of row i of the scaled scores.",
+                        "m_i es el mayor valor de la fila i de las puntuaciones escaladas.");
+    case ST_E: return L("E_ij = exp(scaled_ij - m_i): every exponent is <= 0, so every value lies in (0, 1], with a 1 in each row.",
+                        "E_ij = exp(scaled_ij - m_i): cada exponente es <= 0, así que cada valor está en (0, 1], con un 1 en cada fila.");
+    case ST_R: return L("r_i is the sum of the three values of row i of E.",
+                        "r_i es la suma de los tres valores de la fila i de E.");
+    case ST_A: return L("A_ij = E_ij / r_i: every weight lies in (0, 1) and each row sums to 1.",
+                        "A_ij = E_ij / r_i: cada peso está en (0, 1) y cada fila suma 1.");
+    case ST_O: return L("row i of O is the blend of the rows of V with the weights of row i of A: O_i = sum_j A_ij V_j.",
+                        "la fila i de O es la mezcla de las filas de V con los pesos de la fila i de A: O_i = sum_j A_ij V_j.");
+    default:   return "";
+    }
+}
+
+/* ---- the learner's answers ---------------------------------------------------- */
+
+enum { TOKEN_MAX = 32, MAX_ERRORS = 20, LINE_MAX_LEN = 1024, MAX_ROWS = 64 };
+
+struct answers {
+    bool present[N_STEPS];
+    int title_line[N_STEPS];
+    int end_line[N_STEPS];     /* last line of the block (its title if it has no rows) */
+    bool filled[N_STEPS][MAX_CELLS];
+    double val[N_STEPS][MAX_CELLS];
+    int decimals[N_STEPS][MAX_CELLS];
+    char text[N_STEPS][MAX_CELLS][TOKEN_MAX];
+    int line[N_STEPS][MAX_CELLS];
+};
+
+static int n_errors = 0;
+
+/* parse_error - print one message about the file (with its line), count it */
+static void parse_error(const char *path, int line, int step, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void parse_error(const char *path, int line, int step, const char *fmt, ...)
+{
+    n_errors++;
+    if (n_errors > MAX_ERRORS) return;
+    if (line > 0) fprintf(stdout, "%s:%d: ", path, line);
+    else fprintf(stdout, "%s: ", path);
+    if (step >= 0) fprintf(stdout, "[%s] ", STEPS[step].key);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stdout, fmt, ap);
+    va_end(ap);
+    fputc('\n', stdout);
+}
+
+/* find_step - the step whose key is key, or -1 */
+static int find_step(const char *key)
+{
+    for (int s = 0; s < N_STEPS; s++) if (strcmp(STEPS[s].key, key) == 0) return s;
+    return -1;
+}
+
+/* parse_number - a decimal like -1.50, +2, 0,61 (comma accepted) or U+2212
+ * minus; writes the value and the count of decimals; false if not a number */
+static bool parse_number(const char *tok, double *value, int *decimals)
+{
+    char buf[TOKEN_MAX + 2];
+    size_t n = 0;
+    const char *p = tok;
+    if (strncmp(p, "\xe2\x88\x92", 3) == 0) { buf[n++] = '-'; p += 3; }
+    else if (*p == '-' || *p == '+') buf[n++] = *p++;
+    int digits = 0, dec = -1;
+    for (; *p; p++) {
+        if (n >= TOKEN_MAX) return false;
+        if (isdigit((unsigned char)*p)) {
+            digits++;
+            if (dec >= 0) dec++;
+            buf[n++] = *p;
+        } else if ((*p == '.' || *p == ',') && dec < 0) {
+            dec = 0;
+            buf[n++] = '.';
+        } else {
+            return false;
+        }
+    }
+    if (digits == 0) return false;
+    buf[n] = '\0';
+    *value = strtod(buf, NULL);
+    *decimals = dec < 0 ? 0 : dec;
+    return isfinite(*value);
+}
+
+/* shape_hint - what a wrong count of numbers in a block usually means */
+static const char *shape_hint(int s, int found_cols)
+{
+    if (s == ST_O && found_cols == T)
+        return L("O has one column per column of V (d_v = 2); three columns suggest the weights A alone, or A X: the output mixes the rows of V, O = A V.",
+                 "O tiene una columna por cada columna de V (d_v = 2); tres columnas sugieren los pesos A solos, o A X: la salida mezcla las filas de V, O = A V.");
+    if (s == ST_O && found_cols == D_K)
+        return L("O has one column per column of V (d_v = 2); four columns suggest Q or K where V belongs.",
+                 "O tiene una columna por cada columna de V (d_v = 2); cuatro columnas sugieren Q o K donde va V.");
+    if ((s == ST_Q || s == ST_K) && found_cols == D_MODEL)
+        return L("Q and K have d_k = 4 columns, one per column of W_Q (or W_K).",
+                 "Q y K tienen d_k = 4 columnas, una por cada columna de W_Q (o W_K).");
+    if (s == ST_S && found_cols == D_K)
+        return L("S has one column per key (T = 3): S_ij = Q_i . K_j is a single number.",
+                 "S tiene una columna por key (T = 3): S_ij = Q_i . K_j es un solo número.");
+    if (s == ST_M || s == ST_R)
+        return L("one value per row: write them as three lines of one number, or one line of three.",
+                 "un valor por fila: escríbelos en tres líneas de un número, o en una línea de tres.");
+    return NULL;
+}
+
+/* block_rows - the data rows of the block being read */
+struct block_rows {
+    int step;
+    int n;
+    int line[MAX_ROWS];
+    int count[MAX_ROWS];
+    char tok[MAX_ROWS][MAX_CELLS][TOKEN_MAX];
+};
+
+/* finish_block - check the shape of the rows read for a block and store its cells */
+static void finish_block(const char *path, struct answers *ans, struct block_rows *b)
+{
+    int s = b->step;
+    if (s < 0) return;
+    ans->end_line[s] = b->n ? b->line[b->n - 1] : ans->title_line[s];
+    const struct step_info *st = &STEPS[s];
+    bool vector = st->cols == 1;
+    bool as_one_line = vector && b->n == 1 && b->count[0] == st->rows;
+    if (!as_one_line) {
+        bool bad = false, hinted = false;
+        for (int r = 0; r < b->n && r < st->rows; r++) {
+            if (b->count[r] != st->cols) {
+                const char *h = hinted ? NULL : shape_hint(s, b->count[r]);
+                if (h) hinted = true;
+                parse_error(path, b->line[r], s,
+                            L("row %d has %d %s, expected %d (%s is %d x %d)%s%s",
+                              "la fila %d tiene %d %s, se esperaban %d (%s es %d x %d)%s%s"),
+                            r, b->count[r],
+                            b->count[r] == 1 ? L("number", "número") : L("numbers", "números"),
+                            st->cols, st->key, st->rows, st->cols,
+                            h ? L("\n  hint: ", "\n  pista: ") : "", h ? h : "");
+                bad = true;
+            }
+        }
+        if (b->n > st->rows) {
+            parse_error(path, b->line[st->rows], s,
+                        L("a row %d, but %s has %d rows (rows 0 to %d); is a block title like [%s] missing above this line?",
+                          "una fila %d, pero %s tiene %d filas (de la 0 a la %d); ¿falta encima de esta línea un título de bloque como [%s]?"),
+                        st->rows, st->key, st->rows, st->rows - 1,
+                        s + 1 < N_STEPS ? STEPS[s + 1].key : st->key);
+            bad = true;
+        } else if (b->n < st->rows) {
+            parse_error(path, b->n ? b->line[b->n - 1] : ans->title_line[s], s,
+                        L("%d %s, expected %d (%s is %d x %d); write ? for a cell not done yet",
+                          "%d %s, se esperaban %d (%s es %d x %d); escribe ? en una celda aún sin hacer"),
+                        b->n, b->n == 1 ? L("row", "fila") : L("rows", "filas"),
+                        st->rows, st->key, st->rows, st->cols);
+            bad = true;
+        }
+        if (bad) return;
+    }
+    for (int c = 0; c < n_cells(s); c++) {
+        int r = as_one_line ? 0 : c / st->cols, k = as_one_line ? c : c % st->cols;
+        const char *tok = b->tok[r][k];
+        ans->line[s][c] = b->line[r];
+        snprintf(ans->text[s][c], TOKEN_MAX, "%s", tok);
+        if (strcmp(tok, "?") == 0) { ans->filled[s][c] = false; continue; }
+        double v; int dec;
+        if (!parse_number(tok, &v, &dec)) {
+            parse_error(path, b->line[r], s,
+                        L("row %d, column %d: '%s' is not a number (write numbers like 0.61 or -1.50, or ? for a cell not done yet)",
+                          "fila %d, columna %d: '%s' no es un número (escribe números como 0.61 o -1.50, o ? en una celda aún sin hacer)"),
+                        as_one_line ? c : r, as_one_line ? 0 : k, tok);
+            continue;
+        }
+        ans->filled[s][c] = true;
+        ans->val[s][c] = v;
+        ans->decimals[s][c] = dec;
+    }
+}
+
+/* read_answers - parse the answers file; false (after printing every
+ * problem) if it cannot be read or its layout is wrong */
+static bool read_answers(const char *path, struct answers *ans)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stdout, L("%s: cannot open the answers file\n",
+                          "%s: no se puede abrir el archivo de respuestas\n"), path);
+        return false;
+    }
+    memset(ans, 0, sizeof *ans);
+    static struct block_rows b;
+    memset(&b, 0, sizeof b);
+    b.step = -1;
+    char line[LINE_MAX_LEN + 2];
+    int lineno = 0;
+    bool in_unknown_block = false;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
+            parse_error(path, lineno, b.step, L("line longer than %d characters", "línea de más de %d caracteres"),
+                        LINE_MAX_LEN);
+            int ch;
+            while ((ch = fgetc(f)) != EOF && ch != '\n') {}
+            continue;
+        }
+        char *p = line;
+        if (lineno == 1 && strncmp(p, "\xef\xbb\xbf", 3) == 0) p += 3;   /* UTF-8 BOM */
+        char *hash = strchr(p, '#');
+        if (hash) *hash = '\0';
+        while (*p && isspace((unsigned char)*p)) p++;
+        char *end = p + strlen(p);
+        while (end > p && isspace((unsigned char)end[-1])) *--end = '\0';
+        if (*p == '\0') continue;
+
+        if (*p == '[') {                                   /* a block title */
+            finish_block(path, ans, &b);
+            b.step = -1; b.n = 0;
+            in_unknown_block = false;
+            char *close = strchr(p, ']');
+            if (!close) {
+                parse_error(path, lineno, -1, L("a block title looks like [Q] ... ; the ] is missing",
+                                                "un título de bloque tiene la forma [Q] ... ; falta el ]"));
+                in_unknown_block = true;
+                continue;
+            }
+            *close = '\0';
+            char *key = p + 1;
+            while (*key && isspace((unsigned char)*key)) key++;
+            char *kend = key + strlen(key);
+            while (kend > key && isspace((unsigned char)kend[-1])) *--kend = '\0';
+            int s = find_step(key);
+            if (s < 0) {
+                char keys[160] = "";
+                for (int k = 0; k < N_STEPS; k++) {
+                    strcat(keys, "["); strcat(keys, STEPS[k].key); strcat(keys, "]");
+                    if (k + 1 < N_STEPS) strcat(keys, " ");
+                }
+                parse_error(path, lineno, -1, L("unknown block [%.40s]; the blocks are %s",
+                                                "bloque desconocido [%.40s]; los bloques son %s"), key, keys);
+                in_unknown_block = true;
+                continue;
+            }
+            if (ans->present[s]) {
+                parse_error(path, lineno, s, L("this block appears twice (first at line %d)",
+                                               "este bloque aparece dos veces (la primera en la línea %d)"),
+                            ans->title_line[s]);
+                in_unknown_block = true;
+                continue;
+            }
+            ans->present[s] = true;
+            ans->title_line[s] = lineno;
+            b.step = s;
+            continue;
+        }
+
+        if (in_unknown_block) continue;                    /* already reported */
+        if (b.step < 0) {
+            parse_error(path, lineno, -1, L("numbers before the first block title (such as [Q]); comments start with #",
+                                            "números antes del primer título de bloque (como [Q]); los comentarios empiezan con #"));
+            in_unknown_block = true;
+            continue;
+        }
+        if (b.n >= MAX_ROWS) continue;
+        int r = b.n++;
+        b.line[r] = lineno;
+        b.count[r] = 0;
+        for (char *tok = strtok(p, " \t\r\v\f"); tok; tok = strtok(NULL, " \t\r\v\f")) {
+            if (b.count[r] < MAX_CELLS) {               /* a token too long to be a number stays one */
+                if (strlen(tok) < TOKEN_MAX) snprintf(b.tok[r][b.count[r]], TOKEN_MAX, "%s", tok);
+                else snprintf(b.tok[r][b.count[r]], TOKEN_MAX, "%.20s...", tok);
+            }
+            b.count[r]++;
+        }
+    }
+    finish_block(path, ans, &b);
+    if (ferror(f)) parse_error(path, 0, -1, L("read error", "error de lectura"));
+    fclose(f);
+
+    for (int s = 0; s < N_STEPS; s++) {
+        if (ans->present[s]) continue;
+        int prev = -1, next = -1;
+        for (int k = s - 1; k >= 0 && prev < 0; k--) if (ans->present[k]) prev = k;
+        for (int k = s + 1; k < N_STEPS && next < 0; k++) if (ans->present[k]) next = k;
+        char where[96] = "";
+        if (prev >= 0)
+            snprintf(where, sizeof where, L("; expected after [%s] (lines %d to %d)", "; se esperaba después de [%s] (líneas %d a %d)"),
+                     STEPS[prev].key, ans->title_line[prev], ans->end_line[prev]);
+        else if (next >= 0)
+            snprintf(where, sizeof where, L("; expected before [%s] (line %d)", "; se esperaba antes de [%s] (línea %d)"),
+                     STEPS[next].key, ans->title_line[next]);
+        parse_error(path, prev >= 0 ? ans->end_line[prev] + 1 : next >= 0 ? ans->title_line[next] : 0, s,
+                    L("the block is missing: a title line [%s] %s (%d x %d), then %d %s of %d%s",
+                      "falta el bloque: una línea de título [%s] %s (%d x %d), y luego %d %s de %d%s"),
+                    STEPS[s].key, STEPS[s].formula, STEPS[s].rows, STEPS[s].cols,
+                    STEPS[s].rows, STEPS[s].rows == 1 ? L("row", "fila") : L("rows", "filas"),
+                    STEPS[s].cols, where);
+    }
+    if (n_errors > MAX_ERRORS)
+        fprintf(stdout, L("... and %d more problems\n", "... y %d problemas más\n"), n_errors - MAX_ERRORS);
+    return n_errors == 0;
+}
+
+/* ---- judging ---------------------------------------------------------------------- */
+
+/* within - written is right for exact, within the tolerance of hand work */
+static bool within(double written, double exact)
+{
+    return fabs(written - exact) <= ATOL + RTOL * fabs(exact);
+}
+
+enum status { PENDING, OK, WRONG };
+
+struct verdict {
+    enum status status;
+    int filled;           /* cells written */
+    bool follows;         /* wrong only because an earlier step is */
+    int root;             /* the earliest wrong step this one comes from */
+    int bad_cell;         /* first wrong cell */
+    int n_bad;
+    double expected;      /* at bad_cell: exact, or from the learner's own tables */
+    bool against_own;     /* expected comes from the learner's own earlier tables */
+};
+
+/* matches - every filled cell of step s is within tolerance of table t */
+static bool matches(const struct answers *ans, int s, const double *t)
+{
+    for (int c = 0; c < n_cells(s); c++)
+        if (ans->filled[s][c] && !within(ans->val[s][c], t[c])) return false;
+    return true;
+}
+
+/* judge - the verdict of every step; own = each step computed from the
+ * learner's earlier tables (exact values where a cell is `?`) */
+static void judge(const struct answers *ans, const tables *exact, const tables *own,
+                  struct verdict *v)
+{
+    for (int s = 0; s < N_STEPS; s++) {
+        struct verdict *w = &v[s];
+        memset(w, 0, sizeof *w);
+        w->root = s;
+        w->bad_cell = -1;
+        bool deps_ok = true;
+        int wrong_root = N_STEPS;
+        for (int d = 0; d < N_STEPS; d++)
+            if ((STEPS[s].deps & BIT(d)) && v[d].status == WRONG) {
+                deps_ok = false;
+                if (v[d].root < wrong_root) wrong_root = v[d].root;
+            }
+        for (int c = 0; c < n_cells(s); c++) {
+            if (!ans->filled[s][c]) continue;
+            w->filled++;
+            double x = ans->val[s][c];
+            bool ok = within(x, exact->v[s][c]) || (deps_ok && within(x, own->v[s][c]));
+            if (!ok) {
+                if (w->bad_cell < 0) w->bad_cell = c;
+                w->n_bad++;
+            }
+        }
+        if (w->n_bad == 0) {
+            w->status = w->filled == n_cells(s) ? OK : PENDING;
+            continue;
+        }
+        w->status = WRONG;
+        if (!deps_ok && matches(ans, s, own->v[s])) {
+            w->follows = true;
+            w->root = wrong_root;
+        }
+        if (deps_ok) {
+            w->expected = exact->v[s][w->bad_cell];
+        } else {                       /* judge it on the learner's own tables */
+            w->against_own = true;
+            w->bad_cell = -1;
+            w->n_bad = 0;
+            for (int c = 0; c < n_cells(s); c++)
+                if (ans->filled[s][c] && !within(ans->val[s][c], own->v[s][c])) {
+                    if (w->bad_cell < 0) w->bad_cell = c;
+                    w->n_bad++;
+                }
+            if (w->bad_cell < 0) {     /* follows: show the first cell off the exact value */
+                for (int c = 0; c < n_cells(s) && w->bad_cell < 0; c++)
+                    if (ans->filled[s][c] && !within(ans->val[s][c], exact->v[s][c])) w->bad_cell = c;
+                w->against_own = false;
+                w->expected = exact->v[s][w->bad_cell];
+            } else {
+                w->expected = own->v[s][w->bad_cell];
+            }
+        }
+    }
+}
+
+/* ---- hints ----------------------------------------------------------------------- */
+
+/* print_hint - one hint line; returns 1 (the count printed) */
+static int print_hint(const char *text)
+{
+    printf(L("  hint: %s\n", "  pista: %s\n"), text);
+    return 1;
+}
+
+/* hints - print what the learner most likely did in step s; returns the count */
+static int hints(const struct answers *ans, int s, const tables *exact, const tables *mine,
+                 const struct verdict *w)
+{
+    int n = 0;
+    double t[MAX_CELLS];
+    /* one odd cell says little about how a table was made: name a mistake
+     * only when two or more cells differ, or the whole block is written */
+    bool enough = w->n_bad >= 2 || w->filled == n_cells(s);
+    for (int k = 0; k < N_MISTAKES && enough; k++) {
+        const struct mistake *m = &MISTAKES[k];
+        if (m->step != s) continue;
+        bool hit = false;
+        m->fn(exact, t);
+        if (matches(ans, s, t)) hit = true;
+        m->fn(mine, t);
+        if (!hit && matches(ans, s, t)) hit = true;
+        if (hit) n += print_hint(L(m->hint_en, m->hint_es));
+    }
+    if (n > 0) return n;
+
+    const double *a = ans->val[s];
+    const bool *f = ans->filled[s];
+    /* a square table written transposed */
+    if (enough && STEPS[s].rows == STEPS[s].cols) {
+        double tt[MAX_CELLS];
+        transpose(tt, exact->v[s], T, T);
+        if (matches(ans, s, tt))
+            n += print_hint(L("your table is the transpose of the expected one: row i and column i are swapped.",
+                              "tu tabla es la traspuesta de la esperada: la fila i y la columna i están intercambiadas."));
+    }
+    if (s == ST_A) {
+        bool rows_full = true, cols_one = true, rows_one = true;
+        for (int c = 0; c < T * T; c++) if (!f[c]) rows_full = false;
+        if (rows_full) {
+            double r[T], cs[T];
+            row_sum(r, a); col_sum(cs, a);
+            for (int i = 0; i < T; i++) {
+                if (fabs(cs[i] - 1.0) > 0.02) cols_one = false;
+                if (fabs(r[i] - 1.0) > 0.02) rows_one = false;
+            }
+            if (cols_one && !rows_one)
+                n += print_hint(L("each row of weights must sum to 1; your columns do.",
+                                  "cada fila de pesos debe sumar 1; en tu tabla suman 1 las columnas."));
+            else
+                for (int i = 0; i < T; i++)
+                    if (fabs(r[i] - 1.0) > 0.02) {
+                        char buf[200];
+                        snprintf(buf, sizeof buf,
+                                 L("row %d of your weights sums to %.2f, not 1: divide row %d of E by its own sum r_%d.",
+                                   "la fila %d de tus pesos suma %.2f, no 1: divide la fila %d de E por su propia suma r_%d."),
+                                 i, r[i], i, i);
+                        n += print_hint(buf);
+                    }
+        }
+        for (int c = 0; c < T * T; c++)
+            if (f[c] && (a[c] < 0.0 || a[c] > 1.0)) {
+                n += print_hint(L("a weight is a share: every weight lies between 0 and 1.",
+                                  "un peso es una proporción: cada peso está entre 0 y 1."));
+                break;
+            }
+    }
+    if (s == ST_E)
+        for (int c = 0; c < T * T; c++)
+            if (f[c] && (a[c] > 1.0 + ATOL || a[c] <= 0.0)) {
+                n += print_hint(L("after the maximum is subtracted every exponent is <= 0, so every value of E lies in (0, 1].",
+                                  "tras restar el máximo cada exponente es <= 0, así que cada valor de E está en (0, 1]."));
+                break;
+            }
+    if (s == ST_O) {
+        for (int c = 0; c < T * D_V; c++) {
+            int col = c % D_V;
+            double lo = INFINITY, hi = -INFINITY;
+            for (int j = 0; j < T; j++) {
+                lo = fmin(lo, mine->v[ST_V][j * D_V + col]);
+                hi = fmax(hi, mine->v[ST_V][j * D_V + col]);
+            }
+            if (f[c] && (a[c] < lo - ATOL || a[c] > hi + ATOL)) {
+                n += print_hint(L("each row of O is a weighted average of the rows of V (weights >= 0 that sum to 1), so column c of O lies between the smallest and the largest value of column c of V.",
+                                  "cada fila de O es una media ponderada de las filas de V (pesos >= 0 que suman 1), así que la columna c de O está entre el menor y el mayor valor de la columna c de V."));
+                break;
+            }
+        }
+    }
+    /* too few decimals: right once rounded */
+    int c = w->bad_cell;
+    if (c >= 0 && f[c] && ans->decimals[s][c] < 2) {
+        double p = pow(10.0, ans->decimals[s][c]);
+        if (fabs(round(w->expected * p) / p - a[c]) < 1e-9)
+            n += print_hint(L("write at least two decimals: your value is the exact one rounded too coarsely.",
+                              "escribe al menos dos decimales: tu valor es el exacto redondeado de más."));
+    }
+    if (n == 0) n += print_hint(rule(s));
+    return n;
+}
+
+/* ---- reporting --------------------------------------------------------------------- */
+
+/* cell_name - "row r, column c" of cell c of step s (just "row r" for a vector) */
+static void cell_name(char *buf, size_t size, int s, int c)
+{
+    if (STEPS[s].cols == 1) snprintf(buf, size, L("row %d", "fila %d"), c);
+    else snprintf(buf, size, L("row %d, column %d", "fila %d, columna %d"),
+                  c / STEPS[s].cols, c % STEPS[s].cols);
+}
+
+/* status_word - the word shown in the status column */
+static const char *status_word(enum status st)
+{
+    switch (st) {
+    case OK: return "ok";
+    case WRONG: return L("WRONG", "MAL");
+    default: return L("pending", "pendiente");
+    }
+}
+
+/* report - the step table, then the detail of the wrong steps; returns the exit status */
+static int report(const char *path, const struct answers *ans, const tables *exact,
+                  const tables *mine, const struct verdict *v, bool brief)
+{
+    int n_ok = 0, n_wrong = 0, n_pending = 0, first_wrong = -1;
+    for (int s = 0; s < N_STEPS; s++) {
+        if (v[s].status == OK) n_ok++;
+        else if (v[s].status == WRONG) { n_wrong++; if (first_wrong < 0) first_wrong = s; }
+        else n_pending++;
+    }
+    if (brief && n_wrong == 0) {
+        printf(L("lab00 (%s): %d of %d steps right, %d pending, none wrong\n",
+                 "lab00 (%s): %d de %d pasos bien, %d pendientes, ninguno mal\n"),
+               path, n_ok, N_STEPS, n_pending);
+        return 0;
+    }
+
+    printf(L("Lab 00, attention by hand: %s\n", "Lab 00, atención a mano: %s\n"), path);
+    printf(L("A value is right when |written - exact| <= %.2f + %.2f |exact|; rows and columns count from 0.\n\n",
+             "Un valor está bien si |escrito - exacto| <= %.2f + %.2f |exacto|; filas y columnas se cuentan desde 0.\n\n"),
+           ATOL, RTOL);
+    printf("  %-9s %-28s %-6s %s\n", L("step", "paso"), L("computes", "calcula"), L("shape", "forma"),
+           L("status", "estado"));
+    for (int s = 0; s < N_STEPS; s++) {
+        char key[16], shape[16], note[128] = "";
+        snprintf(key, sizeof key, "[%s]", STEPS[s].key);
+        snprintf(shape, sizeof shape, "%dx%d", STEPS[s].rows, STEPS[s].cols);
+        if (v[s].status == PENDING && v[s].filled > 0)
+            snprintf(note, sizeof note, L("  (%d of %d cells written)", "  (%d de %d celdas escritas)"),
+                     v[s].filled, n_cells(s));
+        if (v[s].status == WRONG && v[s].follows)
+            snprintf(note, sizeof note, L("  follows from your [%s]", "  viene de tu [%s]"),
+                     STEPS[v[s].root].key);
+        printf("  %-9s %-28s %-6s %s%s\n", key, STEPS[s].formula, shape, status_word(v[s].status), note);
+    }
+    printf(L("\n%d of %d steps right, %d wrong, %d pending.\n", "\n%d de %d pasos bien, %d mal, %d pendientes.\n"),
+           n_ok, N_STEPS, n_wrong, n_pending);
+
+    if (first_wrong >= 0) {
+        for (int s = first_wrong; s < N_STEPS; s++) {
+            const struct verdict *w = &v[s];
+            if (w->status != WRONG || w->follows) continue;
+            char cell[48];
+            cell_name(cell, sizeof cell, s, w->bad_cell);
+            if (s == first_wrong)
+                printf(L("\nFirst step that differs: [%s] %s, %s (line %d):\n",
+                         "\nPrimer paso que difiere: [%s] %s, %s (línea %d):\n"),
+                       STEPS[s].key, STEPS[s].formula, cell, ans->line[s][w->bad_cell]);
+            else
+                printf(L("\nAlso wrong on its own: [%s] %s, %s (line %d):\n",
+                         "\nTambién está mal por sí mismo: [%s] %s, %s (línea %d):\n"),
+                       STEPS[s].key, STEPS[s].formula, cell, ans->line[s][w->bad_cell]);
+            if (w->against_own)
+                printf(L("  from your own earlier tables it is %.4f; you wrote %s",
+                         "  con tus propias tablas anteriores es %.4f; escribiste %s"),
+                       w->expected, ans->text[s][w->bad_cell]);
+            else
+                printf(L("  expected %.4f, you wrote %s", "  se esperaba %.4f, escribiste %s"),
+                       w->expected, ans->text[s][w->bad_cell]);
+            printf(L(" (%d of %d written cells differ).\n", " (%d de %d celdas escritas difieren).\n"),
+                   w->n_bad, w->filled);
+            hints(ans, s, exact, mine, w);
+        }
+        bool any_follow = false;
+        for (int s = 0; s < N_STEPS; s++) if (v[s].status == WRONG && v[s].follows) any_follow = true;
+        if (any_follow)
+            printf(L("\nSteps marked \"follows from\" are right for the tables you wrote before them: fix the earlier step first.\n",
+                     "\nLos pasos marcados \"viene de\" están bien para las tablas que escribiste antes: corrige primero el paso anterior.\n"));
+        return 1;
+    }
+    if (n_pending == 0)
+        printf(L("\nEvery step is right: you have computed attention by hand.\n",
+                 "\nTodos los pasos están bien: has calculado la atención a mano.\n"));
+    else
+        for (int s = 0; s < N_STEPS; s++)
+            if (v[s].status == PENDING) {
+                printf(L("\nNext: [%s] %s.\n", "\nSiguiente: [%s] %s.\n"), STEPS[s].key, STEPS[s].formula);
+                break;
+            }
+    return 0;
+}
+
+/* ---- the other modes ----------------------------------------------------------------- */
+
+/* print_matrix_line - name, then n values at full precision, on one line */
+static void print_matrix_line(const char *name, const double *a, int n)
+{
+    printf("%s", name);
+    for (int i = 0; i < n; i++) printf(" %.17g", a[i]);
+    printf("\n");
+}
+
+/* print_inputs - sizes, tolerance and the inputs, one matrix per line (row-major) */
+static void print_inputs(void)
+{
+    printf("T %d\nd_model %d\nd_k %d\nd_v %d\natol %.2f\nrtol %.2f\n", T, D_MODEL, D_K, D_V, ATOL, RTOL);
+    print_matrix_line("X", X, T * D_MODEL);
+    print_matrix_line("W_Q", W_Q, D_MODEL * D_K);
+    print_matrix_line("W_K", W_K, D_MODEL * D_K);
+    print_matrix_line("W_V", W_V, D_MODEL * D_V);
+}
+
+/* print_exact - every step's exact table, one per line (row-major) */
+static void print_exact(void)
+{
+    tables e;
+    compute_all(&e);
+    for (int s = 0; s < N_STEPS; s++) print_matrix_line(STEPS[s].key, e.v[s], n_cells(s));
+}
+
+/* far - tables a and b differ by more than 3 tolerances in at least one cell */
+static bool far(const double *a, const double *b, int n)
+{
+    for (int c = 0; c < n; c++)
+        if (fabs(a[c] - b[c]) > 3.0 * (ATOL + RTOL * fabs(b[c]))) return true;
+    return false;
+}
+
+/* self_test - the example meets its own requirements; prints each check */
+static int self_test(void)
+{
+    tables e;
+    compute_all(&e);
+    int fails = 0;
+#define REQUIRE(cond, ...) do { bool ok_ = (cond); printf("%s ", ok_ ? "ok  " : "FAIL"); \
+                                printf(__VA_ARGS__); printf("\n"); if (!ok_) fails++; } while (0)
+    double st[T * T];
+    transpose(st, e.v[ST_S], T, T);
+    REQUIRE(far(st, e.v[ST_S], T * T), "S = Q K^T is not symmetric (K Q^T differs)");
+    const double *m = e.v[ST_M];
+    REQUIRE(m[0] != m[1] && m[0] != m[2] && m[1] != m[2], "the rows of the scaled scores have different maxima");
+    REQUIRE(m[0] != 0 && m[1] != 0 && m[2] != 0, "no row maximum is 0 (so forgetting it changes E)");
+    bool distinct = true;
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++)
+            for (int k = j + 1; k < T; k++)
+                if (!far(&e.v[ST_A][i * T + j], &e.v[ST_A][i * T + k], 1)) distinct = false;
+    REQUIRE(distinct, "no two weights of a row are within 3 tolerances of each other");
+    double r[T];
+    row_sum(r, e.v[ST_A]);
+    REQUIRE(fabs(r[0] - 1) < 1e-12 && fabs(r[1] - 1) < 1e-12 && fabs(r[2] - 1) < 1e-12, "each row of A sums to 1");
+    double amin = 1.0;
+    for (int c = 0; c < T * T; c++) amin = fmin(amin, e.v[ST_A][c]);
+    REQUIRE(amin >= 0.05, "every weight is at least 0.05 (two decimals show it)");
+    REQUIRE(fabs(1.0 / sqrt((double)D_K) - 0.5) < 1e-15, "1/sqrt(d_k) is exactly 1/2");
+    for (int k = 0; k < N_MISTAKES; k++) {
+        double t[MAX_CELLS];
+        MISTAKES[k].fn(&e, t);
+        REQUIRE(far(t, e.v[MISTAKES[k].step], n_cells(MISTAKES[k].step)),
+                "mistake %-14s differs from the exact [%s]", MISTAKES[k].id, STEPS[MISTAKES[k].step].key);
+        for (int j = k + 1; j < N_MISTAKES; j++) {
+            if (MISTAKES[j].step != MISTAKES[k].step) continue;
+            double u[MAX_CELLS];
+            MISTAKES[j].fn(&e, u);
+            REQUIRE(far(t, u, n_cells(MISTAKES[k].step)), "mistakes %s and %s are told apart",
+                    MISTAKES[k].id, MISTAKES[j].id);
+        }
+    }
+#undef REQUIRE
+    printf("%s: %d requirement%s failed\n", fails ? "FAIL" : "ok", fails, fails == 1 ? "" : "s");
+    return fails ? 1 : 0;
+}
+
+/* ---- main ------------------------------------------------------------------------------ */
+
+/* usage - the command line, on stderr */
+static void usage(void)
+{
+    fprintf(stderr, "usage: check [--lang=en|es] [--brief] ANSWERS\n"
+                    "       check --print-inputs | --print-exact | --self-test\n");
+}
+
+/* env_is_spanish - the locale variables ask for Spanish (LC_ALL, then
+ * LC_MESSAGES, then LANG: the first one set decides) */
+static bool env_is_spanish(void)
+{
+    const char *vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return strncmp(v, "es", 2) == 0;
+    }
+    return false;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    bool brief = false;
+    lang_es = env_is_spanish();
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--lang=es") == 0) lang_es = true;
+        else if (strcmp(a, "--lang=en") == 0) lang_es = false;
+        else if (strcmp(a, "--lang=") == 0) {}             /* empty: keep the environment's */
+        else if (strcmp(a, "--brief") == 0) brief = true;
+        else if (strcmp(a, "--print-inputs") == 0) { print_inputs(); return 0; }
+        else if (strcmp(a, "--print-exact") == 0) { print_exact(); return 0; }
+        else if (strcmp(a, "--self-test") == 0) return self_test();
+        else if (a[0] == '-' && a[1] != '\0') { usage(); return 2; }
+        else if (path) { usage(); return 2; }
+        else path = a;
+    }
+    if (!path) { usage(); return 2; }
+
+    static struct answers ans;
+    if (!read_answers(path, &ans)) {
+        printf(L("\nThe file could not be checked: fix the lines above (the layout is explained at the top of answers.txt).\n",
+                 "\nNo se pudo revisar el archivo: corrige las líneas de arriba (el formato se explica al principio de answers.txt).\n"));
+        return 2;
+    }
+    tables exact, mine, own;
+    compute_all(&exact);
+    for (int s = 0; s < N_STEPS; s++)
+        for (int c = 0; c < n_cells(s); c++)
+            mine.v[s][c] = ans.filled[s][c] ? ans.val[s][c] : exact.v[s][c];
+    for (int s = 0; s < N_STEPS; s++) compute_step(s, &mine, own.v[s]);
+    struct verdict v[N_STEPS];
+    judge(&ans, &exact, &own, v);
+    return report(path, &ans, &exact, &mine, v, brief);
+}
