@@ -1,0 +1,317 @@
+/* mistakes.c - the common mistakes of lab 01, each computed on the failing
+ * case's input: when one reproduces the learner's output (and differs from
+ * the right answer there), its hint is printed. The mistakes of a function
+ * are tried most likely first, and the first that fits is the one named
+ * (on a symmetric input two of them can give the same output). */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lab01.h"
+
+/* scratch - a harness-owned array of n doubles, zeroed */
+static double *scratch(size_t n)
+{
+    double *p = calloc(n ? n : 1, sizeof *p);
+    cr_assert(p, "harness: out of memory");
+    return p;
+}
+
+/* product - c (n, m) = a (n, k) b (k, m); with b_read_transposed, element
+ * (p, j) of b is taken from b[j * k + p], as if b were stored (m, k) */
+static void product(double *c, const double *a, const double *b, int n, int k, int m,
+                    bool b_read_transposed)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            double dot = 0.0;
+            for (int p = 0; p < k; p++)
+                dot += a[(size_t)i * k + p] *
+                       (b_read_transposed ? b[(size_t)j * k + p] : b[(size_t)p * m + j]);
+            c[(size_t)i * m + j] = dot;
+        }
+}
+
+/* the block orders: Q | K | V and the five wrong ones */
+static const int orders[6][3] = {
+    { 0, 1, 2 }, { 1, 0, 2 }, { 0, 2, 1 }, { 2, 1, 0 }, { 1, 2, 0 }, { 2, 0, 1 }
+};
+static const char *const block_name[3] = { "Q", "K", "V" };
+
+/* block_offset - the column where block b starts when the blocks go in order o */
+static int block_offset(const int o[3], int b, const int width[3])
+{
+    int off = 0;
+    for (int i = 0; o[i] != b; i++) off += width[o[i]];
+    return off;
+}
+
+/* order_hint - name the first block out of place in order o */
+static void order_hint(const char *what, const int o[3])
+{
+    int pos = 0;
+    while (o[pos] == pos) pos++;
+    lab_hint("your %s has the %s block where %s belongs (your order is %s | %s | %s): "
+             "the blocks are Q | K | V, left to right", what, block_name[o[pos]],
+             block_name[pos], block_name[o[0]], block_name[o[1]], block_name[o[2]]);
+}
+
+/* ---- qkv_project --------------------------------------------------------------------- */
+
+void diagnose_project(const qkv_case *c, const double *got[3], const double *want[3],
+                      double scale)
+{
+    static const char *const out_name[3] = { "q", "k", "v" };
+    static const char *const up_name[3] = { "Q", "K", "V" };
+    static const char *const w_name[3] = { "W_Q", "W_K", "W_V" };
+    int T = c->T, d_model = c->d_model;
+    int width[3] = { c->d_k, c->d_k, c->d_v };
+    const double *w[3] = { c->w_q, c->w_k, c->w_v };
+    size_t len[3];
+    double *m[3];
+    for (int i = 0; i < 3; i++) {
+        len[i] = (size_t)T * width[i];
+        m[i] = scratch(len[i]);
+    }
+
+    /* the weights read transposed */
+    for (int i = 0; i < 3; i++) product(m[i], c->x, w[i], T, d_model, width[i], true);
+    if (lab_explained(3, got, want, (const double **)m, len, scale)) {
+        lab_hint("you read the weight matrices transposed: W_Q is (d_model, d_k), stored "
+                 "row by row, so its element (i, j) is w_q[i * d_k + j]; Q = X W_Q "
+                 "combines row t of X with column j of W_Q");
+        goto done;
+    }
+
+    /* one output projected with another output's matrix */
+    for (int o = 0; o < 3; o++)
+        for (int s = 0; s < 3; s++) {
+            if (s == o || width[s] != width[o]) continue;
+            for (int i = 0; i < 3; i++) memcpy(m[i], want[i], len[i] * sizeof *m[i]);
+            product(m[o], c->x, w[s], T, d_model, width[o], false);
+            if (lab_explained(3, got, want, (const double **)m, len, scale)) {
+                lab_hint("your %s is X %s: %s = X %s (each projection has its own matrix)",
+                         out_name[o], w_name[s], up_name[o], w_name[o]);
+                goto done;
+            }
+        }
+done:
+    for (int i = 0; i < 3; i++) free(m[i]);
+}
+
+/* ---- qkv_pack -------------------------------------------------------------------------- */
+
+void diagnose_pack(const qkv_case *c, const double *got, const double *want, double scale)
+{
+    int d_model = c->d_model, d_k = c->d_k, d_v = c->d_v, d_qkv = 2 * d_k + d_v;
+    int width[3] = { d_k, d_k, d_v };
+    const double *w[3] = { c->w_q, c->w_k, c->w_v };
+    size_t len = (size_t)d_model * d_qkv;
+    double *m = scratch(len);
+    const double *g[1] = { got }, *r[1] = { want }, *mm[1] = { m };
+
+    /* the blocks side by side, in a wrong order */
+    for (int o = 1; o < 6; o++) {
+        for (int b = 0; b < 3; b++) {
+            int off = block_offset(orders[o], b, width);
+            for (int i = 0; i < d_model; i++)
+                for (int j = 0; j < width[b]; j++)
+                    m[(size_t)i * d_qkv + off + j] = w[b][(size_t)i * width[b] + j];
+        }
+        if (lab_explained(1, g, r, mm, &len, scale)) {
+            order_hint("W_QKV", orders[o]);
+            goto done;
+        }
+    }
+
+    /* the three matrices one after another, as if stacked */
+    size_t at = 0;
+    for (int b = 0; b < 3; b++)
+        for (size_t i = 0; i < (size_t)d_model * width[b]; i++) m[at++] = w[b][i];
+    if (lab_explained(1, g, r, mm, &len, scale)) {
+        lab_hint("you copied W_Q, W_K and W_V one after another, as if stacked: their blocks "
+                 "sit side by side, so row i of W_QKV is row i of W_Q, then row i of W_K, "
+                 "then row i of W_V (2 d_k + d_v numbers)");
+        goto done;
+    }
+
+    /* W_QKV stored transposed */
+    for (int i = 0; i < d_model; i++)
+        for (int j = 0; j < d_qkv; j++) m[(size_t)j * d_model + i] = want[(size_t)i * d_qkv + j];
+    if (lab_explained(1, g, r, mm, &len, scale)) {
+        lab_hint("you stored W_QKV transposed: it is (d_model, 2 d_k + d_v), one row per "
+                 "input feature, so its element (i, j) is w_qkv[i * (2 d_k + d_v) + j]");
+        goto done;
+    }
+
+    /* rows of W_QKV stepped through with the width of one block */
+    for (size_t i = 0; i < len; i++) m[i] = LAB_UNWRITTEN;
+    for (int i = 0; i < d_model; i++)
+        for (int b = 0; b < 3; b++) {
+            int off = block_offset(orders[0], b, width);
+            for (int j = 0; j < width[b]; j++)
+                m[off + (size_t)i * width[b] + j] = w[b][(size_t)i * width[b] + j];
+        }
+    if (lab_explained(1, g, r, mm, &len, scale))
+        lab_hint("you stepped through the rows of W_QKV with the width of one block: a row "
+                 "of W_QKV holds 2 d_k + d_v numbers (Q, K and V side by side), so row i "
+                 "starts at i * (2 d_k + d_v)");
+done:
+    free(m);
+}
+
+/* ---- qkv_split --------------------------------------------------------------------------- */
+
+void diagnose_split(const double *qkv, int T, int d_k, int d_v, const double *got[3],
+                    const double *want[3], double scale)
+{
+    int d_qkv = 2 * d_k + d_v;
+    int width[3] = { d_k, d_k, d_v };
+    size_t len[3];
+    double *m[3];
+    for (int b = 0; b < 3; b++) {
+        len[b] = (size_t)T * width[b];
+        m[b] = scratch(len[b]);
+    }
+
+    /* the blocks cut in a wrong order */
+    for (int o = 1; o < 6; o++) {
+        for (int b = 0; b < 3; b++) {
+            int off = block_offset(orders[o], b, width);
+            for (int t = 0; t < T; t++)
+                for (int j = 0; j < width[b]; j++)
+                    m[b][(size_t)t * width[b] + j] = qkv[(size_t)t * d_qkv + off + j];
+        }
+        if (lab_explained(3, got, want, (const double **)m, len, scale)) {
+            order_hint("qkv_split", orders[o]);
+            goto done;
+        }
+    }
+
+    /* the rows of qkv stepped through with the width of one block */
+    for (int b = 0; b < 3; b++) {
+        int off = block_offset(orders[0], b, width);
+        for (int t = 0; t < T; t++)
+            for (int j = 0; j < width[b]; j++)
+                m[b][(size_t)t * width[b] + j] = qkv[off + (size_t)t * width[b] + j];
+    }
+    if (lab_explained(3, got, want, (const double **)m, len, scale)) {
+        lab_hint("you stepped through the rows of qkv with the width of one block (d_k or "
+                 "d_v): a row of qkv holds 2 d_k + d_v numbers (its q, k and v side by "
+                 "side), so row t starts at t * (2 d_k + d_v)");
+        goto done;
+    }
+
+    /* qkv read as three whole matrices, one after another */
+    size_t at = 0;
+    for (int b = 0; b < 3; b++)
+        for (size_t i = 0; i < len[b]; i++) m[b][i] = qkv[at++];
+    if (lab_explained(3, got, want, (const double **)m, len, scale))
+        lab_hint("you read qkv as Q, then K, then V, one whole matrix after another: each "
+                 "row of qkv holds that row's q, k and v side by side");
+done:
+    for (int b = 0; b < 3; b++) free(m[b]);
+}
+
+/* ---- qkv_project_fused ------------------------------------------------------------------ */
+
+/* split_probe - the learner's qkv_split on the right qkv */
+typedef struct {
+    const double *qkv;
+    int T, d_k, d_v;
+    lab_mat *out[3];
+    mm_status status;
+} split_probe;
+
+static void run_split_probe(void *arg)
+{
+    split_probe *p = arg;
+    lab_call_begin("qkv_split", "qkv_split(q, k, v, qkv, %d, %d, %d)", p->T, p->d_k, p->d_v);
+    p->status = qkv_split(p->out[0]->p, p->out[1]->p, p->out[2]->p, p->qkv,
+                          p->T, p->d_k, p->d_v);
+    lab_call_end();
+}
+
+void diagnose_fused(const qkv_case *c, const double *w_qkv, const double *got[4],
+                    const double *want[4], double scale)
+{
+    int T = c->T, d_model = c->d_model, d_k = c->d_k, d_v = c->d_v, d_qkv = 2 * d_k + d_v;
+    size_t len[4] = { (size_t)T * d_k, (size_t)T * d_k, (size_t)T * d_v, (size_t)T * d_qkv };
+    bool qkv_right = lab_close(got[3], want[3], len[3], scale);
+    bool qkv_vs_right = true;
+    for (int i = 0; i < 3; i++) qkv_vs_right &= lab_close(got[i], want[i], len[i], scale);
+
+    if (!qkv_right) {
+        if (qkv_vs_right)
+            lab_hint("q, k and v are right but qkv is not X W_QKV: qkv is the caller's "
+                     "scratch, and qkv_project_fused leaves the product X W_QKV in it");
+        double *m[4];
+        for (int i = 0; i < 4; i++) m[i] = scratch(len[i]);
+        product(m[3], c->x, w_qkv, T, d_model, d_qkv, true);
+        cr_assert(ref_qkv_split(m[0], m[1], m[2], m[3], T, d_k, d_v) == MM_OK);
+        if (lab_explained(4, got, want, (const double **)m, len, scale))
+            lab_hint("you read W_QKV transposed: it is (d_model, 2 d_k + d_v), stored row "
+                     "by row, so its element (i, j) is w_qkv[i * (2 d_k + d_v) + j]");
+        for (int i = 0; i < 4; i++) free(m[i]);
+        return;
+    }
+
+    /* qkv is right: q, k, v were cut wrong; is the learner's qkv_split to blame? */
+    split_probe p = { want[3], T, d_k, d_v,
+                      { lab_out("q", T, d_k), lab_out("k", T, d_k), lab_out("v", T, d_v) },
+                      MM_OK };
+    if (!lab_probe(run_split_probe, &p)) {
+        lab_hint("qkv holds X W_QKV as it should, but q, k and v are not cut out of it "
+                 "right; your qkv_split, which does that cut, still calls LAB_TODO(): "
+                 "write it, then call it here");
+    } else {
+        bool split_right = p.status == MM_OK;
+        for (int i = 0; i < 3; i++)
+            split_right &= lab_close(p.out[i]->p, want[i], len[i], scale);
+        if (split_right)
+            lab_hint("qkv holds X W_QKV as it should, but q, k and v are not cut out of it "
+                     "the way your qkv_split does (it gets this case right): call "
+                     "qkv_split(q, k, v, qkv, T, d_k, d_v)");
+        else
+            lab_hint("qkv holds X W_QKV as it should, but your qkv_split cuts it wrong on "
+                     "this input (see the checks of qkv_split): fix qkv_split first");
+    }
+    diagnose_split(want[3], T, d_k, d_v, got, want, scale);
+}
+
+/* ---- attention_param_count ------------------------------------------------------------------ */
+
+void diagnose_param_count(int d_model, int n_heads, long got, long want)
+{
+    if (want == -1) {
+        if (d_model <= 0 || n_heads <= 0)
+            lab_hint("return -1 when d_model or n_heads is not positive (mm_need_positive "
+                     "checks and records why)");
+        else
+            lab_hint("%d is not divisible by %d: d_k = d_model / n_heads must be a whole "
+                     "number, so return -1 (and record why with mm_fail)", d_model, n_heads);
+        return;
+    }
+    long d = d_model, h = n_heads, d_k = d / h;
+    struct { long count; const char *hint; } mistakes[] = {
+        { 3 * d * d, "you left out W_O: a layer has W_Q, W_K, W_V and the output "
+                     "projection W_O (d_model x d_model)" },
+        { h * 3 * d * d + d * d, "each head's W_Q, W_K and W_V are d_model x d_k, with "
+                                 "d_k = d_model / n_heads, not d_model x d_model" },
+        { 3 * d * d_k + d * d, "you counted the W_Q, W_K and W_V of one head: there are "
+                               "n_heads heads" },
+        { h * (3 * d * d_k + d * d), "W_O is one d_model x d_model matrix for the whole "
+                                     "layer, not one per head" },
+        { 4 * d * d + 4 * d, "you counted biases: the projections of this workbook have "
+                             "none (GPT-2 convention)" },
+    };
+    for (size_t i = 0; i < sizeof mistakes / sizeof mistakes[0]; i++)
+        if (mistakes[i].count != want && got == mistakes[i].count) {
+            lab_hint("%s", mistakes[i].hint);
+            return;
+        }
+    if (want > INT_MAX)
+        lab_hint("the count is %ld, more than an int holds (%d): do the arithmetic in "
+                 "long (convert d_model to long before multiplying)", want, INT_MAX);
+}
