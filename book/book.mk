@@ -24,7 +24,7 @@ BOOK_BODIES := $(BOOK_EDITIONS:%=$(BUILD)/book/%/body.tex)
 BOOK_PDFS   := $(BOOK_EDITIONS:%=$(BUILD)/book/%/workbook.pdf)
 BOOK_HTMLS  := $(BOOK_EDITIONS:%=$(BUILD)/html/%/index.html)
 
-NOWEAVE_FLAGS := -n -index -autodefs c
+NOWEAVE_FLAGS := -n -index
 STRICT        := sh book/tools/strict.sh
 KATEX_DIST    := /usr/share/javascript/katex
 BOOK_HTML_TOOLS := book/tools/strict.sh book/tools/nwhtml-filter.py book/tools/weavelabels.py \

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """noweb filter for the HTML book: LaTeX prose to HTML, numbered chunks, our notes.
 
-    noweave -html -n -index -autodefs c \\
+    noweave -html -n -index \\
         -filter 'python3 book/tools/nwhtml-filter.py LANG' CHAPTER.nw ...
 
 It runs after noidx and before noweb's tohtml back end, and changes the
