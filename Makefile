@@ -43,9 +43,10 @@ help:
 	  'make clean' 'remove $(BUILD)/'
 
 # ---- install ---------------------------------------------------------------
-DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev pkg-config \
+DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev \
   gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-lang-spanish \
-  lmodern latexmk pandoc nodejs katex libjs-katex fonts-katex python3 poppler-utils
+  lmodern latexmk pandoc nodejs katex libjs-katex fonts-katex python3 poppler-utils \
+  fonts-dejavu-core
 deps:
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PACKAGES)
