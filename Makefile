@@ -2,7 +2,7 @@
 # Local settings (CC, CFLAGS, ...) may go in an optional, ignored config.mk.
 
 CC      ?= cc
-CFLAGS  ?= -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror=implicit-function-declaration
+CFLAGS  ?= -std=c11 -O3 -Wall -Wextra -Wpedantic -Werror=implicit-function-declaration
 CPPFLAGS += -Itangled
 LDLIBS  += -lm
 BUILD   := build

@@ -36,6 +36,10 @@ int main(void)
     if (worked_example(out, w, w_v)) return 1;
     printf("ch01.worked.w00 %.17g\nch01.worked.w01 %.17g\n", w[0], w[1]);
     printf("ch01.worked.out00 %.17g\nch01.worked.out01 %.17g\n", out[0], out[1]);
+    /* the same blend from the weights rounded to four decimals, as in the prose */
+    double w00 = round(w[0] * 1e4) / 1e4, w01 = round(w[1] * 1e4) / 1e4;
+    printf("ch01.worked.rounded.out00 %.17g\n", w00 * w_v[0] + w01 * w_v[2]);
+    printf("ch01.worked.rounded.out01 %.17g\n", w00 * w_v[1] + w01 * w_v[3]);
     if (worked_example(out, w, identity)) return 1;
     printf("ch01.identity.out00 %.17g\nch01.identity.out01 %.17g\n", out[0], out[1]);
 

@@ -36,7 +36,8 @@ mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
  *   weights (T, T) = row-wise softmax of Q K^T      written
  *   out (T, d_v)   = weights V                       written
  *   q (T, d_k), k (T, d_k), v (T, d_v)               read
- * MM_ERANGE if a row's exponentials are not finite (chapter 02 fixes that). */
+ * MM_ERANGE if a row's exponentials overflow or all underflow to 0
+ * (chapter 02 fixes that). */
 mm_status qkv_attend_unscaled(double *out, double *weights, const double *q,
                               const double *k, const double *v,
                               int T, int d_k, int d_v);

@@ -1,7 +1,8 @@
 /* rng.h - the seeded generator of the minimodel library.
  * Integers: splitmix64, pure 64-bit integer arithmetic, so the stream of a
  * seed is the same on every machine. Normals: Marsaglia's polar method on
- * that stream; it uses only +, *, /, sqrt (exact in IEEE 754) and log. */
+ * that stream; it uses only +, *, /, sqrt (correctly rounded in IEEE 754)
+ * and log. */
 #ifndef MINIMODEL_CORE_RNG_H
 #define MINIMODEL_CORE_RNG_H
 
