@@ -100,10 +100,6 @@ void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t size);
 void __real_free(void *p);
-_Noreturn void __real_exit(int status);
-_Noreturn void __real__exit(int status);
-_Noreturn void __real__Exit(int status);
-_Noreturn void __real_quick_exit(int status);
 
 #define MAX_BLOCKS 256
 static bool tracking;                      /* inside a learner call */
@@ -368,29 +364,21 @@ static _Noreturn void learner_exit(const char *how, int status)
     criterion_abort_test();
 }
 
-_Noreturn void __wrap_exit(int status)
-{
-    if (in_call) learner_exit("exit", status);
-    __real_exit(status);
-}
+/* WRAP_EXIT(fn) - the linker sends every call of fn (exit, _exit, ...) here
+ * (-Wl,--wrap=fn): inside a learner call it is a failure of the check;
+ * anywhere else, the real fn ends the process */
+#define WRAP_EXIT(fn)                                       \
+    _Noreturn void __real_##fn(int status);                 \
+    _Noreturn void __wrap_##fn(int status)                  \
+    {                                                       \
+        if (in_call) learner_exit(#fn, status);             \
+        __real_##fn(status);                                \
+    }
 
-_Noreturn void __wrap__exit(int status)
-{
-    if (in_call) learner_exit("_exit", status);
-    __real__exit(status);
-}
-
-_Noreturn void __wrap__Exit(int status)
-{
-    if (in_call) learner_exit("_Exit", status);
-    __real__Exit(status);
-}
-
-_Noreturn void __wrap_quick_exit(int status)
-{
-    if (in_call) learner_exit("quick_exit", status);
-    __real_quick_exit(status);
-}
+WRAP_EXIT(exit)
+WRAP_EXIT(_exit)
+WRAP_EXIT(_Exit)
+WRAP_EXIT(quick_exit)
 
 /* ---- verdicts ---------------------------------------------------------------------- */
 

@@ -1,12 +1,19 @@
 /* base.h - lab 01 solved the way a learner would write it, for the harness
  * self-test. Each subject .c file of tests/lab01/ includes it after defining
  * MUTANT_<function> for the one function it writes itself (with one
- * mistake); solution.c defines none. */
+ * mistake); solution.c defines none. A subject that defines MUTANT_product
+ * writes only product(), with its mistake, and qkv_project below calls it
+ * once per projection instead of mm_matmul. */
 #include <stddef.h>
 #include "minimodel/attention/qkv.h"
 #include "minimodel/core/error.h"
 #include "minimodel/core/matrix.h"
 #include "lab.h"
+
+#ifdef MUTANT_product
+/* product - out (T, d) = x (T, d_model) w (d_model, d), as the subject writes it */
+static void product(double *out, const double *x, const double *w, int T, int d_model, int d);
+#endif
 
 #ifndef MUTANT_qkv_project
 mm_status qkv_project(double *q, double *k, double *v, const double *x,
@@ -24,9 +31,16 @@ mm_status qkv_project(double *q, double *k, double *v, const double *x,
     MM_TRY(mm_need_positive("qkv_project", "d_model", d_model));
     MM_TRY(mm_need_positive("qkv_project", "d_k", d_k));
     MM_TRY(mm_need_positive("qkv_project", "d_v", d_v));
+#ifdef MUTANT_product
+    product(q, x, w_q, T, d_model, d_k);
+    product(k, x, w_k, T, d_model, d_k);
+    product(v, x, w_v, T, d_model, d_v);
+    return MM_OK;
+#else
     MM_TRY(mm_matmul(q, x, w_q, T, d_model, d_k, false));
     MM_TRY(mm_matmul(k, x, w_k, T, d_model, d_k, false));
     return mm_matmul(v, x, w_v, T, d_model, d_v, false);
+#endif
 }
 #endif
 

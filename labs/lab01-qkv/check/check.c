@@ -88,16 +88,40 @@ void qkv_case_make(qkv_case *c, int which)
 /* REF - the reference must accept what the checks give it */
 #define REF(call) cr_assert((call) == MM_OK, "harness: the reference failed: %s", mm_last_error())
 
+/* begin_case - case number which, named as the running check's case */
+static void begin_case(qkv_case *c, int which)
+{
+    qkv_case_make(c, which);
+    lab_case("%s", c->name);
+}
+
+/* fresh_qkv - harness-owned q (T, d_k), k (T, d_k), v (T, d_v): what the
+ * reference writes */
+static void fresh_qkv(double *m[3], int T, int d_k, int d_v)
+{
+    m[0] = fresh((size_t)T * d_k, NULL);
+    m[1] = fresh((size_t)T * d_k, NULL);
+    m[2] = fresh((size_t)T * d_v, NULL);
+}
+
+/* out_qkv - the guarded outputs q (T, d_k), k (T, d_k), v (T, d_v): what the
+ * learner writes */
+static void out_qkv(lab_mat *out[3], int T, int d_k, int d_v)
+{
+    out[0] = lab_out("q", T, d_k);
+    out[1] = lab_out("k", T, d_k);
+    out[2] = lab_out("v", T, d_v);
+}
+
 /* ---- the checks of each function on one case ------------------------------------- */
 
 static void check_project(int which)
 {
     qkv_case c;
-    qkv_case_make(&c, which);
-    lab_case("%s", c.name);
+    begin_case(&c, which);
     int T = c.T, d_model = c.d_model, d_k = c.d_k, d_v = c.d_v;
-    double *want[3] = { fresh((size_t)T * d_k, NULL), fresh((size_t)T * d_k, NULL),
-                        fresh((size_t)T * d_v, NULL) };
+    double *want[3];
+    fresh_qkv(want, T, d_k, d_v);
     REF(ref_qkv_project(want[0], want[1], want[2], c.x, c.w_q, c.w_k, c.w_v,
                         T, d_model, d_k, d_v));
 
@@ -105,7 +129,8 @@ static void check_project(int which)
     lab_mat *w_q = lab_in("w_q", d_model, d_k, c.w_q);
     lab_mat *w_k = lab_in("w_k", d_model, d_k, c.w_k);
     lab_mat *w_v = lab_in("w_v", d_model, d_v, c.w_v);
-    lab_mat *out[3] = { lab_out("q", T, d_k), lab_out("k", T, d_k), lab_out("v", T, d_v) };
+    lab_mat *out[3];
+    out_qkv(out, T, d_k, d_v);
     lab_call_begin("qkv_project", "qkv_project(q, k, v, x, w_q, w_k, w_v, %d, %d, %d, %d)",
                    T, d_model, d_k, d_v);
     mm_status s = qkv_project(out[0]->p, out[1]->p, out[2]->p, x->p, w_q->p, w_k->p,
@@ -125,8 +150,7 @@ static void check_project(int which)
 static void check_pack(int which)
 {
     qkv_case c;
-    qkv_case_make(&c, which);
-    lab_case("%s", c.name);
+    begin_case(&c, which);
     int d_model = c.d_model, d_k = c.d_k, d_v = c.d_v, d_qkv = 2 * d_k + d_v;
     double *want = fresh((size_t)d_model * d_qkv, NULL);
     REF(ref_qkv_pack(want, c.w_q, c.w_k, c.w_v, d_model, d_k, d_v));
@@ -151,13 +175,12 @@ static double *case_qkv(const qkv_case *c, double **w_qkv_out)
     int d_qkv = 2 * c->d_k + c->d_v;
     double *w_qkv = fresh((size_t)c->d_model * d_qkv, NULL);
     double *qkv = fresh((size_t)c->T * d_qkv, NULL);
-    double *q = fresh((size_t)c->T * c->d_k, NULL), *k = fresh((size_t)c->T * c->d_k, NULL);
-    double *v = fresh((size_t)c->T * c->d_v, NULL);
+    double *m[3];                           /* q, k, v: not needed here */
+    fresh_qkv(m, c->T, c->d_k, c->d_v);
     REF(ref_qkv_pack(w_qkv, c->w_q, c->w_k, c->w_v, c->d_model, c->d_k, c->d_v));
-    REF(ref_qkv_project_fused(q, k, v, qkv, c->x, w_qkv, c->T, c->d_model, c->d_k, c->d_v));
-    free(q);
-    free(k);
-    free(v);
+    REF(ref_qkv_project_fused(m[0], m[1], m[2], qkv, c->x, w_qkv, c->T, c->d_model,
+                              c->d_k, c->d_v));
+    for (int i = 0; i < 3; i++) free(m[i]);
     if (w_qkv_out) *w_qkv_out = w_qkv;
     else free(w_qkv);
     return qkv;
@@ -166,16 +189,16 @@ static double *case_qkv(const qkv_case *c, double **w_qkv_out)
 static void check_split(int which)
 {
     qkv_case c;
-    qkv_case_make(&c, which);
-    lab_case("%s", c.name);
+    begin_case(&c, which);
     int T = c.T, d_k = c.d_k, d_v = c.d_v, d_qkv = 2 * d_k + d_v;
     double *qkv_in = case_qkv(&c, NULL);
-    double *want[3] = { fresh((size_t)T * d_k, NULL), fresh((size_t)T * d_k, NULL),
-                        fresh((size_t)T * d_v, NULL) };
+    double *want[3];
+    fresh_qkv(want, T, d_k, d_v);
     REF(ref_qkv_split(want[0], want[1], want[2], qkv_in, T, d_k, d_v));
 
     lab_mat *qkv = lab_in("qkv", T, d_qkv, qkv_in);
-    lab_mat *out[3] = { lab_out("q", T, d_k), lab_out("k", T, d_k), lab_out("v", T, d_v) };
+    lab_mat *out[3];
+    out_qkv(out, T, d_k, d_v);
     lab_call_begin("qkv_split", "qkv_split(q, k, v, qkv, %d, %d, %d)", T, d_k, d_v);
     mm_status s = qkv_split(out[0]->p, out[1]->p, out[2]->p, qkv->p, T, d_k, d_v);
     lab_call_end();
@@ -191,19 +214,20 @@ static void check_split(int which)
 static void check_fused(int which)
 {
     qkv_case c;
-    qkv_case_make(&c, which);
-    lab_case("%s", c.name);
+    begin_case(&c, which);
     int T = c.T, d_model = c.d_model, d_k = c.d_k, d_v = c.d_v, d_qkv = 2 * d_k + d_v;
     double *w_qkv_in;
     double *qkv_want = case_qkv(&c, &w_qkv_in);
-    double *want[4] = { fresh((size_t)T * d_k, NULL), fresh((size_t)T * d_k, NULL),
-                        fresh((size_t)T * d_v, NULL), qkv_want };
+    double *want[4];
+    fresh_qkv(want, T, d_k, d_v);
+    want[3] = qkv_want;
     REF(ref_qkv_split(want[0], want[1], want[2], qkv_want, T, d_k, d_v));
 
     lab_mat *x = lab_in("x", T, d_model, c.x);
     lab_mat *w_qkv = lab_in("w_qkv", d_model, d_qkv, w_qkv_in);
-    lab_mat *out[4] = { lab_out("q", T, d_k), lab_out("k", T, d_k), lab_out("v", T, d_v),
-                        lab_out("qkv", T, d_qkv) };
+    lab_mat *out[4];
+    out_qkv(out, T, d_k, d_v);
+    out[3] = lab_out("qkv", T, d_qkv);
     lab_call_begin("qkv_project_fused", "qkv_project_fused(q, k, v, qkv, x, w_qkv, "
                    "%d, %d, %d, %d)", T, d_model, d_k, d_v);
     mm_status s = qkv_project_fused(out[0]->p, out[1]->p, out[2]->p, out[3]->p, x->p,
@@ -220,203 +244,140 @@ static void check_fused(int which)
 
 /* ---- bad arguments ------------------------------------------------------------------ */
 
-/* call_text - "fn(a, b, NULL, d, ...)": the names with argument null replaced */
-static void call_text(char *buf, size_t size, const char *fn, const char *const names[],
-                      int n, int null, const char *sizes)
+/* The NULL and size checks are the same for the four functions that take
+ * buffers: each is described by an arg_fn (its pointer arguments, the sizes
+ * it takes, and an adapter that calls it), and check_nulls / check_sizes
+ * run the bad calls. */
+
+/* the size arguments, in the order the functions take them */
+enum { S_T, S_D_MODEL, S_D_K, S_D_V, N_SIZES };
+static const char *const size_name[N_SIZES] = { "T", "d_model", "d_k", "d_v" };
+#define ALL_SIZES ((1u << N_SIZES) - 1)
+
+/* the valid sizes of the NULL checks, and the bad ones of the size checks:
+ * one size not positive, the others valid */
+static const int good_sizes[N_SIZES] = { 2, 2, 2, 2 };
+static const struct { int bad, value; } bad_sizes[] = {
+    { S_T, 0 },       { S_T, -1 },       { S_D_MODEL, 0 }, { S_D_MODEL, -2 },
+    { S_D_K, 0 },     { S_D_K, -1 },     { S_D_V, 0 },     { S_D_V, -3 },
+};
+#define N_BAD_SIZES (int)(sizeof bad_sizes / sizeof bad_sizes[0])
+
+#define MAX_BUFFERS 8
+/* arg_fn - one learner function, as the bad-argument checks call it */
+typedef struct {
+    const char *name;                        /* "qkv_split" */
+    const char *buffer[MAX_BUFFERS];         /* its pointer arguments, in order, NULL-ended */
+    unsigned sizes;                          /* the sizes it takes: bit S_T, S_D_MODEL, ... */
+    mm_status (*call)(double *const buf[], const int n[N_SIZES]);
+} arg_fn;
+
+/* the adapters: buf[] are the pointer arguments in order, n[] the sizes */
+static mm_status call_project(double *const b[], const int n[N_SIZES])
 {
-    int len = snprintf(buf, size, "%s(", fn);
-    for (int i = 0; i < n; i++)
-        len += snprintf(buf + len, size - len, "%s, ", i == null ? "NULL" : names[i]);
-    snprintf(buf + len, size - len, "%s)", sizes);
+    return qkv_project(b[0], b[1], b[2], b[3], b[4], b[5], b[6],
+                       n[S_T], n[S_D_MODEL], n[S_D_K], n[S_D_V]);
+}
+static mm_status call_pack(double *const b[], const int n[N_SIZES])
+{
+    return qkv_pack(b[0], b[1], b[2], b[3], n[S_D_MODEL], n[S_D_K], n[S_D_V]);
+}
+static mm_status call_split(double *const b[], const int n[N_SIZES])
+{
+    return qkv_split(b[0], b[1], b[2], b[3], n[S_T], n[S_D_K], n[S_D_V]);
+}
+static mm_status call_fused(double *const b[], const int n[N_SIZES])
+{
+    return qkv_project_fused(b[0], b[1], b[2], b[3], b[4], b[5],
+                             n[S_T], n[S_D_MODEL], n[S_D_K], n[S_D_V]);
 }
 
-/* the buffers of the bad-argument checks: large enough for every size they pass */
-static double *room(const char *name) { return lab_out(name, 8, 8)->p; }
+static const arg_fn project_args = {
+    "qkv_project", { "q", "k", "v", "x", "w_q", "w_k", "w_v" }, ALL_SIZES, call_project };
+static const arg_fn pack_args = {
+    "qkv_pack", { "w_qkv", "w_q", "w_k", "w_v" }, ALL_SIZES & ~(1u << S_T), call_pack };
+static const arg_fn split_args = {
+    "qkv_split", { "q", "k", "v", "qkv" }, ALL_SIZES & ~(1u << S_D_MODEL), call_split };
+static const arg_fn fused_args = {
+    "qkv_project_fused", { "q", "k", "v", "qkv", "x", "w_qkv" }, ALL_SIZES, call_fused };
 
-static void null_hint(bool ok)
+/* call_text - "fn(q, NULL, v, ..., 2, 2, 2)": the call as messages show it,
+ * with pointer argument null (none if -1) as NULL, then the sizes f takes */
+static void call_text(char *buf, size_t size, const arg_fn *f, int null, const int n[N_SIZES])
 {
+    int len = snprintf(buf, size, "%s(", f->name);
+    for (int i = 0; f->buffer[i]; i++)
+        len += snprintf(buf + len, size - len, "%s, ", i == null ? "NULL" : f->buffer[i]);
+    const char *sep = "";
+    for (int s = 0; s < N_SIZES; s++)
+        if (f->sizes & 1u << s) {
+            len += snprintf(buf + len, size - len, "%s%d", sep, n[s]);
+            sep = ", ";
+        }
+    snprintf(buf + len, size - len, ")");
+}
+
+/* rooms - one buffer per pointer argument of f, large enough for every size
+ * the bad-argument checks pass; returns how many */
+static int rooms(const arg_fn *f, double *room[MAX_BUFFERS])
+{
+    int n = 0;
+    for (; f->buffer[n]; n++) room[n] = lab_out(f->buffer[n], 8, 8)->p;
+    return n;
+}
+
+/* expect_einval - call f with buf[] and n[] (pointer argument null is NULL,
+ * none if -1) and require MM_EINVAL; when says which argument is bad */
+static bool expect_einval(const arg_fn *f, double *const buf[], const int n[N_SIZES],
+                          int null, const char *when)
+{
+    char call[200];
+    call_text(call, sizeof call, f, null, n);
+    lab_call_begin(f->name, "%s", call);
+    mm_status s = f->call(buf, n);
+    lab_call_end();
+    return lab_expect_status(s, MM_EINVAL, when);
+}
+
+/* check_nulls - each pointer argument of f NULL in turn, the sizes valid */
+static void check_nulls(const arg_fn *f)
+{
+    double *room[MAX_BUFFERS];
+    int n_buffers = rooms(f, room);
+    bool ok = true;
+    for (int null = 0; null < n_buffers; null++) {
+        double *buf[MAX_BUFFERS];
+        for (int i = 0; i < n_buffers; i++) buf[i] = i == null ? NULL : room[i];
+        char when[64];
+        snprintf(when, sizeof when, "for %s = NULL", f->buffer[null]);
+        lab_case("%s = NULL", f->buffer[null]);
+        ok &= expect_einval(f, buf, good_sizes, null, when);
+    }
     if (!ok)
         lab_hint("check every pointer before using it: mm_need_buffer(fn, \"name\", p) "
                  "returns MM_EINVAL for NULL and records the message");
 }
 
-static void size_hint(bool ok)
+/* check_sizes - each size f takes not positive in turn (0, then negative) */
+static void check_sizes(const arg_fn *f)
 {
+    double *room[MAX_BUFFERS];
+    rooms(f, room);
+    bool ok = true;
+    for (int i = 0; i < N_BAD_SIZES; i++) {
+        int bad = bad_sizes[i].bad, value = bad_sizes[i].value;
+        if (!(f->sizes & 1u << bad)) continue;          /* f takes no such size */
+        int n[N_SIZES];
+        memcpy(n, good_sizes, sizeof n);
+        n[bad] = value;
+        char when[64];
+        snprintf(when, sizeof when, "for %s = %d", size_name[bad], value);
+        lab_case("%s = %d", size_name[bad], value);
+        ok &= expect_einval(f, room, n, -1, when);
+    }
     if (!ok)
         lab_hint("check every size before using it: mm_need_positive(fn, \"name\", n) "
                  "returns MM_EINVAL unless n > 0 and records the message");
-}
-
-/* size_case - one bad-size call: the sizes (T, d_model, d_k, d_v), and which one
- * is not positive */
-typedef struct { const char *bad; int value, T, d_model, d_k, d_v; } size_case;
-static const size_case bad_sizes[] = {
-    { "T", 0,         0, 2, 2, 2 }, { "T", -1,       -1, 2, 2, 2 },
-    { "d_model", 0,   2, 0, 2, 2 }, { "d_model", -2,  2, -2, 2, 2 },
-    { "d_k", 0,       2, 2, 0, 2 }, { "d_k", -1,      2, 2, -1, 2 },
-    { "d_v", 0,       2, 2, 2, 0 }, { "d_v", -3,      2, 2, 2, -3 },
-};
-#define N_BAD_SIZES (int)(sizeof bad_sizes / sizeof bad_sizes[0])
-
-static void check_project_nulls(void)
-{
-    static const char *const names[] = { "q", "k", "v", "x", "w_q", "w_k", "w_v" };
-    double *p[7];
-    for (int i = 0; i < 7; i++) p[i] = room(names[i]);
-    bool ok = true;
-    for (int null = 0; null < 7; null++) {
-        double *a[7];
-        for (int i = 0; i < 7; i++) a[i] = i == null ? NULL : p[i];
-        char call[200], when[64];
-        call_text(call, sizeof call, "qkv_project", names, 7, null, "2, 2, 2, 2");
-        lab_case("%s = NULL", names[null]);
-        lab_call_begin("qkv_project", "%s", call);
-        mm_status s = qkv_project(a[0], a[1], a[2], a[3], a[4], a[5], a[6], 2, 2, 2, 2);
-        lab_call_end();
-        snprintf(when, sizeof when, "for %s = NULL", names[null]);
-        ok &= lab_expect_status(s, MM_EINVAL, when);
-    }
-    null_hint(ok);
-}
-
-static void check_project_sizes(void)
-{
-    double *q = room("q"), *k = room("k"), *v = room("v"), *x = room("x");
-    double *w_q = room("w_q"), *w_k = room("w_k"), *w_v = room("w_v");
-    bool ok = true;
-    for (int i = 0; i < N_BAD_SIZES; i++) {
-        const size_case *b = &bad_sizes[i];
-        char when[64];
-        snprintf(when, sizeof when, "for %s = %d", b->bad, b->value);
-        lab_case("%s = %d", b->bad, b->value);
-        lab_call_begin("qkv_project", "qkv_project(q, k, v, x, w_q, w_k, w_v, %d, %d, %d, %d)",
-                       b->T, b->d_model, b->d_k, b->d_v);
-        mm_status s = qkv_project(q, k, v, x, w_q, w_k, w_v, b->T, b->d_model, b->d_k, b->d_v);
-        lab_call_end();
-        ok &= lab_expect_status(s, MM_EINVAL, when);
-    }
-    size_hint(ok);
-}
-
-static void check_pack_nulls(void)
-{
-    static const char *const names[] = { "w_qkv", "w_q", "w_k", "w_v" };
-    double *p[4];
-    for (int i = 0; i < 4; i++) p[i] = room(names[i]);
-    bool ok = true;
-    for (int null = 0; null < 4; null++) {
-        double *a[4];
-        for (int i = 0; i < 4; i++) a[i] = i == null ? NULL : p[i];
-        char call[200], when[64];
-        call_text(call, sizeof call, "qkv_pack", names, 4, null, "2, 2, 2");
-        lab_case("%s = NULL", names[null]);
-        lab_call_begin("qkv_pack", "%s", call);
-        mm_status s = qkv_pack(a[0], a[1], a[2], a[3], 2, 2, 2);
-        lab_call_end();
-        snprintf(when, sizeof when, "for %s = NULL", names[null]);
-        ok &= lab_expect_status(s, MM_EINVAL, when);
-    }
-    null_hint(ok);
-}
-
-static void check_pack_sizes(void)
-{
-    double *w_qkv = room("w_qkv"), *w_q = room("w_q"), *w_k = room("w_k"), *w_v = room("w_v");
-    bool ok = true;
-    for (int i = 0; i < N_BAD_SIZES; i++) {
-        const size_case *b = &bad_sizes[i];
-        if (strcmp(b->bad, "T") == 0) continue;        /* qkv_pack takes no T */
-        char when[64];
-        snprintf(when, sizeof when, "for %s = %d", b->bad, b->value);
-        lab_case("%s = %d", b->bad, b->value);
-        lab_call_begin("qkv_pack", "qkv_pack(w_qkv, w_q, w_k, w_v, %d, %d, %d)",
-                       b->d_model, b->d_k, b->d_v);
-        mm_status s = qkv_pack(w_qkv, w_q, w_k, w_v, b->d_model, b->d_k, b->d_v);
-        lab_call_end();
-        ok &= lab_expect_status(s, MM_EINVAL, when);
-    }
-    size_hint(ok);
-}
-
-static void check_split_nulls(void)
-{
-    static const char *const names[] = { "q", "k", "v", "qkv" };
-    double *p[4];
-    for (int i = 0; i < 4; i++) p[i] = room(names[i]);
-    bool ok = true;
-    for (int null = 0; null < 4; null++) {
-        double *a[4];
-        for (int i = 0; i < 4; i++) a[i] = i == null ? NULL : p[i];
-        char call[200], when[64];
-        call_text(call, sizeof call, "qkv_split", names, 4, null, "2, 2, 2");
-        lab_case("%s = NULL", names[null]);
-        lab_call_begin("qkv_split", "%s", call);
-        mm_status s = qkv_split(a[0], a[1], a[2], a[3], 2, 2, 2);
-        lab_call_end();
-        snprintf(when, sizeof when, "for %s = NULL", names[null]);
-        ok &= lab_expect_status(s, MM_EINVAL, when);
-    }
-    null_hint(ok);
-}
-
-static void check_split_sizes(void)
-{
-    double *q = room("q"), *k = room("k"), *v = room("v"), *qkv = room("qkv");
-    bool ok = true;
-    for (int i = 0; i < N_BAD_SIZES; i++) {
-        const size_case *b = &bad_sizes[i];
-        if (strcmp(b->bad, "d_model") == 0) continue;   /* no d_model */
-        char when[64];
-        snprintf(when, sizeof when, "for %s = %d", b->bad, b->value);
-        lab_case("%s = %d", b->bad, b->value);
-        lab_call_begin("qkv_split", "qkv_split(q, k, v, qkv, %d, %d, %d)",
-                       b->T, b->d_k, b->d_v);
-        mm_status s = qkv_split(q, k, v, qkv, b->T, b->d_k, b->d_v);
-        lab_call_end();
-        ok &= lab_expect_status(s, MM_EINVAL, when);
-    }
-    size_hint(ok);
-}
-
-static void check_fused_nulls(void)
-{
-    static const char *const names[] = { "q", "k", "v", "qkv", "x", "w_qkv" };
-    double *p[6];
-    for (int i = 0; i < 6; i++) p[i] = room(names[i]);
-    bool ok = true;
-    for (int null = 0; null < 6; null++) {
-        double *a[6];
-        for (int i = 0; i < 6; i++) a[i] = i == null ? NULL : p[i];
-        char call[200], when[64];
-        call_text(call, sizeof call, "qkv_project_fused", names, 6, null, "2, 2, 2, 2");
-        lab_case("%s = NULL", names[null]);
-        lab_call_begin("qkv_project_fused", "%s", call);
-        mm_status s = qkv_project_fused(a[0], a[1], a[2], a[3], a[4], a[5], 2, 2, 2, 2);
-        lab_call_end();
-        snprintf(when, sizeof when, "for %s = NULL", names[null]);
-        ok &= lab_expect_status(s, MM_EINVAL, when);
-    }
-    null_hint(ok);
-}
-
-static void check_fused_sizes(void)
-{
-    double *q = room("q"), *k = room("k"), *v = room("v"), *qkv = room("qkv");
-    double *x = room("x"), *w_qkv = room("w_qkv");
-    bool ok = true;
-    for (int i = 0; i < N_BAD_SIZES; i++) {
-        const size_case *b = &bad_sizes[i];
-        char when[64];
-        snprintf(when, sizeof when, "for %s = %d", b->bad, b->value);
-        lab_case("%s = %d", b->bad, b->value);
-        lab_call_begin("qkv_project_fused", "qkv_project_fused(q, k, v, qkv, x, w_qkv, "
-                       "%d, %d, %d, %d)", b->T, b->d_model, b->d_k, b->d_v);
-        mm_status s = qkv_project_fused(q, k, v, qkv, x, w_qkv, b->T, b->d_model,
-                                        b->d_k, b->d_v);
-        lab_call_end();
-        ok &= lab_expect_status(s, MM_EINVAL, when);
-    }
-    size_hint(ok);
 }
 
 /* ---- attention_param_count ------------------------------------------------------------ */
@@ -438,29 +399,22 @@ static bool check_count(int d_model, int n_heads)
 
 /* ---- the tests: one suite per function, one test per case ------------------------------- */
 
-#define CASE_TESTS(suite, check)                                           \
+/* CASE_TESTS - the suite of a function that takes buffers: check on each
+ * case, then its NULL and size checks with args */
+#define CASE_TESTS(suite, check, args)                                     \
     TestSuite(suite, .timeout = LAB_TIMEOUT);                              \
     Test(suite, c1_worked_example) { check(0); }                           \
     Test(suite, c2_non_square) { check(1); }                               \
     Test(suite, c3_random_a) { check(2); }                                 \
     Test(suite, c4_random_b) { check(3); }                                 \
-    Test(suite, c5_random_c) { check(4); }
+    Test(suite, c5_random_c) { check(4); }                                 \
+    Test(suite, e1_null_buffers) { check_nulls(&args); }                   \
+    Test(suite, e2_bad_sizes) { check_sizes(&args); }
 
-CASE_TESTS(qkv_project, check_project)
-Test(qkv_project, e1_null_buffers) { check_project_nulls(); }
-Test(qkv_project, e2_bad_sizes) { check_project_sizes(); }
-
-CASE_TESTS(qkv_pack, check_pack)
-Test(qkv_pack, e1_null_buffers) { check_pack_nulls(); }
-Test(qkv_pack, e2_bad_sizes) { check_pack_sizes(); }
-
-CASE_TESTS(qkv_split, check_split)
-Test(qkv_split, e1_null_buffers) { check_split_nulls(); }
-Test(qkv_split, e2_bad_sizes) { check_split_sizes(); }
-
-CASE_TESTS(qkv_project_fused, check_fused)
-Test(qkv_project_fused, e1_null_buffers) { check_fused_nulls(); }
-Test(qkv_project_fused, e2_bad_sizes) { check_fused_sizes(); }
+CASE_TESTS(qkv_project, check_project, project_args)
+CASE_TESTS(qkv_pack, check_pack, pack_args)
+CASE_TESTS(qkv_split, check_split, split_args)
+CASE_TESTS(qkv_project_fused, check_fused, fused_args)
 
 TestSuite(attention_param_count, .timeout = LAB_TIMEOUT);
 Test(attention_param_count, p1_mini_gpt) { check_count(64, 4); }   /* 16384, chapter 01 */

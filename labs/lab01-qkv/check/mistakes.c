@@ -18,6 +18,16 @@ static double *scratch(size_t n)
     return p;
 }
 
+/* scratch_qkv - zeroed q, k, v in m[0..2], each (T, width[i]) of len[i]
+ * elements: where a mistake's outputs are computed */
+static void scratch_qkv(double *m[3], size_t len[3], int T, const int width[3])
+{
+    for (int i = 0; i < 3; i++) {
+        len[i] = (size_t)T * width[i];
+        m[i] = scratch(len[i]);
+    }
+}
+
 /* product - c (n, m) = a (n, k) b (k, m); with b_read_transposed, element
  * (p, j) of b is taken from b[j * k + p], as if b were stored (m, k) */
 static void product(double *c, const double *a, const double *b, int n, int k, int m,
@@ -33,11 +43,14 @@ static void product(double *c, const double *a, const double *b, int n, int k, i
         }
 }
 
-/* the block orders: Q | K | V and the five wrong ones */
+/* the orders of Q, K, V: the right one, then the five wrong ones (the blocks
+ * of W_QKV or qkv in a wrong order; the matrices given to the wrong outputs) */
 static const int orders[6][3] = {
     { 0, 1, 2 }, { 1, 0, 2 }, { 0, 2, 1 }, { 2, 1, 0 }, { 1, 2, 0 }, { 2, 0, 1 }
 };
 static const char *const block_name[3] = { "Q", "K", "V" };
+static const char *const out_name[3] = { "q", "k", "v" };
+static const char *const w_name[3] = { "W_Q", "W_K", "W_V" };
 
 /* block_offset - the column where block b starts when the blocks go in order o */
 static int block_offset(const int o[3], int b, const int width[3])
@@ -59,21 +72,33 @@ static void order_hint(const char *what, const int o[3])
 
 /* ---- qkv_project --------------------------------------------------------------------- */
 
+/* matrices_hint - name the outputs that were projected with another one's
+ * matrix: output o with w[uses[o]] */
+static void matrices_hint(const int uses[3])
+{
+    char yours[128] = "";
+    int len = 0, n_wrong = 0;
+    for (int o = 0; o < 3; o++) n_wrong += uses[o] != o;
+    for (int o = 0, k = 0; o < 3; o++) {
+        if (uses[o] == o) continue;
+        k++;
+        len += snprintf(yours + len, sizeof yours - len, "%syour %s is X %s",
+                        k == 1 ? "" : k == n_wrong ? " and " : ", ", out_name[o],
+                        w_name[uses[o]]);
+    }
+    lab_hint("you %s the matrices: %s; Q = X W_Q, K = X W_K, V = X W_V (each projection "
+             "has its own matrix)", n_wrong == 2 ? "swapped" : "mixed up", yours);
+}
+
 void diagnose_project(const qkv_case *c, const double *got[3], const double *want[3],
                       double scale)
 {
-    static const char *const out_name[3] = { "q", "k", "v" };
-    static const char *const up_name[3] = { "Q", "K", "V" };
-    static const char *const w_name[3] = { "W_Q", "W_K", "W_V" };
     int T = c->T, d_model = c->d_model;
     int width[3] = { c->d_k, c->d_k, c->d_v };
     const double *w[3] = { c->w_q, c->w_k, c->w_v };
     size_t len[3];
     double *m[3];
-    for (int i = 0; i < 3; i++) {
-        len[i] = (size_t)T * width[i];
-        m[i] = scratch(len[i]);
-    }
+    scratch_qkv(m, len, T, width);
 
     /* the weights read transposed */
     for (int i = 0; i < 3; i++) product(m[i], c->x, w[i], T, d_model, width[i], true);
@@ -84,7 +109,9 @@ void diagnose_project(const qkv_case *c, const double *got[3], const double *wan
         goto done;
     }
 
-    /* one output projected with another output's matrix */
+    /* one output projected with another output's matrix (tried before the
+     * swaps below, which would explain it too: lab_explained lets an output
+     * be right) */
     for (int o = 0; o < 3; o++)
         for (int s = 0; s < 3; s++) {
             if (s == o || width[s] != width[o]) continue;
@@ -92,10 +119,24 @@ void diagnose_project(const qkv_case *c, const double *got[3], const double *wan
             product(m[o], c->x, w[s], T, d_model, width[o], false);
             if (lab_explained(3, got, want, (const double **)m, len, scale)) {
                 lab_hint("your %s is X %s: %s = X %s (each projection has its own matrix)",
-                         out_name[o], w_name[s], up_name[o], w_name[o]);
+                         out_name[o], w_name[s], block_name[o], w_name[o]);
                 goto done;
             }
         }
+
+    /* the matrices swapped (q = X W_K, k = X W_Q) or mixed up: output o
+     * projected with the matrix orders[p][o] */
+    for (int p = 1; p < 6; p++) {
+        const int *uses = orders[p];
+        bool fits = true;
+        for (int o = 0; o < 3; o++) fits &= width[uses[o]] == width[o];
+        if (!fits) continue;
+        for (int o = 0; o < 3; o++) product(m[o], c->x, w[uses[o]], T, d_model, width[o], false);
+        if (lab_explained(3, got, want, (const double **)m, len, scale)) {
+            matrices_hint(uses);
+            goto done;
+        }
+    }
 done:
     for (int i = 0; i < 3; i++) free(m[i]);
 }
@@ -170,10 +211,7 @@ void diagnose_split(const double *qkv, int T, int d_k, int d_v, const double *go
     int width[3] = { d_k, d_k, d_v };
     size_t len[3];
     double *m[3];
-    for (int b = 0; b < 3; b++) {
-        len[b] = (size_t)T * width[b];
-        m[b] = scratch(len[b]);
-    }
+    scratch_qkv(m, len, T, width);
 
     /* the blocks cut in a wrong order */
     for (int o = 1; o < 6; o++) {
