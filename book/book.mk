@@ -56,12 +56,18 @@ $(BOOK_BODIES): $(BUILD)/book/%/body.tex: $$(BOOK_NW_%) $(BUILD)/book/%/chapters
 	@mv $@.tmp $@
 
 # latexmk runs in the build directory, next to body.tex, so its files stay there.
+# On a fresh build latexmk can stop while noweb's page labels are still moving
+# ("Label(s) may have changed"); up to two more pdflatex runs let them settle.
+BOOK_SETTLE = for run in 1 2; do \
+	  grep -q 'Label(s) may have changed\|Rerun to get' workbook.log || break; \
+	  pdflatex -interaction=nonstopmode -halt-on-error workbook.tex >> latexmk.out 2>&1 || exit 1; \
+	done
 $(BOOK_PDFS): $(BUILD)/book/%/workbook.pdf: $(BUILD)/book/%/body.tex book/%/workbook.tex \
 		$$(BOOK_FIGPDF_%) book/tools/texlog.py
 	@echo "  LATEX  $@"
 	@cp book/$*/workbook.tex $(@D)/workbook.tex
 	@(cd $(@D) && latexmk -pdf -interaction=nonstopmode -halt-on-error workbook.tex \
-	  > latexmk.out 2>&1); python3 book/tools/texlog.py $(@D) $$? || { rm -f $@; exit 1; }
+	  > latexmk.out 2>&1 && $(BOOK_SETTLE)); python3 book/tools/texlog.py $(@D) $$? || { rm -f $@; exit 1; }
 	@touch $@
 
 # ---- HTML --------------------------------------------------------------------

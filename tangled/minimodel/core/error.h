@@ -1,5 +1,5 @@
 /* error.h - status codes and the last error message of the minimodel library.
- * Every fallible function returns an mm_status; on failure the message that
+ * Every fallible function returns a status code; on failure the message that
  * names the argument and its value is kept until the next failure (per thread). */
 #ifndef MINIMODEL_CORE_ERROR_H
 #define MINIMODEL_CORE_ERROR_H
