@@ -6,7 +6,8 @@
 DIR holds workbook.log and latexmk.out; STATUS is latexmk's exit status.
 Fails (exit 1) if STATUS is not 0, printing each LaTeX error with its context
 (or latexmk's own last words), or if the final log still reports an
-undefined or multiply defined reference, or labels that have not settled.
+undefined or multiply defined reference, labels that have not settled, or a
+PDF link to a destination that does not exist.
 Overfull boxes do not fail: their count and first places are printed.
 """
 import os
@@ -17,7 +18,8 @@ FATAL = re.compile(r"LaTeX Warning: (Reference|Citation) .* undefined"
                    r"|There were undefined references"
                    r"|Label\(s\) may have changed"
                    r"|multiply[- ]defined"
-                   r"|Package noweb Warning")
+                   r"|Package noweb Warning"
+                   r"|pdfTeX warning \(dest\)")
 
 
 def read(path):
