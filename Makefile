@@ -46,7 +46,7 @@ help:
 DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev \
   gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-lang-spanish \
   lmodern latexmk pandoc nodejs katex libjs-katex fonts-katex python3 poppler-utils \
-  fonts-dejavu-core
+  fonts-dejavu-core chromium chromium-driver python3-selenium
 deps:
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PACKAGES)
@@ -82,6 +82,7 @@ lib: $(LIB)
 
 # ---- the parts, each in its own fragment --------------------------------------
 include book/book.mk
+include book/html.mk
 include figures/figures.mk
 include tests/tests.mk
 include labs/lab00-by-hand/lab.mk
