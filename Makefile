@@ -2,27 +2,52 @@
 # Local settings (CC, CFLAGS, ...) may go in an optional, ignored config.mk.
 
 CC      ?= cc
-CFLAGS  ?= -std=c11 -O3 -Wall -Wextra -Wpedantic -Werror=implicit-function-declaration
-CPPFLAGS += -Itangled
+CFLAGS  ?= -O3
 LDLIBS  += -lm
 BUILD   := build
 -include config.mk
 
-# ---- the book's chapters, in reading order -------------------------------
-CHAPTERS := 00-front 01-qkv
+# The flags the code needs, apart from the user's CPPFLAGS and CFLAGS, so that
+# `CFLAGS=-O2 make` changes the optimisation and keeps C11 and the warnings.
+MM_CPPFLAGS := -Itangled
+MM_CFLAGS   := -std=c11 -Wall -Wextra -Wpedantic -Werror=implicit-function-declaration
+COMPILE      = $(CC) $(MM_CPPFLAGS) $(CPPFLAGS) $(MM_CFLAGS) $(CFLAGS)
+
+# Quiet output: one short line per step; `make V=1` shows the full commands.
+# In a recipe:  $(call say,CC,$@)  then  $(Q)the command
+ifeq ($(V),1)
+Q   :=
+say  =
+else
+Q   := @
+say  = @printf '  %-6s %s\n' '$(1)' '$(2)'
+endif
+
+# Whole logs per target under -j; a half-written file is deleted.
+MAKEFLAGS += --output-sync=target --no-print-directory
+.DELETE_ON_ERROR:
+
+# ---- the book's chapters, in reading order (book/en/NN-name.nw) ----------------
+CHAPTERS := $(sort $(basename $(notdir $(wildcard book/en/*.nw))))
 NW_EN    := $(CHAPTERS:%=book/en/%.nw)
 NW_ES    := $(CHAPTERS:%=book/es/%.nw)
 
-# ---- the library, tangled from the English edition -----------------------
-LIB_SRCS := $(sort $(wildcard tangled/minimodel/*/*.c))
-LIB_HDRS := $(sort $(wildcard tangled/minimodel/*/*.h))
+# ---- what the book tangles to ---------------------------------------------------
+# Every root chunk named tangled/... is a file of tangled/. The lists are read
+# from the book when make starts, so a new root needs one make, not two.
+ROOTS    := $(sort $(if $(NW_EN),$(shell noroots $(NW_EN) 2>/dev/null \
+              | sed -n 's/^<<\(tangled\/[^ ]*\)>>$$/\1/p')))
+LIB_SRCS := $(filter tangled/minimodel/%.c,$(ROOTS))
+LIB_HDRS := $(filter tangled/minimodel/%.h,$(ROOTS))
 LIB_OBJS := $(LIB_SRCS:tangled/%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libminimodel.a
+# the chapters' example programs: tangled/examples/NAME.c -> $(BUILD)/examples/NAME
+EXAMPLES := $(patsubst tangled/examples/%.c,$(BUILD)/examples/%,$(filter tangled/examples/%.c,$(ROOTS)))
 
-.PHONY: all help deps tangle tangle-debug lib check lab clean
+.PHONY: all help deps tangle tangle-debug lib examples check lab clean
 .DEFAULT_GOAL := all
 
-all: lib figures book
+all: lib examples figures book
 	@echo
 	@echo "Built:"
 	@echo "  PDF books:  $(BUILD)/book/en/workbook.pdf  $(BUILD)/book/es/workbook.pdf"
@@ -32,15 +57,20 @@ all: lib figures book
 help:
 	@printf '%-20s %s\n' \
 	  'make deps' 'install the toolchain from Debian packages (as root)' \
-	  'make' 'tangle, build the library, render figures, weave both books (PDF, HTML)' \
-	  'make check' 'run every test: library, book claims, editions, books, figures, labs' \
+	  'make' 'tangle, build the library and examples, render figures, weave both books' \
+	  'make check' 'run every check group, then count them: N passed, N failed' \
+	  'make check-committed' 'tangled/ is what git has committed (CI, after make check)' \
 	  'make lab NN=00' 'check your work on one lab with full detail (NN = 00 or 01)' \
-	  'make tangle' 'regenerate tangled/ from book/en (unchanged files keep their time)' \
+	  'make tangle' 'regenerate tangled/ from book/en (unchanged files keep their time;' \
+	  '' 'a file that no root chunk writes is removed)' \
 	  'make tangle-debug' 'the library with #line directives, into $(BUILD)/tangled-debug' \
+	  'make examples' "build the chapters' example programs into $(BUILD)/examples" \
 	  'make figures' 'render the figures into $(BUILD)/figures/{en,es}' \
 	  'make book' 'weave the PDF and HTML books of both editions' \
 	  'make bench' 'time the projections at Mini-GPT width (separate vs fused)' \
-	  'make clean' 'remove $(BUILD)/'
+	  'make clean' 'remove $(BUILD)/' \
+	  'V=1' 'with any target: show the full commands' \
+	  'CFLAGS=...' 'optimisation and extra flags (default -O3; C11 and warnings stay)'
 
 # ---- install ---------------------------------------------------------------
 DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev \
@@ -52,53 +82,98 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PACKAGES)
 
 # ---- tangle ----------------------------------------------------------------
-# Every root chunk whose name is a path is a file of tangled/.
+# Write every root (cpif: an unchanged file keeps its time), delete any file
+# of tangled/ that no root produces, and record the list of roots (rewritten
+# only when it changes, so the library is re-archived when a root comes or goes).
 $(BUILD)/tangle.stamp: $(NW_EN)
+	$(call say,TANGLE,tangled/ from $(words $(NW_EN)) chapters)
+	@test -n '$(ROOTS)' || { echo "tangle: no root chunk tangled/... in $(NW_EN) (noweb installed? make deps)"; exit 1; }
 	@mkdir -p $(@D)
-	@set -e; for root in $$(noroots $(NW_EN) | sed -n 's/^<<\(tangled\/[^ ]*\)>>$$/\1/p'); do \
+	$(Q)set -e; for root in $(ROOTS); do \
 	  mkdir -p $$(dirname $$root); \
-	  notangle -R"$$root" $(NW_EN) | cpif $$root; chmod 644 $$root; \
-	done
+	  notangle -R"$$root" $(NW_EN) > $@.$$$$; cpif $$root < $@.$$$$; chmod 644 $$root; \
+	done; rm -f $@.$$$$
+	$(Q)for f in $$(find tangled -type f | sort); do \
+	  case " $(ROOTS) " in *" $$f "*) ;; \
+	  *) echo "tangle: removed $$f (no root chunk of the book writes it)"; rm -f $$f;; esac; \
+	done; find tangled -mindepth 1 -type d -empty -delete
+	@echo '$(ROOTS)' | cpif $(BUILD)/roots.txt
 	@touch $@
-tangle: $(BUILD)/tangle.stamp
+$(ROOTS) $(BUILD)/roots.txt: $(BUILD)/tangle.stamp ;
+
+# Tangle before anything else: make brings an included file up to date before
+# it builds anything (then reads the makefiles again), so no rule of any
+# fragment sees an old tangled/. Not for deps, help and clean.
+ifeq ($(filter deps help clean,$(MAKECMDGOALS)),)
+include $(BUILD)/tangle.stamp
+endif
+
+# `make tangle` always tangles (after a hand edit of tangled/, too).
+tangle:
+	@rm -f $(BUILD)/tangle.stamp
+	@$(MAKE) -s $(BUILD)/tangle.stamp
 
 # A copy with #line directives, so that gcc and gdb point at the .nw lines.
 tangle-debug:
-	@set -e; for root in $$(noroots $(NW_EN) | sed -n 's/^<<\(tangled\/[^ ]*\)>>$$/\1/p'); do \
+	$(Q)set -e; for root in $(ROOTS); do \
 	  out=$(BUILD)/tangled-debug/$${root#tangled/}; mkdir -p $$(dirname $$out); \
 	  notangle -L'#line %L "%F"%N' -R"$$root" $(NW_EN) > $$out; \
 	done; echo "tangle-debug: $(BUILD)/tangled-debug/ (compile with -I$(BUILD)/tangled-debug)"
-$(LIB_SRCS) $(LIB_HDRS): $(BUILD)/tangle.stamp ;
 
 # ---- the library -----------------------------------------------------------
 $(BUILD)/obj/%.o: tangled/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
-$(LIB): $(LIB_OBJS)
-	rm -f $@
-	ar rcs $@ $^
+	$(call say,CC,$@)
+	$(Q)$(COMPILE) -MMD -MP -c $< -o $@
+$(LIB): $(LIB_OBJS) $(BUILD)/roots.txt
+	$(call say,AR,$@)
+	@rm -f $@
+	$(Q)ar rcs $@ $(LIB_OBJS)
 lib: $(LIB)
 -include $(LIB_OBJS:.o=.d)
 
-# ---- the parts, each in its own fragment --------------------------------------
+# ---- the chapters' example programs ----------------------------------------------
+# Each prints, as key=value lines, the numbers its chapter states (check-claims
+# runs them). A program whose root left the book is deleted.
+$(BUILD)/examples/%: tangled/examples/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(call say,CCLD,$@)
+	$(Q)$(COMPILE) -MMD -MP $< $(LIB) $(LDLIBS) -o $@
+examples: $(EXAMPLES)
+	@for f in $(filter-out $(EXAMPLES) %.d,$(wildcard $(BUILD)/examples/*)); do \
+	  echo "examples: removed $$f (no tangled/examples/ source)"; rm -f $$f; done
+-include $(EXAMPLES:=.d)
+
+# ---- the parts, each in its own fragment ----------------------------------------
 include book/book.mk
 include book/html.mk
 include figures/figures.mk
 include tests/tests.mk
-include labs/lab00-by-hand/lab.mk
-include labs/lab01-qkv/lab.mk
+include $(sort $(wildcard labs/*/lab.mk))
+-include $(sort $(wildcard tests/labs/*.mk))
 
-# ---- running the checks -------------------------------------------------------
-# Every fragment adds its checks to CHECK_TARGETS; each one fails on failure.
-check: $(CHECK_TARGETS)
-	@echo
-	@echo "check groups: $(CHECK_TARGETS)"
-	@echo "check: $(words $(CHECK_TARGETS)) passed, 0 failed"
+# ---- running the checks ---------------------------------------------------------
+# Every fragment adds its groups to CHECK_TARGETS. `make check` makes them all
+# in one make with -k (in parallel under -j, each target's output in one
+# piece), so a failing group does not stop the others; each group that passes
+# leaves a mark, and the marks are counted.
+CHECK_MARKS := $(CHECK_TARGETS:%=$(BUILD)/check/%.passed)
+$(CHECK_MARKS): $(BUILD)/check/%.passed: %
+	@mkdir -p $(@D) && touch $@
+check:
+	@rm -f $(CHECK_MARKS)
+	@$(MAKE) -k $(CHECK_MARKS) || true
+	@failed=; for g in $(CHECK_TARGETS); do \
+	  [ -f $(BUILD)/check/$$g.passed ] || failed="$$failed $$g"; \
+	done; n=$$(echo $$failed | wc -w); \
+	echo; [ $$n -eq 0 ] || echo "check: failed:$$failed"; \
+	echo "check: $$(( $(words $(CHECK_TARGETS)) - n )) passed, $$n failed"; \
+	[ $$n -eq 0 ]
 
 NN ?=
 lab:
 	@if [ -z "$(NN)" ]; then echo "usage: make lab NN=00   (or NN=01)"; exit 2; fi
-	@$(MAKE) --no-print-directory lab$(NN)
+	@$(MAKE) lab$(NN)
 
 clean:
 	rm -rf $(BUILD)

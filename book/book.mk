@@ -52,8 +52,8 @@ $(BOOK_EDITIONS:%=$(BUILD)/book/%/chapters.txt): $(BUILD)/book/%/chapters.txt: b
 $(BOOK_BODIES): $(BUILD)/book/%/body.tex: $$(BOOK_NW_%) $(BUILD)/book/%/chapters.txt \
 		book/tools/strict.sh
 	@mkdir -p $(@D)
-	@echo "  WEAVE  $@"
-	@$(STRICT) noweave $(NOWEAVE_FLAGS) $(BOOK_NW_$*) > $@.tmp
+	$(call say,WEAVE,$@)
+	$(Q)$(STRICT) noweave $(NOWEAVE_FLAGS) $(BOOK_NW_$*) > $@.tmp
 	@mv $@.tmp $@
 
 # latexmk runs in the build directory, next to body.tex, so its files stay there.
@@ -65,13 +65,23 @@ BOOK_SETTLE = for run in 1 2; do \
 	done
 $(BOOK_PDFS): $(BUILD)/book/%/workbook.pdf: $(BUILD)/book/%/body.tex book/%/workbook.tex \
 		$$(BOOK_FIGPDF_%) book/tools/texlog.py
-	@echo "  LATEX  $@"
+	$(call say,LATEX,$@)
 	@cp book/$*/workbook.tex $(@D)/workbook.tex
-	@(cd $(@D) && latexmk -pdf -interaction=nonstopmode -halt-on-error workbook.tex \
+	$(Q)(cd $(@D) && latexmk -pdf -interaction=nonstopmode -halt-on-error workbook.tex \
 	  > latexmk.out 2>&1 && $(BOOK_SETTLE)); python3 book/tools/texlog.py $(@D) $$? || { rm -f $@; exit 1; }
 	@touch $@
 
 # ---- check -------------------------------------------------------------------
+# Besides building: every line of every chunk is printed verbatim (no
+# ligatures, no curly quotes) and within the text block, in both PDFs; the
+# self-test weaves tests/book/pdf-selftest.nw with each master and shows
+# that a long line, ligatures, curly quotes and a missing line each fail.
+BOOK_CHECK_CODE := python3 tests/book/check-pdf-code.py
 CHECK_TARGETS += check-book-pdf
 check-book-pdf: $(BOOK_PDFS)
 	@echo "book: both PDF books built with no error output and no unsettled reference"
+	@$(BOOK_CHECK_CODE) book/en/workbook.tex $(BUILD)/book/en/workbook.pdf $(BOOK_NW_en)
+	@$(BOOK_CHECK_CODE) book/es/workbook.tex $(BUILD)/book/es/workbook.pdf $(BOOK_NW_es)
+	@for ed in $(BOOK_EDITIONS); do \
+	  $(BOOK_CHECK_CODE) --self-test book/$$ed/workbook.tex $(BUILD)/book/pdf-selftest/$$ed || exit 1; \
+	done

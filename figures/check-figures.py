@@ -6,12 +6,33 @@ OUT is $(BUILD)/figures. For each NAME it checks:
     labels and without the other edition's;
   * OUT/{en,es}/NAME.pdf: starts with %PDF-, ends with %%EOF, and its text
     (pdftotext) has the edition's labels;
-  * OUT/bin/NAME --facts: every expected key, and the values the book states.
-Prints one line per failure, saying what to look at; exits 1 if any."""
+  * OUT/bin/NAME --facts: every expected key, and the values the book states;
+  * the size of its text as printed: the chapters include NAME with
+    \includegraphics[width=F\textwidth]{NAME} (book/{en,es}/*.nw); the PDF
+    is scaled from its page width to F times the text width (--textwidth-cm),
+    and every word of it (pdftotext -bbox) must then be at least MIN_PT
+    points, a sub- or superscript at least SCRIPT * MIN_PT. The SVG, shown
+    at any width, must keep the same ratio of font size to figure width.
+Prints one line per failure, saying what to look at; exits 1 if any.
 
+    check-figures.py [--book DIR] [--textwidth-cm W] OUT NAME...
+    check-figures.py --self-test WORK OUT NAME   (a figure forced to small
+        text, and one included narrower, must fail; OUT has NAME's data)"""
+
+import glob
+import os
+import re
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
+import zlib
+
+# text as printed: at least body text (11 pt) less a little; gnuplot draws
+# sub- and superscripts at 0.8 of their label, as LaTeX does in math
+MIN_PT = 9.0
+SCRIPT = 0.8
+TEXTWIDTH_CM = 16.0     # the PDF book's text block (figures/figures.mk)
 
 # labels each edition must show, and a label the other edition must not
 LABELS = {
@@ -49,11 +70,13 @@ FACT_KEYS = {
 }
 
 failures = []
+opts = {"book": "book", "textwidth_cm": TEXTWIDTH_CM}
 
 
 def fail(msg):
     failures.append(msg)
-    print("check-figures: FAIL: " + msg)
+    if not opts.get("quiet"):          # the self-test counts its failures instead
+        print("check-figures: FAIL: " + msg)
 
 
 def svg_texts(path):
@@ -174,10 +197,200 @@ def check_facts(out, name):
                 fail(f"{prog} --facts: {key}={facts[key]}: {why}")
 
 
+def printed_widths(book, textwidth_cm):
+    """{(edition, NAME): (width in pt, where)} from \includegraphics in the chapters"""
+    textwidth = textwidth_cm / 2.54 * 72
+    units = {"cm": 72 / 2.54, "mm": 72 / 25.4, "in": 72.0, "pt": 72 / 72.27}
+    widths = {}
+    for path in sorted(glob.glob(os.path.join(book, "*", "*.nw"))):
+        ed = os.path.basename(os.path.dirname(path))
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                for opt, name in re.findall(r"\\includegraphics(?:\[([^]]*)\])?\{([^}]*)\}", line):
+                    m = re.search(r"width\s*=\s*([\d.]*)\s*(\\textwidth|\\linewidth|cm|mm|in|pt)", opt)
+                    where = f"{path}:{n}"
+                    if not m:
+                        fail(f"{where}: \\includegraphics{{{name}}} has no width=...\\textwidth: "
+                             f"its printed size, and so its text size, cannot be told")
+                        continue
+                    factor = float(m.group(1) or 1)
+                    width = factor * (textwidth if m.group(2).startswith("\\") else units[m.group(2)])
+                    widths[(ed, name)] = (width, where, line.strip())
+    return widths
+
+
+def calibration():
+    """pdftotext's word height per point of font size, for DejaVu Sans as
+    pdfcairo embeds it: a label drawn here, its true size read from the text
+    matrix of the PDF (cairo writes "S 0 0 -S x y Tm /font F Tf": S * F points)"""
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = os.path.join(tmp, "ref.pdf")
+        subprocess.run(["gnuplot", "-e", f"set terminal pdfcairo font 'DejaVu Sans,10'; "
+                        f"set output '{pdf}'; unset border; unset tics; "
+                        f"set label 'Hxg' at 0,0; plot [0:1][0:1] NaN notitle"], check=True)
+        words = pdf_words(pdf)[1]
+        with open(pdf, "rb") as f:
+            data = f.read()
+    for stream in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
+        try:
+            text = zlib.decompress(stream)
+        except zlib.error:
+            continue
+        m = re.search(rb"([\d.]+) 0 0 -?[\d.]+ [-\d.]+ [-\d.]+ Tm\s*/\S+ ([\d.]+) Tf", text)
+        if m:
+            return words[0]["thick"] / (float(m.group(1)) * float(m.group(2)))
+    sys.exit("check-figures: cannot read the font size of gnuplot's reference PDF; "
+             "has pdfcairo's output changed?")
+
+
+def pdf_words(path):
+    """(page width, [words]) of page 1 by pdftotext -bbox-layout; a word has its
+    text, its size across the line (thick: font size times a constant) and its
+    extent along the line (a0, a1); a line of two or more words stacked upwards
+    is a rotated label, measured across x instead of y (a rotated label of
+    one word is taken as upright: measured along its length, it can only pass)"""
+    run = subprocess.run(["pdftotext", "-bbox-layout", path, "-"], capture_output=True, text=True)
+    xml = re.sub(r"<!DOCTYPE[^>]*>", "", run.stdout)
+    root = ET.fromstring(re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "\ufffd", xml))
+    ns = "{http://www.w3.org/1999/xhtml}"
+    page = next(root.iter(ns + "page"))
+    words = []
+    for line in page.iter(ns + "line"):
+        boxes = [(float(w.get("xMin")), float(w.get("yMin")), float(w.get("xMax")),
+                  float(w.get("yMax")), w.text or "") for w in line.iter(ns + "word")]
+        upright = len(boxes) >= 2 and all(b[3] <= a[1] + 0.5 for a, b in zip(boxes, boxes[1:]))
+        group = []
+        for x0, y0, x1, y1, text in boxes:
+            group.append(dict(text=text, thick=x1 - x0, a0=-y1, a1=-y0) if upright else
+                         dict(text=text, thick=y1 - y0, a0=x0, a1=x1))
+        for w in group:
+            w["line"] = group
+        words += group
+    return float(page.get("width")), words
+
+
+def is_script(word):
+    """a sub- or superscript: thinner than the word it follows without a gap"""
+    return any(abs(word["a0"] - o["a1"]) < 0.5 and word["thick"] < 0.9 * o["thick"]
+               for o in word["line"] if o is not word)
+
+
+def check_pdf_size(path, width, where, per_pt):
+    page_width, words = pdf_words(path)
+    scale = width / page_width
+    small = []
+    for w in words:
+        size = w["thick"] / per_pt * scale
+        need = MIN_PT * (SCRIPT if is_script(w) else 1)
+        if size < need - 0.05:
+            small.append(f"{w['text']!r} {size:.1f} pt")
+    if small:
+        fail(f"{path}: text printed below {MIN_PT:g} pt (scripts {SCRIPT * MIN_PT:.1f} pt): "
+             f"drawn {page_width * 2.54 / 72:.1f} cm wide, printed {width * 2.54 / 72:.1f} cm "
+             f"wide by {where}: {', '.join(small[:6])}"
+             f"{' ...' if len(small) > 6 else ''}; draw it at its printed width "
+             f"(eval figure(...) in the figure's .gp) with style.gp's fontpt, or print it wider")
+    return min((w["thick"] / per_pt * scale for w in words if not is_script(w)), default=0)
+
+
+def svg_sizes(path):
+    """(svg width, [(text, font size, is a script)]) with font sizes inherited"""
+    root = ET.parse(path).getroot()
+    svg_width = float(re.match(r"[\d.]+", root.get("width")).group(0))
+    out = []
+
+    def walk(el, size):
+        size = float(el.get("font-size", size or 0)) or size
+        if el.tag.endswith("tspan") and (el.text or "").strip():
+            out.append((el.text.strip(), size, el.get("dy") is not None and size < base[0]))
+        for child in el:
+            walk(child, size)
+
+    base = [0]
+    for el in root.iter():
+        if el.tag.endswith("}g") and el.get("font-size") and any(c.tag.endswith("text") for c in el):
+            base[0] = float(el.get("font-size"))
+            walk(el, base[0])
+    return svg_width, out
+
+
+def check_svg_size(path, width, where):
+    """the SVG's text, shown at the printed width, is as large as the PDF's must be"""
+    try:
+        svg_width, texts = svg_sizes(path)
+    except (OSError, ET.ParseError):
+        return     # check_svg reports it
+    scale = width / svg_width
+    small = [f"{t!r} {size * scale:.1f} pt" for t, size, script in texts
+             if size * scale < MIN_PT * (SCRIPT if script else 1) - 0.05]
+    if small:
+        fail(f"{path}: font size against figure width is below the PDF's target: at the "
+             f"width of {where} its text would be {', '.join(small[:6])}; style.gp's "
+             f"fig_svg must scale the font with the figure, as for the PDF")
+
+
+def check_sizes(out, names, per_pt):
+    widths = printed_widths(opts["book"], opts["textwidth_cm"])
+    report = []
+    for name in names:
+        for ed in ("en", "es"):
+            if (ed, name) not in widths:
+                fail(f"figure {name} is not included by any chapter of book/{ed}: "
+                     f"its printed size is unknown (or drop it from FIG_NAMES)")
+                continue
+            width, where, _ = widths[(ed, name)]
+            if os.path.exists(f"{out}/{ed}/{name}.pdf"):
+                smallest = check_pdf_size(f"{out}/{ed}/{name}.pdf", width, where, per_pt)
+                report.append(f"{ed}/{name} {smallest:.1f}")
+            check_svg_size(f"{out}/{ed}/{name}.svg", width, where)
+    return report
+
+
+def self_test(work, out, name):
+    """a figure with 7 pt text, and the same figure printed at half width, fail"""
+    opts["quiet"] = True
+    os.makedirs(f"{work}/en", exist_ok=True)
+    os.makedirs(f"{work}/es", exist_ok=True)
+    per_pt = calibration()
+    here = os.path.dirname(os.path.abspath(__file__))
+    for ed in ("en", "es"):
+        for term in ("pdf", "svg"):
+            subprocess.run(["gnuplot", "-e", f"lang='{ed}'; term='{term}'; out='{work}/{ed}/{name}.{term}'; "
+                            f"data='{out}/data/{name}.dat'; textwidth_cm={opts['textwidth_cm']}",
+                            f"{here}/style.gp", "-e", "fontpt = 7; big = pt(8)",
+                            f"{here}/{name}.gp"], check=True)
+    check_sizes(work, [name], per_pt)
+    small_font = [f for f in failures if "below" in f]
+    failures.clear()
+    book = os.path.join(work, "book")
+    widths = printed_widths(opts["book"], opts["textwidth_cm"])
+    for ed in ("en", "es"):                      # the real figure, printed at half its width
+        os.makedirs(f"{book}/{ed}", exist_ok=True)
+        w = widths[(ed, name)][0] / 2 / (opts["textwidth_cm"] / 2.54 * 72)
+        with open(f"{book}/{ed}/ch.nw", "w", encoding="utf-8") as f:
+            f.write(f"\\includegraphics[width={w:.3f}\\textwidth]{{{name}}}\n")
+    opts["book"] = book
+    check_sizes(out, [name], per_pt)
+    narrow = [f for f in failures if ".pdf: text printed below" in f]
+    failures.clear()
+    if len([f for f in small_font if ".pdf:" in f]) != 2 or len([f for f in small_font if ".svg:" in f]) != 2 \
+            or len(narrow) != 2:
+        sys.exit(f"check-figures --self-test: expected 7 pt text to fail in both PDFs and both "
+                 f"SVGs, and a half-width figure to fail in both PDFs; got {small_font + narrow}")
+    print(f"check-figures --self-test: 7 pt text and a half-width inclusion fail as they "
+          f"should, e.g. {small_font[0][:120]}...")
+
+
 def main():
-    if len(sys.argv) < 3:
-        sys.exit("usage: check-figures.py OUT NAME...")
-    out, names = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    while args and args[0] in ("--book", "--textwidth-cm"):
+        opts[args[0][2:].replace("-", "_")] = args[1] if args[0] == "--book" else float(args[1])
+        args = args[2:]
+    if args[:1] == ["--self-test"] and len(args) == 4:
+        return self_test(*args[1:])
+    if len(args) < 2:
+        sys.exit("usage: check-figures.py [--book DIR] [--textwidth-cm W] OUT NAME...")
+    out, names = args[0], args[1:]
     for name in names:
         if name not in LABELS or name not in FACT_KEYS:
             fail(f"figure {name!r} has no checks in figures/check-figures.py; add them")
@@ -186,10 +399,13 @@ def main():
             check_svg(f"{out}/{ed}/{name}.svg", name, ed)
             check_pdf(f"{out}/{ed}/{name}.pdf", name, ed)
         check_facts(out, name)
+    sizes = check_sizes(out, names, calibration())
     if failures:
         print(f"check-figures: {len(failures)} failure(s)")
         sys.exit(1)
-    print(f"check-figures: {len(names)} figures x 2 editions x (svg, pdf), facts: ok")
+    print(f"check-figures: {len(names)} figures x 2 editions x (svg, pdf), facts: ok; "
+          f"smallest text as printed (pt): {', '.join(sizes)} (target {MIN_PT:g}, "
+          f"scripts {SCRIPT * MIN_PT:.1f})")
 
 
 main()

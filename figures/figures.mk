@@ -6,10 +6,15 @@
 # Outputs, under $(BUILD)/figures/:
 #   bin/NAME  data/NAME.dat  {en,es}/NAME.svg (HTML book)  {en,es}/NAME.pdf (PDF book)
 # Editing one NAME.gp re-renders only that figure; style.gp is shared by all.
+# Each figure is drawn at the width the PDF book prints it (NAME.gp's
+# "eval figure(F, H)" for \includegraphics[width=F\textwidth]), so that its
+# text is printed at style.gp's 10 pt; check-figures fails below 9 pt.
 
 FIG_NAMES   := worked-weights scores-tied
 FIG_SRC     := figures
 FIG_OUT     := $(BUILD)/figures
+# the PDF book's text block: A4 less 25 mm margins (book/*/workbook.tex)
+FIG_TEXTWIDTH_CM := 16
 FIGURE_BINS := $(FIG_NAMES:%=$(FIG_OUT)/bin/%)
 FIG_DATA    := $(FIG_NAMES:%=$(FIG_OUT)/data/%.dat)
 FIGURES_EN  := $(foreach n,$(FIG_NAMES),$(FIG_OUT)/en/$(n).svg $(FIG_OUT)/en/$(n).pdf)
@@ -21,19 +26,20 @@ figures: $(FIGURES_EN) $(FIGURES_ES) $(FIG_DATA)
 # the data programs, linked against the library
 $(FIG_OUT)/bin/%: $(FIG_SRC)/%.c $(FIG_SRC)/figdata.h $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	$(call say,CCLD,$@)
+	$(Q)$(COMPILE) $< $(LIB) $(LDLIBS) -o $@
 
 $(FIG_OUT)/data/%.dat: $(FIG_OUT)/bin/%
 	@mkdir -p $(@D)
-	$< > $@.tmp
-	mv $@.tmp $@
+	$(call say,RUN,$@)
+	$(Q)$< > $@.tmp && mv $@.tmp $@
 
 # fig_render(lang, term): run gnuplot on style.gp then NAME.gp into $@.tmp;
 # anything gnuplot prints on stderr (errors, warnings) fails the rule
 define fig_render
 	@mkdir -p $(@D)
-	@echo "gnuplot $(1) $(2): $@"
-	@gnuplot -e "lang='$(1)'; term='$(2)'; out='$@.tmp'; data='$(FIG_OUT)/data/$*.dat'" \
+	$(call say,PLOT,$@)
+	@gnuplot -e "lang='$(1)'; term='$(2)'; out='$@.tmp'; data='$(FIG_OUT)/data/$*.dat'; textwidth_cm=$(FIG_TEXTWIDTH_CM)" \
 	  $(FIG_SRC)/style.gp $(FIG_SRC)/$*.gp 2> $@.log \
 	  && test ! -s $@.log || { cat $@.log >&2; rm -f $@.tmp $@.log; exit 1; }
 	@rm -f $@.log
@@ -61,7 +67,11 @@ $(FIG_OUT)/es/%.pdf: $(FIG_SRC)/%.gp $(FIG_SRC)/style.gp $(FIG_OUT)/data/%.dat
 figure-facts: $(FIGURE_BINS)
 	@set -e; for b in $(FIGURE_BINS); do echo "# $$(basename $$b)"; $$b --facts; done
 
-# the files exist and are sound, in the right language; the facts hold
+# the files exist and are sound, in the right language; the facts hold; the
+# text is large enough as printed (and the self-test shows that 7 pt text,
+# or a figure printed at half its width, fails)
 CHECK_TARGETS += check-figures
-check-figures: $(FIGURES_EN) $(FIGURES_ES) $(FIGURE_BINS)
-	python3 $(FIG_SRC)/check-figures.py $(FIG_OUT) $(FIG_NAMES)
+check-figures: $(FIGURES_EN) $(FIGURES_ES) $(FIGURE_BINS) $(FIG_DATA)
+	@python3 $(FIG_SRC)/check-figures.py --textwidth-cm $(FIG_TEXTWIDTH_CM) $(FIG_OUT) $(FIG_NAMES)
+	@python3 $(FIG_SRC)/check-figures.py --textwidth-cm $(FIG_TEXTWIDTH_CM) \
+	  --self-test $(FIG_OUT)/selftest $(FIG_OUT) worked-weights

@@ -7,7 +7,8 @@
  * Output (stdout), two gnuplot matrix blocks, row i = query, column j = key:
  *   index 0  S with separate W_Q, W_K
  *   index 1  S with W_Q = W_K = W_Q
- * With --facts: the sizes, seeds and the numbers a caption may state. */
+ * With --facts: the sizes, seeds and the numbers a caption or the text may
+ * state, among them two weights of the tied scores' row-wise softmax. */
 #include <math.h>
 #include <stdbool.h>
 #include "figdata.h"
@@ -180,6 +181,12 @@ int main(int argc, char **argv)
         printf("diag_rowmax_separate=%d\ndiag_rowmax_tied=%d\n",
                diagonal_row_maxima(s_sep, T), diagonal_row_maxima(s_tied, T));
         printf("absmax_separate=%.10f\nabsmax_tied=%.10f\n", m_sep, m_tied);
+        /* the tied weights: symmetric scores, rows normalised separately */
+        double w_tied[T * T], out_tied[T * D_V];
+        need_ok(qkv_attend_unscaled(out_tied, w_tied, q, k, v, T, D_K, D_V),
+                "qkv_attend_unscaled (tied)");
+        printf("tied_w62=%.10f\ntied_w26=%.10f\n", w_tied[6 * T + 2],
+               w_tied[2 * T + 6]);
         printf("color_limit=%g\n", ceil(m_sep > m_tied ? m_sep : m_tied));
         return 0;
     }

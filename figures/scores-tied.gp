@@ -1,6 +1,8 @@
 # scores-tied.gp - the score matrix S = Q K^T with separate W_Q, W_K (left)
 # and with tied W_Q = W_K (right, symmetric), on one colour scale.
 # Data: scores-tied (index 0 separate, index 1 tied; row i = query).
+# Printed at width=0.95\textwidth (book/*/01-qkv.nw).
+eval figure(0.95, 7.2)
 stats data index 0 matrix using 3 nooutput prefix "SEP"
 stats data index 1 matrix using 3 nooutput prefix "TIED"
 absmax(a, b) = abs(a) > abs(b) ? abs(a) : abs(b)
@@ -17,12 +19,19 @@ set size ratio -1
 set xlabel tr("key position j", "posición de la key j")
 set ylabel tr("query position i", "posición de la query i") offset 1,0
 
-set multiplot layout 1,2 margins 0.07,0.85,0.17,0.90 spacing 0.08,0
+# margins in character heights, so that SVG and PDF text both find room
+set bmargin 3.2
+set tmargin 2
+set multiplot
+set origin 0, 0
+set size 0.46, 1
 unset colorbox
 set title tr("separate W_{Q}, W_{K}: asymmetric", "W_{Q}, W_{K} separadas: asimétrica")
 plot data index 0 matrix with image pixels notitle
 
-set colorbox user origin 0.87,0.2 size 0.025,0.62
+set origin 0.43, 0
+set size 0.44, 1
+set colorbox user origin 0.88,0.2 size 0.025,0.62
 set cbtics scale 0.5
 set cblabel tr("score s_{ij}", "puntuación s_{ij}")
 unset ylabel

@@ -1,6 +1,5 @@
 /* worked-weights.c - data of the figure "worked-weights": chapter 01's worked
- * example, T = 2, d_model = d_k = d_v = 2, computed with the library:
- *   X = I, W_Q = I, W_K = [[0,1],[1,0]], W_V = diag(2, 3)
+ * example (tangled/examples/ch01-worked.h), computed with the library:
  *   scores Q K^T, weights = row-wise softmax (unscaled), out = weights V.
  * Output (stdout), two gnuplot data blocks:
  *   index 0  the (T, T) weight matrix, row i = query, column j = key
@@ -11,16 +10,14 @@
 #include "figdata.h"
 #include "minimodel/core/matrix.h"
 #include "minimodel/attention/qkv.h"
+#include "examples/ch01-worked.h"
 
-enum { T = 2, D_MODEL = 2, D_K = 2, D_V = 2 };
+enum { T = CH01_T, D_MODEL = CH01_D, D_K = CH01_D, D_V = CH01_D };
 
 int main(int argc, char **argv)
 {
     int facts = want_facts(argc, argv);
-    const double x[T * D_MODEL]     = { 1, 0,  0, 1 };   /* X = I */
-    const double w_q[D_MODEL * D_K] = { 1, 0,  0, 1 };   /* W_Q = I */
-    const double w_k[D_MODEL * D_K] = { 0, 1,  1, 0 };   /* W_K swaps */
-    const double w_v[D_MODEL * D_V] = { 2, 0,  0, 3 };   /* W_V = diag(2, 3) */
+    const double *x = ch01_x, *w_q = ch01_w_q, *w_k = ch01_w_k, *w_v = ch01_w_v;
     double q[T * D_K], k[T * D_K], v[T * D_V];
     double scores[T * T], weights[T * T], out[T * D_V];
 

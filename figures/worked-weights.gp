@@ -1,7 +1,12 @@
 # worked-weights.gp - chapter 01's worked example: the (2, 2) weight matrix
 # softmax(Q K^T) as a heatmap with its values, and query row 0's scores
 # beside its weights. Data: worked-weights (index 0 weights, index 1 row 0).
-set multiplot layout 1,2 margins 0.08,0.97,0.17,0.86 spacing 0.12,0
+# Printed at width=0.9\textwidth (book/*/01-qkv.nw).
+eval figure(0.9, 6.4)
+# margins in character heights, so that SVG and PDF text both find room
+set bmargin 3.2
+set tmargin 2.2
+set multiplot layout 1,2
 
 # left: the weights, row i = query position (top to bottom), column j = key
 set title tr("attention weights softmax(Q K^T)", "pesos de atención softmax(Q K^T)")
@@ -26,7 +31,7 @@ set title tr("query 0: scores → weights", "query 0: puntuaciones → pesos")
 set xlabel tr("key position j", "posición de la key j")
 unset ylabel
 set xrange [-0.6:1.6]
-set yrange [0:1.25]
+set yrange [0:(term eq 'svg') ? 2.1 : 1.75]   # room for the key (SVG text sets wider lines)
 set xtics 0,1,1 scale 0
 set ytics 0,0.25,1 scale 0.5
 set grid ytics linecolor rgb '#dddddd'

@@ -1,23 +1,27 @@
 #!/usr/bin/env python3
 """check_claims.py - the numbers the chapters state agree with the library.
 
-usage: check_claims.py CLAIMS_TSV CLAIMS_PROGRAM FIGURE_BIN_DIR NW_FILE...
+usage: check_claims.py --dir DIR [--dir DIR]... CLAIMS_TSV NW_FILE...
 
-For every row of the table: the value is recomputed (by CLAIMS_PROGRAM or a
-figure program's --facts) and compared with the literal, and the literal must
-appear in the prose of every edition given, grouped as in the table (16{,}384),
-with a thin space (16\\,384, the Spanish style) or, below 10 000, ungrouped
-(3072). Then every decimal number and every grouped number in any edition's
-prose must be in the table, so a number cannot be added to a chapter without
-being checked.
+Every row of the table names a source PROGRAM:KEY. PROGRAM is a facts
+program, looked up in the --dir directories (it must be in exactly one): run
+as `PROGRAM --facts`, it prints key=value lines (blank lines and lines starting
+with # are ignored). The value of KEY is compared with the literal (the
+table's header says how), and the literal must appear in the prose of every
+edition given, grouped as in the table (16{,}384), with a thin space
+(16\\,384, the Spanish style) or, below 10 000, ungrouped (3072). Then every
+decimal number and every grouped number in any edition's prose must be in the
+table, so a number cannot be added to a chapter without being checked.
 """
+import argparse
 import collections
 import decimal
+import os
 import re
 import subprocess
 import sys
 
-NUMBER = re.compile(r"(?<![\w.\\])\d+(?:\{,\}\d{3})+(?![\d])|(?<![\w.\\])\d+\.\d+(?![\d.])")
+NUMBER = re.compile(r"(?<![\w.\\])\d+(?:\{,\}\d{3})+(?![\d])|(?<![\w.\\])\d+\.\d+(?!\d|\.\d)")
 LAYOUT = re.compile(r"\s*\\(?:textwidth|linewidth|columnwidth)|\s*(?:em|ex|pt|cm|mm|in)\b")
 
 
@@ -42,26 +46,53 @@ def numbers_in(text):
             yield m.group(0)
 
 
-def values(program, bin_dir, sources):
+def facts(path):
+    """the key=value lines that PROGRAM --facts prints, as a dict"""
+    run = subprocess.run([path, "--facts"], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise ValueError(f"{path} --facts exited with {run.returncode}: {run.stderr.strip()}")
     out = {}
-    run = subprocess.run([program], capture_output=True, text=True, check=True)
-    for line in run.stdout.splitlines():
-        key, value = line.split()
-        out["claims:" + key] = value
-    for src in sources:
-        if src.startswith("facts:") and src not in out:
-            _, prog, key = src.split(":")
-            run = subprocess.run([f"{bin_dir}/{prog}", "--facts"], capture_output=True,
-                                 text=True, check=True)
-            for line in run.stdout.split():
-                k, _, v = line.partition("=")
-                out[f"facts:{prog}:{k}"] = v
+    for n, line in enumerate(run.stdout.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, eq, value = line.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise ValueError(f"{path} --facts, line {n}: {line!r} is not key=value")
+        if key.strip() in out:
+            raise ValueError(f"{path} --facts, line {n}: key {key.strip()} printed twice")
+        out[key.strip()] = value.strip()
     return out
+
+
+def values(dirs, sources):
+    """the value of every source PROGRAM:KEY that can be found; problems"""
+    out, problems, done = {}, [], set()
+    for src in sources:
+        program, colon, _ = src.partition(":")
+        if not colon or program in done:
+            continue
+        done.add(program)
+        found = [f"{d}/{program}" for d in dirs
+                 if os.path.isfile(f"{d}/{program}") and os.access(f"{d}/{program}", os.X_OK)]
+        if len(found) != 1:
+            problems.append(f"no program {program} in {' '.join(dirs)}" if not found else
+                            f"program {program} is in more than one place: {' '.join(found)}")
+            continue
+        try:
+            for key, value in facts(found[0]).items():
+                out[f"{program}:{key}"] = value
+        except ValueError as e:
+            problems.append(str(e))
+    return out, problems
 
 
 def agrees(literal, value, how):
     plain = literal.replace("{,}", "")
-    v = decimal.Decimal(value)
+    try:
+        v = decimal.Decimal(value)
+    except decimal.InvalidOperation:
+        return False
     if how == "int":
         return v == decimal.Decimal(plain)
     if how == "floor":
@@ -72,17 +103,27 @@ def agrees(literal, value, how):
     raise ValueError(f"unknown comparison {how!r}")
 
 
-def main(table, program, bin_dir, *nw_files):
+def main(argv):
+    args = argparse.ArgumentParser(description="check the chapters' numbers")
+    args.add_argument("--dir", action="append", default=[], help="where facts programs are")
+    args.add_argument("table")
+    args.add_argument("nw_files", nargs="+")
+    opts = args.parse_args(argv)
+    table = opts.table
     rows = [line.rstrip("\n").split("\t") for line in open(table, encoding="utf-8")
             if line.strip() and not line.startswith("#")]
-    computed = values(program, bin_dir, [r[1] for r in rows])
-    failures = []
+    bad = [r for r in rows if len(r) != 3 or ":" not in r[1]]
+    if bad:
+        for r in bad:
+            print(f"claims: {table}: not 'literal<TAB>PROGRAM:KEY<TAB>comparison': {r}")
+        return 1
+    computed, failures = values(opts.dir, [r[1] for r in rows])
     for literal, source, how in rows:
         if source not in computed:
             failures.append(f"{literal}: no value for {source}")
         elif not agrees(literal, computed[source], how):
             failures.append(f"{literal}: the library computes {computed[source]} ({source}, {how})")
-    texts = {path: prose(path) for path in nw_files}
+    texts = {path: prose(path) for path in opts.nw_files}
     listed = {r[0] for r in rows}
     by_edition = collections.defaultdict(set)
     for path, text in texts.items():
@@ -103,4 +144,4 @@ def main(table, program, bin_dir, *nw_files):
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:]))
+    sys.exit(main(sys.argv[1:]))

@@ -6,12 +6,12 @@
 #include "minimodel/attention/qkv.h"
 #include "minimodel/core/matrix.h"
 #include "minimodel/core/rng.h"
+#include "examples/ch01-worked.h"   /* the worked example, typed once */
 
-/* The worked example of chapter 01: T = d = d_k = d_v = 2. */
-static const double X2[4]   = { 1, 0, 0, 1 };
-static const double WQ2[4]  = { 1, 0, 0, 1 };
-static const double WK2[4]  = { 0, 1, 1, 0 };
-static const double WV2[4]  = { 2, 0, 0, 3 };
+#define X2  ch01_x
+#define WQ2 ch01_w_q
+#define WK2 ch01_w_k
+#define WV2 ch01_w_v
 
 static void expect_close(const double *got, const double *exp, int n,
                          double tol, const char *what)
@@ -51,11 +51,21 @@ Test(worked_example, weights_and_output)
 Test(worked_example, identity_values_give_the_weights_themselves)
 {
     double q[4], k[4], v[4], w[4], out[4];
-    const double I2[4] = { 1, 0, 0, 1 };
-    qkv_project(q, k, v, X2, WQ2, WK2, I2, 2, 2, 2, 2);
+    qkv_project(q, k, v, X2, WQ2, WK2, ch01_identity, 2, 2, 2, 2);
     cr_assert_eq(qkv_attend_unscaled(out, w, q, k, v, 2, 2, 2), MM_OK);
     expect_close(out, w, 4, 0, "with W_V = I, output row i must equal weight row i");
     cr_assert(fabs(out[1] - 0.7310585786300049) < 1e-12, "out[0][1] = %.16f", out[1]);
+}
+
+Test(worked_example, the_direction_variant_is_not_symmetric)
+{
+    double q[4], k[4], v[4], w[4], out[4];
+    qkv_project(q, k, v, X2, WQ2, ch01_w_k_asym, WV2, 2, 2, 2, 2);
+    cr_assert_eq(qkv_attend_unscaled(out, w, q, k, v, 2, 2, 2), MM_OK);
+    double e2 = exp(2.0);
+    double w_exp[4] = { 1 / (1 + e2), e2 / (1 + e2), 0.5, 0.5 };
+    expect_close(w, w_exp, 4, 1e-15, "weights of S = [[0, 2], [0, 0]]: the verb "
+                 "looks at the pronoun, the pronoun at both equally");
 }
 
 /* random_matrix - n values of std * N(0, 1) from seed */
@@ -176,11 +186,19 @@ Test(fused, pack_puts_the_blocks_in_q_k_v_order)
     expect_close(w_qkv, exp, 8, 0, "W_QKV (2, 4) = [W_Q | W_K | W_V]");
 }
 
+/* count - attention_param_count's result, or -1 if it failed */
+static long count(int d_model, int n_heads)
+{
+    long n = -1;
+    return attention_param_count(&n, d_model, n_heads) == MM_OK ? n : -1;
+}
+
 Test(param_count, mini_gpt_layer)
 {
-    cr_assert_eq(attention_param_count(64, 4), 16384L, "Mini-GPT: 3*64*16*4 + 64*64");
-    cr_assert_eq(attention_param_count(64, 1), 16384L, "the count does not depend on n_heads");
-    cr_assert_eq(attention_param_count(8, 2), 256L);
+    cr_assert_eq(count(64, 4), 16384L, "Mini-GPT: 3*64*16*4 + 64*64");
+    cr_assert_eq(count(64, 1), 16384L, "the count does not depend on n_heads");
+    cr_assert_eq(count(8, 2), 256L);
+    cr_assert_eq(count(32768, 8), 4294967296L, "2^32: past INT_MAX, computed in long");
 }
 
 static void expect_message(const char *needle1, const char *needle2)
@@ -190,14 +208,42 @@ static void expect_message(const char *needle1, const char *needle2)
               "message \"%s\" should name \"%s\" and \"%s\"", msg, needle1, needle2);
 }
 
-Test(param_count, bad_arguments)
+Test(param_count, bad_arguments_leave_the_count_alone)
 {
-    cr_assert_eq(attention_param_count(65, 4), -1L);
+    long n = 7;
+    cr_assert_eq(attention_param_count(&n, 65, 4), MM_EINVAL);
     expect_message("d_model (65)", "n_heads (4)");
-    cr_assert_eq(attention_param_count(0, 4), -1L);
-    expect_message("d_model", "got 0");
-    cr_assert_eq(attention_param_count(64, -2), -1L);
-    expect_message("n_heads", "got -2");
+    cr_assert_eq(attention_param_count(&n, 0, 4), MM_EINVAL);
+    expect_message("attention_param_count: d_model", "got 0");
+    cr_assert_eq(attention_param_count(&n, 64, -2), MM_EINVAL);
+    expect_message("attention_param_count: n_heads", "got -2");
+    cr_assert_eq(attention_param_count(NULL, 64, 4), MM_EINVAL);
+    expect_message("attention_param_count: count", "is NULL");
+    cr_assert_eq(n, 7, "a failed call changed *count to %ld", n);
+}
+
+Test(param_count, a_count_past_long_is_a_range_error)
+{
+    long n = 7;
+    /* 4 d^2 > 2^63 - 1 for d >= 1518500250 (with a 64-bit long) */
+    mm_status s = attention_param_count(&n, 2000000000, 1);
+    if (sizeof(long) == 8) {
+        cr_assert_eq(s, MM_ERANGE, "got %s", mm_status_name(s));
+        expect_message("attention_param_count", "does not fit in a long");
+        cr_assert_eq(count(1518500249, 1), 4L * 1518500249L * 1518500249L,
+                     "the largest d_model whose count fits");
+        cr_assert_eq(count(1518500250, 1), -1L, "the first d_model whose count does not fit");
+    }
+    cr_assert_eq(n, 7);
+}
+
+Test(errors, status_names)
+{
+    cr_assert_str_eq(mm_status_name(MM_OK), "MM_OK");
+    cr_assert_str_eq(mm_status_name(MM_EINVAL), "MM_EINVAL");
+    cr_assert_str_eq(mm_status_name(MM_ENOMEM), "MM_ENOMEM");
+    cr_assert_str_eq(mm_status_name(MM_ERANGE), "MM_ERANGE");
+    cr_assert_str_eq(mm_status_name((mm_status)42), "(not an mm_status)");
 }
 
 Test(generator, pinned_integers)

@@ -1,35 +1,72 @@
 # tests.mk - the library's Criterion tests, the book's claims, the editions.
 
-TEST_BIN := $(BUILD)/tests
+TEST_BIN  := $(BUILD)/tests
 LIB_TESTS := $(TEST_BIN)/test_qkv $(TEST_BIN)/test_errors
 
 $(TEST_BIN)/%: tests/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB) -lcriterion $(LDLIBS) -o $@
+	$(call say,CCLD,$@)
+	$(Q)$(COMPILE) $< $(LIB) -lcriterion $(LDLIBS) -o $@
 
-$(TEST_BIN)/claims $(TEST_BIN)/bench: $(TEST_BIN)/%: tests/%.c $(LIB)
+$(TEST_BIN)/bench: $(TEST_BIN)/%: tests/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	$(call say,CCLD,$@)
+	$(Q)$(COMPILE) $< $(LIB) $(LDLIBS) -o $@
 
-.PHONY: check-library check-claims check-tangle bench
+.PHONY: check-library check-claims check-tangle check-committed bench
 CHECK_TARGETS += check-tangle check-library check-claims
 
 check-library: $(LIB_TESTS)
-	@set -e; for t in $(LIB_TESTS); do echo "== $$t"; $$t --jobs 2; done
+	@set -e; for t in $(LIB_TESTS); do echo "$$t:"; $$t --jobs 2; done
 
-# The claims check runs on the real chapters, then on a copy with one number
-# changed, which it must reject (so the check itself can fail).
-check-claims: $(TEST_BIN)/claims $(FIGURE_BINS)
-	python3 tests/check_claims.py tests/claims.tsv $(TEST_BIN)/claims $(BUILD)/figures/bin $(NW_EN) $(NW_ES)
-	@mkdir -p $(TEST_BIN)/claims-selftest/en
-	@sed 's/0\.7311/0.7312/' book/en/01-qkv.nw > $(TEST_BIN)/claims-selftest/en/01-qkv.nw
-	@if python3 tests/check_claims.py tests/claims.tsv $(TEST_BIN)/claims $(BUILD)/figures/bin \
-	     $(TEST_BIN)/claims-selftest/en/01-qkv.nw > $(TEST_BIN)/claims-selftest/out 2>&1; then \
-	  echo "claims self-test: a changed number was NOT caught"; exit 1; \
-	else echo "claims self-test: a changed number (0.7312) is caught"; fi
+# ---- claims -------------------------------------------------------------------
+# Every number of the prose (tests/claims.tsv) is recomputed by a facts
+# program: a program that prints key=value lines when given --facts, found in
+# one of these directories.
+CLAIMS_DIRS  := $(BUILD)/examples $(BUILD)/figures/bin
+CHECK_CLAIMS  = python3 tests/check_claims.py $(CLAIMS_DIRS:%=--dir %)
+CLAIMS_TEST  := $(TEST_BIN)/claims-selftest
 
-check-tangle:
+# The check runs on the real chapters, then on cases it must reject (so that
+# it can fail): a number changed in the prose, a source whose key does not
+# exist, a source whose program does not exist. Each must fail for its reason.
+check-claims: $(FIGURE_BINS) examples
+	$(Q)$(CHECK_CLAIMS) tests/claims.tsv $(NW_EN) $(NW_ES)
+	@mkdir -p $(CLAIMS_TEST)/en
+	@sed 's/0\.7311/0.7312/' book/en/01-qkv.nw > $(CLAIMS_TEST)/en/01-qkv.nw
+	@$(call claims_first_source,p ":no.such.key") tests/claims.tsv > $(CLAIMS_TEST)/no-key.tsv
+	@$(call claims_first_source,"no-such-program:" k) tests/claims.tsv > $(CLAIMS_TEST)/no-program.tsv
+	$(Q)$(call claims_rejects,a changed number (0.7312),tests/claims.tsv $(CLAIMS_TEST)/en/01-qkv.nw,the number 0.7312 is stated)
+	$(Q)$(call claims_rejects,a source with no such key,$(CLAIMS_TEST)/no-key.tsv $(NW_EN),no value for [^ ]*:no.such.key)
+	$(Q)$(call claims_rejects,a source with no such program,$(CLAIMS_TEST)/no-program.tsv $(NW_EN),no program no-such-program)
+
+# claims_first_source(new): the table with its first row's source PROGRAM:KEY
+# replaced by new, an awk expression of p (PROGRAM) and k (KEY)
+claims_first_source = awk -F'\t' -v OFS='\t' '!/^\#/ && NF == 3 && !done { \
+	  p = $$2; sub(/:.*/, "", p); k = $$2; sub(/^[^:]*:/, "", k); $$2 = $(1); done = 1 } 1'
+
+# claims_rejects(what, arguments, message): the check must fail and say message
+claims_rejects = if $(CHECK_CLAIMS) $(2) > $(CLAIMS_TEST)/out 2>&1; then \
+	  echo "claims self-test: $(1) was NOT caught"; exit 1; \
+	elif ! grep -q '$(3)' $(CLAIMS_TEST)/out; then \
+	  echo "claims self-test: $(1) failed without saying '$(3)':"; cat $(CLAIMS_TEST)/out; exit 1; \
+	else echo "claims self-test: $(1) is caught"; fi
+
+# ---- tangle -------------------------------------------------------------------
+# The tree agrees with itself: both editions tangle to the same bytes, and
+# tangled/ is what book/en tangles to (after this tree's own tangle).
+check-tangle: $(BUILD)/tangle.stamp
 	@sh tests/check_tangle.sh $(BUILD)/tangle-check
+
+# tangled/ is committed: meaningful on a clean checkout (CI runs it after make check).
+check-committed: $(BUILD)/tangle.stamp
+	@if git diff --quiet HEAD -- tangled/ && \
+	    test -z "$$(git ls-files --others --exclude-standard -- tangled/)"; then \
+	  echo "committed: tangled/ is what git has committed"; \
+	else \
+	  echo "committed: tangled/ differs from the last commit; commit it with the chapter that changed it:"; \
+	  git status --short -- tangled/; exit 1; \
+	fi
 
 bench: $(TEST_BIN)/bench
 	$(TEST_BIN)/bench 256

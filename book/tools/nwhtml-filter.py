@@ -12,16 +12,21 @@ pipeline (see `man nowebfilters`) in four ways:
    Quoted code [[...]] is swapped for a placeholder word before pandoc and put
    back after, so tohtml still renders it with its identifier links.  Math is
    left as <span class="math ...">TeX</span> for katex-render.js.
+   \appendix becomes a marker (pandoc ignores it) so that the chapters after
+   it are lettered A, B, ...; a figure's \alttext{...} (which LaTeX ignores)
+   becomes its image's alt text, its caption standing in when there is none.
 2. Code chunks are numbered 1, 2, ... in reading order.  A chunk's name is
    followed by the number of its first definition (NAME<U+2063>N, which
    nwhtml-page.py shows as <NAME N>), and its header carries its own number.
 3. noweb's notes under each code chunk (used in, continued in, defines, uses)
    are replaced by our own, in LANG, pointing at chunk numbers.
-4. The chunk list and identifier index noidx appends become HTML sections.
+4. The chunk list and identifier index noidx appends become HTML chapters.
 
-Figures and tables are numbered as LaTeX's book class numbers them, and every
-\\ref gets that number (or the section's).  Any problem is reported on stderr
-(the build treats any stderr output as a failure) with exit status 1.
+Chapters, sections, figures and tables are numbered as LaTeX's book class
+numbers them, every heading gets an id that is the same in both editions
+(see number_floats), and every \\ref gets its target's number.  Any problem
+is reported on stderr (the build treats any stderr output as a failure) with
+exit status 1.
 """
 import html
 import re
@@ -122,8 +127,9 @@ class Book:
                 docs.append((i, j))
                 i = j
             i += 1
-        htm = pandoc("".join(latex) + "\n\nNWDOC%dZ\n" % len(docs))
-        htm = self.number_floats(htm)
+        latex = self.figure_alts("".join(latex) + "\n\nNWDOC%dZ\n" % len(docs))
+        latex = re.sub(r"\\appendix\b", "\n\nNWAPPENDIXZ\n\n", latex)
+        htm = self.number_floats(pandoc(latex))
         pieces = re.split(r"<p>NWDOC(\d+)Z</p>\n?", htm)
         if pieces[0].strip() or [int(x) for x in pieces[1::2]] != list(range(len(docs) + 1)):
             die("the prose could not be split back into its chunks: a LaTeX "
@@ -196,32 +202,113 @@ class Book:
                     out.append("@nl")
         return out
 
+    def figure_alts(self, latex):
+        """Take each figure's \\alttext{...} out of the LaTeX (pandoc would drop
+        it silently) and keep it, as plain text, in self.alts (None for a
+        figure without one: its caption will stand in)."""
+        self.alts, found = [], []
+
+        def one_figure(m):
+            body = m.group(0)
+            at = body.find("\\alttext{")
+            if at < 0:
+                self.alts.append(None)
+                return body
+            start = end = at + len("\\alttext{")
+            depth = 1
+            while depth:
+                if end >= len(body):
+                    die("\\alttext{ without its closing brace")
+                depth += {"{": 1, "}": -1}.get(body[end], 0)
+                end += 1
+            found.append((len(self.alts), body[start:end - 1]))
+            self.alts.append("")
+            return body[:at] + body[end:]
+        latex = re.sub(r"\\begin\{figure\*?\}.*?\\end\{figure\*?\}", one_figure,
+                       latex, flags=re.S)
+        if found:
+            plain = pandoc("".join("\n\nNWALT%dZ\n\n%s" % f for f in found), to="plain")
+            parts = re.split(r"^NWALT(\d+)Z$", plain, flags=re.M)
+            for n, text in zip(parts[1::2], parts[2::2]):
+                self.alts[int(n)] = " ".join(text.split())
+        return latex
+
     def number_floats(self, htm):
-        """Number figures, tables and \\ref's the way LaTeX's book class does:
-        N.M in chapter N, plain M before the first numbered chapter."""
-        numbers, state = {}, {"chapter": 0, "figure": 0, "table": 0}
+        """Number chapters, appendices, sections, figures and tables the way
+        LaTeX's book class does (N.M in chapter N, A.M in appendix A, plain M
+        before the first numbered chapter), give every heading its id, and
+        point every \\ref at its target.
+
+        Heading ids are the same in both editions, never taken from the
+        translated text: a chapter's id is its page's name (front, front2, ...
+        for unnumbered chapters; ch01, ch02, ...; appA, appB, ...), and a
+        heading below it adds its position among its siblings: ch01-3-2 is the
+        second subsection of the third section of chapter 1.  The chunk list
+        and identifier index (made later) are the pages chunks and identifiers."""
+        numbers, ids = {}, {}
+        st = {"chapter": 0, "appendix": False, "unnumbered": 0, "fig": 0, "tab": 0,
+              "key": "front", "label": "", "pos": []}
+        figures = iter(self.alts)
 
         def next_number(kind):
-            state[kind] += 1
-            ch = state["chapter"]
-            return "%d.%d" % (ch, state[kind]) if ch else "%d" % state[kind]
+            st[kind] += 1
+            return "%s.%d" % (st["label"], st[kind]) if st["label"] else "%d" % st[kind]
+
+        def heading(m):
+            level, attrs, text = int(m.group(1)), m.group(2), m.group(3)
+            old = re.search(r'\bid="([^"]*)"', attrs).group(1)
+            numbered = "data-number" in attrs
+            if level == 1:
+                if numbered:
+                    st["chapter"] += 1
+                    n = st["chapter"]
+                    st["label"] = chr(64 + n) if st["appendix"] else str(n)
+                    st["key"] = ("app%s" if st["appendix"] else "ch%02d") % (
+                        st["label"] if st["appendix"] else n)
+                else:
+                    st["unnumbered"] += 1
+                    st["label"] = ""
+                    st["key"] = "front%s" % (st["unnumbered"] if st["unnumbered"] > 1 else "")
+                st.update(fig=0, tab=0, pos=[])
+                new = st["key"]
+            else:
+                pos = (st["pos"] + [0] * level)[:level - 1]
+                pos[-1] += 1
+                st["pos"] = pos
+                new = st["key"] + "".join("-%d" % p for p in pos)
+            ids[old] = new
+            attrs = attrs.replace('id="%s"' % old, 'id="%s"' % new)
+            if numbered:       # the chapter's part of the number: 1, 2, ... or A, B, ...
+                num = re.search(r'data-number="([^"]*)"', attrs).group(1)
+                fixed = ".".join([st["label"]] + num.split(".")[1:])
+                attrs = attrs.replace('data-number="%s"' % num, 'data-number="%s"' % fixed)
+                text = text.replace('<span class="header-section-number">%s</span>' % num,
+                                    '<span class="header-section-number">%s</span>' % fixed, 1)
+                numbers[old] = fixed
+            return "<h%d%s>%s</h%d>" % (level, attrs, text, level)
 
         def float_(m):
             tok = m.group(0)
-            if tok.startswith("<h1"):
-                if "unnumbered" not in tok:
-                    state.update(chapter=state["chapter"] + 1, figure=0, table=0)
-                return tok
+            if tok.startswith("<p>NWAPPENDIX"):
+                st.update(appendix=True, chapter=0)
+                return ""
+            if tok.startswith("<h"):
+                return heading(re.match(r"<h(\d)([^>]*)>(.*)</h\d>", tok, re.S))
             if tok.startswith("<div"):
-                name = self.L["table"] + " " + next_number("table")
-                numbers[m.group(1)] = name.split()[-1]
+                name = self.L["table"] + " " + next_number("tab")
+                numbers[m.group(2)] = name.split()[-1]
                 return tok + '<span class="float-name">%s:</span> ' % name
-            name = self.L["figure"] + " " + next_number("figure")
+            name = self.L["figure"] + " " + next_number("fig")
             img = re.search(r'<img src="([^"]*)"(?: id="([^"]*)")?', tok)
             if not img:
                 die("a figure without \\includegraphics")
             tok = tok.replace(img.group(0), '<img src="figures/%s.svg"' % img.group(1))
-            tok = re.sub(r' alt="[^"]*"', ' alt="%s"' % name, tok)
+            alt = next(figures, None)
+            if alt is None:             # no \alttext: the caption's words stand in
+                cap = re.search(r"<figcaption[^>]*>(.*?)</figcaption>", tok, re.S)
+                alt = html.unescape(re.sub(r"<[^>]*>", "", cap.group(1) if cap else ""))
+                alt = " ".join(alt.split()) or name
+            tok = re.sub(r' alt="[^"]*"', lambda _: ' alt="%s"' % html.escape(alt), tok)
             tok = tok.replace('<figcaption aria-hidden="true">',
                               '<figcaption><span class="float-name">%s:</span> ' % name)
             if img.group(2):
@@ -229,26 +316,42 @@ class Book:
                 tok = tok.replace("<figure>", '<figure id="%s">' % img.group(2), 1)
             return tok
 
-        htm = re.sub(r'<h1[^>]*>|<figure>.*?</figure>|<div id="([^"]*)">\n<table>\n<caption>',
-                     float_, htm, flags=re.S)
-        # sections keep pandoc's numbers (the same as LaTeX's)
-        for m in re.finditer(r'<h\d data-number="([^"]*)" id="([^"]*)"', htm):
-            numbers.setdefault(m.group(2), m.group(1))
+        # LaTeX numbers chapters, sections and subsections only
+        htm = re.sub(r'(<h[4-6][^>]*) data-number="[^"]*"', r"\1", htm)
+        htm = re.sub(r'(<h[4-6][^>]*>)<span class="header-section-number">[^<]*</span> ',
+                     r"\1", htm)
+        # \paragraph{Title.} runs into its paragraph, as in the PDF
+        htm = re.sub(r'<h5 id="[^"]*">(.*?)</h5>\n<p>',
+                     r'<p><strong class="paragraph">\1</strong> ', htm)
+        htm = re.sub(r'<p>NWAPPENDIXZ</p>\n?|<h(\d)[^>]*>.*?</h\1>|<figure>.*?</figure>'
+                     r'|<div id="([^"]*)">\n<table>\n<caption>', float_, htm, flags=re.S)
+        if next(figures, "none left") != "none left":
+            die("the figures of the LaTeX and of pandoc's HTML do not match up")
+
+        # an \item's \label: its number in its list, as LaTeX prints it (2, 2a)
+        items = []
+        for m in re.finditer(r'<[ou]l\b[^>]*>|</[ou]l>|<li\b[^>]*>|<span id="([^"]*)" label=', htm):
+            tok = m.group(0)
+            if tok[1] in "ou":
+                items.append(0 if tok[1] == "o" else None)
+            elif tok[1] == "/":
+                items.pop()
+            elif tok.startswith("<li"):
+                if items and items[-1] is not None:
+                    items[-1] += 1
+            elif items and None not in items:
+                numbers[m.group(1)] = "".join(
+                    str(n) if k == 0 else chr(96 + n) if k == 1 else "(%d)" % n
+                    for k, n in enumerate(items))
 
         def ref(m):
             if m.group(1) not in numbers:
                 die("\\ref{%s}: no figure, table or numbered section has that label"
                     % html.unescape(m.group(1)))
-            return '<a href="#%s">%s</a>' % (m.group(1), numbers[m.group(1)])
+            return '<a href="#%s">%s</a>' % (ids.get(m.group(1), m.group(1)),
+                                             numbers[m.group(1)])
         htm = re.sub(r'<a href="#([^"]*)" data-reference-type="ref"[^>]*>.*?</a>',
                      ref, htm, flags=re.S)
-        # LaTeX numbers chapters, sections and subsections only
-        htm = re.sub(r'(<h[4-6]) data-number="[^"]*"', r"\1", htm)
-        htm = re.sub(r'(<h[4-6][^>]*>)<span class="header-section-number">[^<]*</span> ',
-                     r"\1", htm)
-        # \\paragraph{Title.} runs into its paragraph, as in the PDF
-        htm = re.sub(r'<h5 id="[^"]*">(.*?)</h5>\n<p>',
-                     r'<p><strong class="paragraph">\1</strong> ', htm)
         return htm
 
     # ---- 2, 3. code chunks --------------------------------------------------
@@ -379,8 +482,8 @@ class Book:
                     desc += "; " + L["used_in"].format(chunks=self.refs(u))
                 items.append('<li><a href="#%s" class="chunk-name">⟨%s <span class="tag">%d</span>⟩</a>: %s.</li>'
                              % (label, html.escape(name), self.num[label], desc))
-        return ('<section class="chunk-list"><h1 class="unnumbered" id="chunk-list">%s</h1>'
-                '<p>%s</p><ul>%s</ul></section>' % (L["chunk_list"], L["chunk_list_intro"],
+        return ('<h1 class="unnumbered" id="chunks">%s</h1><div class="chunk-list">'
+                '<p>%s</p><ul>%s</ul></div>' % (L["chunk_list"], L["chunk_list_intro"],
                                                     "".join(items)))
 
     def ident_index(self, lines):
@@ -400,8 +503,8 @@ class Book:
                 desc += "; " + (L["used_in"].format(chunks=used) if used else L["never_used"])
                 items.append('<li id="NWI-%s"><code>%s</code>: %s.</li>'
                              % (ident_id(ident), html.escape(ident), desc))
-        return ('<section class="ident-index"><h1 class="unnumbered" id="ident-index">%s</h1>'
-                '<p>%s</p><ul>%s</ul></section>' % (L["index"], L["index_intro"], "".join(items)))
+        return ('<h1 class="unnumbered" id="identifiers">%s</h1><div class="ident-index">'
+                '<p>%s</p><ul>%s</ul></div>' % (L["index"], L["index_intro"], "".join(items)))
 
 
 def ident_id(ident):
@@ -424,9 +527,9 @@ def guillemets(body):
     return "".join(out)
 
 
-def pandoc(latex):
+def pandoc(latex, to="html5"):
     p = subprocess.run(
-        ["pandoc", "--from=latex", "--to=html5", "--katex", "--wrap=none",
+        ["pandoc", "--from=latex", "--to=" + to, "--katex", "--wrap=none",
          "--top-level-division=chapter", "--number-sections",
          "--reference-location=section", "--fail-if-warnings"],
         input=latex, capture_output=True, text=True)

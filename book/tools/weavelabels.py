@@ -1,13 +1,22 @@
 """The words the HTML book prints around the chapters, in each edition's language.
 
 Shared by nwhtml-filter.py (code-chunk notes, chunk list, identifier index)
-and nwhtml-page.py (title, table of contents).  The PDF book's equivalents
+and nwhtml-page.py (title, contents, navigation, language switch, PDF link).  The PDF book's equivalents
 live in book/{en,es}/workbook.tex.
 """
 
 LABELS = {
     "en": {
         "edition": "English edition",
+        "language": "English",
+        "in_language": "This section in English",
+        "page_in_language": "This page in English",
+        "title_page": "Title page and contents",
+        "previous": "Previous",
+        "next": "Next",
+        "pdf": "PDF of this book",
+        "anchor": "Link to this section",
+        "skip": "Skip to the text",
         "title": "The attention workbook",
         "subtitle": "Transformer attention, built in C from a literate book",
         "contents": "Contents",
@@ -16,7 +25,7 @@ LABELS = {
         "chunk": "chunk",
         "chunks": "chunks",
         "and": "and",
-        "root": "Root chunk (not used in this document).",
+        "root": "No other chunk uses this code, and it is written to no file.",
         "file": "This code is written to the file {name}.",
         "used": "This code is used in {chunks}.",
         "continued": "This definition is continued in {chunks}.",
@@ -35,6 +44,15 @@ LABELS = {
     },
     "es": {
         "edition": "Edición en español",
+        "language": "Español",
+        "in_language": "Esta sección en español",
+        "page_in_language": "Esta página en español",
+        "title_page": "Portada e índice",
+        "previous": "Anterior",
+        "next": "Siguiente",
+        "pdf": "PDF de este libro",
+        "anchor": "Enlace a esta sección",
+        "skip": "Saltar al texto",
         "title": "El cuaderno de la atención",
         "subtitle": "La atención de los transformers, construida en C "
                     "a partir de un libro de programación literaria",
@@ -44,7 +62,7 @@ LABELS = {
         "chunk": "el fragmento",
         "chunks": "los fragmentos",
         "and": "y",
-        "root": "Fragmento raíz (no se usa en este documento).",
+        "root": "Ningún otro fragmento usa este código, y no se escribe en ningún archivo.",
         "file": "Este código se escribe en el archivo {name}.",
         "used": "Este código se usa en {chunks}.",
         "continued": "Esta definición continúa en {chunks}.",

@@ -11,17 +11,34 @@
  * file first, so a crash or a hang is reported with the function and case;
  * allocations during the call are counted (leaks); exit() is turned into a
  * failure; the guard zones around every lab_mat and the inputs' contents are
- * checked after the call. */
+ * checked after the call.
+ *
+ * The harness's files, one seam each (README.md says more):
+ *   lang.c     the report's language (--lang=es, or a Spanish locale)
+ *   buffers.c  guarded matrices, the allocations made during a learner call
+ *   journal.c  the call bracket, the note of the call in flight, what a
+ *              crash or a hang is reported as
+ *   verdict.c  failures and hints, statuses, comparisons, the value check
+ *   report.c   the runner: main, the report hooks, the progress table */
 #ifndef LAB_HARNESS_H
 #define LAB_HARNESS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <criterion/criterion.h>
+#include "minimodel/core/error.h"
 
 /* ---- what each lab defines ------------------------------------------------ */
-extern const char lab_title[];              /* "Lab 01: the Q, K, V projections" */
+/* lab_title - e.g. { "Lab 01 (the Q, K, V projections)", "Lab 01 (las ...)" } */
+extern const char *const lab_title[2];
 extern const char *const lab_functions[];   /* in the order to write them, NULL-ended */
+
+/* ---- the language of the report ---------------------------------------------- */
+/* lab_es - the report is in Spanish (see lang.c) */
+bool lab_es(void);
+/* EN_ES(en, es) - the text of the report's language; with two string
+ * literals it can be a printf format (the compiler checks both) */
+#define EN_ES(en, es) (lab_es() ? (es) : (en))
 
 /* ---- limits and marks ------------------------------------------------------- */
 #define LAB_TIMEOUT   5          /* seconds per check: TestSuite(f, .timeout = LAB_TIMEOUT) */
@@ -80,26 +97,40 @@ void lab_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* lab_hint - what the failure above probably means */
 void lab_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* lab_status_name - "MM_OK", "MM_EINVAL", ... or "an unknown status" */
-const char *lab_status_name(int status);
-/* lab_expect_status - got == want, else a failure naming both; when says
- * which call, e.g. "for T = 0" */
-bool lab_expect_status(int got, int want, const char *when);
+/* lab_expect_status - got == want, else a failure naming both (with
+ * mm_status_name) and the library's message; when says which call, e.g.
+ * "for T = 0" */
+bool lab_expect_status(mm_status got, mm_status want, const char *when);
 
 /* lab_close - every |a - b| within the tolerance (non-finite values equal
  * only themselves) */
 bool lab_close(const double *a, const double *b, size_t n, double scale);
+/* lab_scale - max(1, max |x|) over n values: the scale of LAB_ATOL */
+double lab_scale(const double *x, size_t n);
+
 /* lab_expect_mats - each got[i] equals want[i] within the tolerance; else
  * one failure: the first wrong output's first wrong element, how many are
- * wrong, the largest error and the tolerance, which other outputs are wrong;
- * then the hints any output can get (unwritten elements, a sum into an
- * unzeroed output, values read from a guard zone) */
+ * wrong, the largest absolute and relative errors and the tolerance, which
+ * other outputs are wrong; then the hints any output can get (unwritten
+ * elements, a sum into an unzeroed output, values read from a guard zone) */
 #define LAB_MAX_OUTPUTS 8
 bool lab_expect_mats(int n, lab_mat *const got[], const double *const want[], double scale);
 /* lab_expect_mat - the same for one output */
 bool lab_expect_mat(lab_mat *got, const double *want, double scale);
-/* lab_scale - max(1, max |x|) over n values: the scale of LAB_ATOL */
-double lab_scale(const double *x, size_t n);
+
+/* lab_diagnose - a lab's catalogue of mistakes for one function: given the
+ * learner's outputs, the reference's and the scale, print the hint of the
+ * mistake that explains them, if one does; ctx is the check's own data */
+typedef void lab_diagnose(const double *const got[], const double *const want[],
+                          double scale, void *ctx);
+
+/* lab_check_values - the value check of one learner call that should have
+ * succeeded: its status must be MM_OK, then its n outputs got[] must equal
+ * the reference's want[] (lab_expect_mats, at the scale of the largest
+ * expected value); on a mismatch diagnose (if not NULL) names the mistake.
+ * True if the call passed. Every lab's checks of values end with it. */
+bool lab_check_values(mm_status status, int n, lab_mat *const got[],
+                      const double *const want[], lab_diagnose *diagnose, void *ctx);
 
 /* lab_explained - does a known mistake explain the learner's outputs?
  * For each of the n outputs, got[i] equals mistake[i] or want[i]; and for

@@ -36,32 +36,13 @@
 
 /* ---- the example ---------------------------------------------------------- */
 
-enum { T = 3, D_MODEL = 3, D_K = 4, D_V = 2, MAX_CELLS = 12 };
+#include "example.h"               /* T, D_MODEL, D_K, D_V, X, W_Q, W_K, W_V */
+
+enum { MAX_CELLS = 12 };
 
 /* tolerance for hand work: |written - exact| <= ATOL + RTOL * |exact| */
 #define ATOL 0.01
 #define RTOL 0.01
-
-static const double X[T * D_MODEL] = {   /* (T, d_model): row i is token i */
-    0, 0, 1,
-    1, 1, 0,
-    1, 0, 1,
-};
-static const double W_Q[D_MODEL * D_K] = {   /* (d_model, d_k) */
-    1,  1, 0, 0,
-    0,  1, 1, 0,
-    1, -1, 0, 0,
-};
-static const double W_K[D_MODEL * D_K] = {   /* (d_model, d_k) */
-    -1, 1, 0,  1,
-     0, 0, 0, -1,
-     1, 0, 1,  0,
-};
-static const double W_V[D_MODEL * D_V] = {   /* (d_model, d_v) */
-    1, 1,
-    1, 0,
-    1, 1,
-};
 
 /* ---- the steps ------------------------------------------------------------ */
 
@@ -205,51 +186,52 @@ static void compute_all(tables *t)
 
 /* ---- the catalogue of mistakes ------------------------------------------------- */
 /* Each mistake computes the table a learner would write after making it,
- * from the tables the step depends on (the exact ones, or the learner's). */
+ * from the tables the step depends on (the exact ones, or the learner's).
+ * slip_<step>_<what>: the step's letter (q k v s z m e r a o), then the slip. */
 
-static void mq_wk(const tables *in, double *o) { (void)in; matmul(o, X, W_K, T, D_MODEL, D_K, false); }
-static void mk_wq(const tables *in, double *o) { (void)in; matmul(o, X, W_Q, T, D_MODEL, D_K, false); }
-static void mq_xt(const tables *in, double *o)
+static void slip_q_wk(const tables *in, double *o) { (void)in; matmul(o, X, W_K, T, D_MODEL, D_K, false); }
+static void slip_k_wq(const tables *in, double *o) { (void)in; matmul(o, X, W_Q, T, D_MODEL, D_K, false); }
+static void slip_q_xt(const tables *in, double *o)
 {
     double xt[T * D_MODEL]; (void)in;
     transpose(xt, X, T, D_MODEL);
     matmul(o, xt, W_Q, T, D_MODEL, D_K, false);
 }
-static void mk_xt(const tables *in, double *o)
+static void slip_k_xt(const tables *in, double *o)
 {
     double xt[T * D_MODEL]; (void)in;
     transpose(xt, X, T, D_MODEL);
     matmul(o, xt, W_K, T, D_MODEL, D_K, false);
 }
-static void mv_xt(const tables *in, double *o)
+static void slip_v_xt(const tables *in, double *o)
 {
     double xt[T * D_MODEL]; (void)in;
     transpose(xt, X, T, D_MODEL);
     matmul(o, xt, W_V, T, D_MODEL, D_V, false);
 }
-static void ms_kq(const tables *in, double *o) { matmul(o, in->v[ST_K], in->v[ST_Q], T, D_K, T, true); }
-static void ms_qq(const tables *in, double *o) { matmul(o, in->v[ST_Q], in->v[ST_Q], T, D_K, T, true); }
-static void ms_kk(const tables *in, double *o) { matmul(o, in->v[ST_K], in->v[ST_K], T, D_K, T, true); }
+static void slip_s_kq(const tables *in, double *o) { matmul(o, in->v[ST_K], in->v[ST_Q], T, D_K, T, true); }
+static void slip_s_qq(const tables *in, double *o) { matmul(o, in->v[ST_Q], in->v[ST_Q], T, D_K, T, true); }
+static void slip_s_kk(const tables *in, double *o) { matmul(o, in->v[ST_K], in->v[ST_K], T, D_K, T, true); }
 
 static void scale_s(const tables *in, double *o, double f)
 {
     for (int c = 0; c < T * T; c++) o[c] = in->v[ST_S][c] * f;
 }
-static void mz_times(const tables *in, double *o) { scale_s(in, o, sqrt((double)D_K)); }
-static void mz_none(const tables *in, double *o) { scale_s(in, o, 1.0); }
-static void mz_dk(const tables *in, double *o) { scale_s(in, o, 1.0 / D_K); }
-static void mz_dmodel(const tables *in, double *o) { scale_s(in, o, 1.0 / sqrt((double)D_MODEL)); }
-static void mz_dv(const tables *in, double *o) { scale_s(in, o, 1.0 / sqrt((double)D_V)); }
+static void slip_z_times(const tables *in, double *o) { scale_s(in, o, sqrt((double)D_K)); }
+static void slip_z_none(const tables *in, double *o) { scale_s(in, o, 1.0); }
+static void slip_z_dk(const tables *in, double *o) { scale_s(in, o, 1.0 / D_K); }
+static void slip_z_dmodel(const tables *in, double *o) { scale_s(in, o, 1.0 / sqrt((double)D_MODEL)); }
+static void slip_z_dv(const tables *in, double *o) { scale_s(in, o, 1.0 / sqrt((double)D_V)); }
 
-static void mm_col(const tables *in, double *o) { col_max(o, in->v[ST_Z]); }
-static void mm_unscaled(const tables *in, double *o) { row_max(o, in->v[ST_S]); }
-static void mm_global(const tables *in, double *o)
+static void slip_m_col(const tables *in, double *o) { col_max(o, in->v[ST_Z]); }
+static void slip_m_unscaled(const tables *in, double *o) { row_max(o, in->v[ST_S]); }
+static void slip_m_global(const tables *in, double *o)
 {
     double m[T]; row_max(m, in->v[ST_Z]);
     double g = fmax(m[0], fmax(m[1], m[2]));
     for (int i = 0; i < T; i++) o[i] = g;
 }
-static void mm_min(const tables *in, double *o)
+static void slip_m_min(const tables *in, double *o)
 {
     for (int i = 0; i < T; i++) {
         o[i] = INFINITY;
@@ -257,74 +239,74 @@ static void mm_min(const tables *in, double *o)
     }
 }
 
-static void me_nomax(const tables *in, double *o)
+static void slip_e_nomax(const tables *in, double *o)
 {
     for (int c = 0; c < T * T; c++) o[c] = exp(in->v[ST_Z][c]);
 }
-static void me_col(const tables *in, double *o)
+static void slip_e_col(const tables *in, double *o)
 {
     double m[T]; col_max(m, in->v[ST_Z]);
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_Z][i * T + j] - m[j]);
 }
-static void me_sign(const tables *in, double *o)
+static void slip_e_sign(const tables *in, double *o)
 {
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_M][i] - in->v[ST_Z][i * T + j]);
 }
-static void me_unscaled(const tables *in, double *o)
+static void slip_e_unscaled(const tables *in, double *o)
 {
     double m[T]; row_max(m, in->v[ST_S]);
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_S][i * T + j] - m[i]);
 }
-static void me_noexp(const tables *in, double *o)
+static void slip_e_noexp(const tables *in, double *o)
 {
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++) o[i * T + j] = in->v[ST_Z][i * T + j] - in->v[ST_M][i];
 }
 
-static void mr_col(const tables *in, double *o) { col_sum(o, in->v[ST_E]); }
-static void mr_scaled(const tables *in, double *o) { row_sum(o, in->v[ST_Z]); }
-static void mr_nomax(const tables *in, double *o)
+static void slip_r_col(const tables *in, double *o) { col_sum(o, in->v[ST_E]); }
+static void slip_r_scaled(const tables *in, double *o) { row_sum(o, in->v[ST_Z]); }
+static void slip_r_nomax(const tables *in, double *o)
 {
     double e[T * T];
     for (int c = 0; c < T * T; c++) e[c] = exp(in->v[ST_Z][c]);
     row_sum(o, e);
 }
 
-static void ma_col(const tables *in, double *o)
+static void slip_a_col(const tables *in, double *o)
 {
     double r[T]; col_sum(r, in->v[ST_E]);
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++) o[i * T + j] = in->v[ST_E][i * T + j] / r[j];
 }
-static void ma_t(const tables *in, double *o)
+static void slip_a_t(const tables *in, double *o)
 {
     double a[T * T];
     compute_step(ST_A, in, a);
     transpose(o, a, T, T);
 }
-static void ma_unnorm(const tables *in, double *o)
+static void slip_a_unnorm(const tables *in, double *o)
 {
     memcpy(o, in->v[ST_E], sizeof(double) * T * T);
 }
-static void ma_unscaled(const tables *in, double *o) { softmax_rows(o, in->v[ST_S], 1.0); }
-static void ma_total(const tables *in, double *o)
+static void slip_a_unscaled(const tables *in, double *o) { softmax_rows(o, in->v[ST_S], 1.0); }
+static void slip_a_total(const tables *in, double *o)
 {
     double total = 0.0;
     for (int c = 0; c < T * T; c++) total += in->v[ST_E][c];
     for (int c = 0; c < T * T; c++) o[c] = in->v[ST_E][c] / total;
 }
 
-static void mo_at(const tables *in, double *o)
+static void slip_o_at(const tables *in, double *o)
 {
     double at[T * T];
     transpose(at, in->v[ST_A], T, T);
     matmul(o, at, in->v[ST_V], T, T, D_V, false);
 }
-static void mo_e(const tables *in, double *o) { matmul(o, in->v[ST_E], in->v[ST_V], T, T, D_V, false); }
-static void mo_z(const tables *in, double *o) { matmul(o, in->v[ST_Z], in->v[ST_V], T, T, D_V, false); }
+static void slip_o_e(const tables *in, double *o) { matmul(o, in->v[ST_E], in->v[ST_V], T, T, D_V, false); }
+static void slip_o_z(const tables *in, double *o) { matmul(o, in->v[ST_Z], in->v[ST_V], T, T, D_V, false); }
 
 struct mistake {
     int step;
@@ -334,103 +316,103 @@ struct mistake {
 };
 
 static const struct mistake MISTAKES[] = {
-    {ST_Q, "q-uses-wk", mq_wk,
+    {ST_Q, "q-uses-wk", slip_q_wk,
      "your Q is X W_K: Q and K swapped? Q is made with W_Q, K with W_K.",
      "tu Q es X W_K: ¿Q y K intercambiadas? Q se calcula con W_Q y K con W_K."},
-    {ST_Q, "q-xt", mq_xt,
+    {ST_Q, "q-xt", slip_q_xt,
      "your Q is X^T W_Q: row i of Q is row i of X (token i) times W_Q, Q_ij = sum_k X_ik (W_Q)_kj; you took the columns of X.",
      "tu Q es X^T W_Q: la fila i de Q es la fila i de X (el token i) por W_Q, Q_ij = sum_k X_ik (W_Q)_kj; tomaste las columnas de X."},
-    {ST_K, "k-uses-wq", mk_wq,
+    {ST_K, "k-uses-wq", slip_k_wq,
      "your K is X W_Q: Q and K swapped? K is made with W_K, Q with W_Q.",
      "tu K es X W_Q: ¿Q y K intercambiadas? K se calcula con W_K y Q con W_Q."},
-    {ST_K, "k-xt", mk_xt,
+    {ST_K, "k-xt", slip_k_xt,
      "your K is X^T W_K: row i of K is row i of X (token i) times W_K; you took the columns of X.",
      "tu K es X^T W_K: la fila i de K es la fila i de X (el token i) por W_K; tomaste las columnas de X."},
-    {ST_V, "v-xt", mv_xt,
+    {ST_V, "v-xt", slip_v_xt,
      "your V is X^T W_V: row i of V is row i of X (token i) times W_V; you took the columns of X.",
      "tu V es X^T W_V: la fila i de V es la fila i de X (el token i) por W_V; tomaste las columnas de X."},
-    {ST_S, "s-kq", ms_kq,
+    {ST_S, "s-kq", slip_s_kq,
      "your scores look like K Q^T: row i of S is query i against every key, S_ij = Q_i . K_j (row i of Q times row j of K).",
      "tus puntuaciones parecen K Q^T: la fila i de S es la query i frente a cada key, S_ij = Q_i . K_j (fila i de Q por fila j de K)."},
-    {ST_S, "s-qq", ms_qq,
+    {ST_S, "s-qq", slip_s_qq,
      "your scores are Q Q^T: the queries were compared with the queries; compare them with the keys, S_ij = Q_i . K_j.",
      "tus puntuaciones son Q Q^T: comparaste las queries con las queries; compáralas con las keys, S_ij = Q_i . K_j."},
-    {ST_S, "s-kk", ms_kk,
+    {ST_S, "s-kk", slip_s_kk,
      "your scores are K K^T: the keys were compared with the keys; row i must use query i, S_ij = Q_i . K_j.",
      "tus puntuaciones son K K^T: comparaste las keys con las keys; la fila i usa la query i, S_ij = Q_i . K_j."},
-    {ST_Z, "z-times-sqrt", mz_times,
+    {ST_Z, "z-times-sqrt", slip_z_times,
      "you multiplied by sqrt(d_k) = 2; the scores are divided by it: scaled = S / sqrt(d_k) = S / 2.",
      "multiplicaste por sqrt(d_k) = 2; las puntuaciones se dividen por ella: scaled = S / sqrt(d_k) = S / 2."},
-    {ST_Z, "z-no-scale", mz_none,
+    {ST_Z, "z-no-scale", slip_z_none,
      "the scale is missing: your table is S itself; divide every score by sqrt(d_k) = sqrt(4) = 2.",
      "falta la escala: tu tabla es la propia S; divide cada puntuación por sqrt(d_k) = sqrt(4) = 2."},
-    {ST_Z, "z-by-dk", mz_dk,
+    {ST_Z, "z-by-dk", slip_z_dk,
      "you divided by d_k = 4; the scale is 1/sqrt(d_k): divide by sqrt(4) = 2.",
      "dividiste por d_k = 4; la escala es 1/sqrt(d_k): divide por sqrt(4) = 2."},
-    {ST_Z, "z-by-dmodel", mz_dmodel,
+    {ST_Z, "z-by-dmodel", slip_z_dmodel,
      "you divided by sqrt(d_model) = sqrt(3); the scale uses d_k = 4, the width of Q and K: divide by 2.",
      "dividiste por sqrt(d_model) = sqrt(3); la escala usa d_k = 4, el ancho de Q y K: divide por 2."},
-    {ST_Z, "z-by-dv", mz_dv,
+    {ST_Z, "z-by-dv", slip_z_dv,
      "you divided by sqrt(d_v) = sqrt(2); the scale uses d_k = 4, the width of Q and K: divide by 2.",
      "dividiste por sqrt(d_v) = sqrt(2); la escala usa d_k = 4, el ancho de Q y K: divide por 2."},
-    {ST_M, "m-columns", mm_col,
+    {ST_M, "m-columns", slip_m_col,
      "these are the maxima of the columns; m_i is the largest value of row i of the scaled scores.",
      "estos son los máximos de las columnas; m_i es el mayor valor de la fila i de las puntuaciones escaladas."},
-    {ST_M, "m-unscaled", mm_unscaled,
+    {ST_M, "m-unscaled", slip_m_unscaled,
      "these are the maxima of the unscaled S; take them from the scaled scores.",
      "estos son los máximos de S sin escalar; tómalos de las puntuaciones escaladas."},
-    {ST_M, "m-global", mm_global,
+    {ST_M, "m-global", slip_m_global,
      "you wrote the largest value of the whole table in every row; m_i is the largest value of row i alone.",
      "escribiste el mayor valor de toda la tabla en cada fila; m_i es el mayor valor de la fila i sola."},
-    {ST_M, "m-min", mm_min,
+    {ST_M, "m-min", slip_m_min,
      "these are the row minima; m_i is the largest value of row i.",
      "estos son los mínimos de las filas; m_i es el mayor valor de la fila i."},
-    {ST_E, "e-no-max", me_nomax,
+    {ST_E, "e-no-max", slip_e_nomax,
      "the maximum was not subtracted: your E is exp(scaled); E_ij = exp(scaled_ij - m_i), so each row has a 1 where its maximum is.",
      "no se restó el máximo: tu E es exp(scaled); E_ij = exp(scaled_ij - m_i), así cada fila tiene un 1 donde está su máximo."},
-    {ST_E, "e-col-max", me_col,
+    {ST_E, "e-col-max", slip_e_col,
      "you subtracted the maximum of each column; subtract m_i, the maximum of row i, from every value of row i.",
      "restaste el máximo de cada columna; resta m_i, el máximo de la fila i, a cada valor de la fila i."},
-    {ST_E, "e-sign", me_sign,
+    {ST_E, "e-sign", slip_e_sign,
      "the subtraction is reversed: you took exp(m_i - scaled_ij); it is exp(scaled_ij - m_i), never above 1.",
      "la resta está al revés: calculaste exp(m_i - scaled_ij); es exp(scaled_ij - m_i), nunca mayor que 1."},
-    {ST_E, "e-unscaled", me_unscaled,
+    {ST_E, "e-unscaled", slip_e_unscaled,
      "your E comes from the unscaled S; use the scaled scores: E_ij = exp(scaled_ij - m_i).",
      "tu E sale de S sin escalar; usa las puntuaciones escaladas: E_ij = exp(scaled_ij - m_i)."},
-    {ST_E, "e-no-exp", me_noexp,
+    {ST_E, "e-no-exp", slip_e_noexp,
      "you subtracted the maximum but did not take the exponential: E_ij = exp(scaled_ij - m_i).",
      "restaste el máximo pero no tomaste la exponencial: E_ij = exp(scaled_ij - m_i)."},
-    {ST_R, "r-columns", mr_col,
+    {ST_R, "r-columns", slip_r_col,
      "these are the sums of the columns of E; r_i is the sum of row i.",
      "estas son las sumas de las columnas de E; r_i es la suma de la fila i."},
-    {ST_R, "r-scaled", mr_scaled,
+    {ST_R, "r-scaled", slip_r_scaled,
      "you added the scaled scores; r_i is the sum of row i of E.",
      "sumaste las puntuaciones escaladas; r_i es la suma de la fila i de E."},
-    {ST_R, "r-no-max", mr_nomax,
+    {ST_R, "r-no-max", slip_r_nomax,
      "you added exp(scaled) without the maximum subtracted; add the values of E you wrote.",
      "sumaste exp(scaled) sin restar el máximo; suma los valores de E que escribiste."},
-    {ST_A, "a-columns", ma_col,
+    {ST_A, "a-columns", slip_a_col,
      "each row of weights must sum to 1; your columns do: divide row i of E by r_i, the sum of that row.",
      "cada fila de pesos debe sumar 1; en tu tabla suman 1 las columnas: divide la fila i de E por r_i, la suma de esa fila."},
-    {ST_A, "a-transposed", ma_t,
+    {ST_A, "a-transposed", slip_a_t,
      "each row of weights must sum to 1; your columns do: your table is the transpose, row i holds the weights of query i.",
      "cada fila de pesos debe sumar 1; en tu tabla suman 1 las columnas: es la traspuesta, la fila i contiene los pesos de la query i."},
-    {ST_A, "a-not-divided", ma_unnorm,
+    {ST_A, "a-not-divided", slip_a_unnorm,
      "your weights are E itself: divide each row of E by its sum r_i so that the row sums to 1.",
      "tus pesos son la propia E: divide cada fila de E por su suma r_i para que la fila sume 1."},
-    {ST_A, "a-unscaled", ma_unscaled,
+    {ST_A, "a-unscaled", slip_a_unscaled,
      "your weights are the softmax of the unscaled S; they come from the scaled scores, through E and r.",
      "tus pesos son el softmax de S sin escalar; salen de las puntuaciones escaladas, a través de E y r."},
-    {ST_A, "a-total", ma_total,
+    {ST_A, "a-total", slip_a_total,
      "you divided by the sum of the whole table; divide row i by r_i, the sum of row i alone.",
      "dividiste por la suma de toda la tabla; divide la fila i por r_i, la suma de la fila i sola."},
-    {ST_O, "o-at", mo_at,
+    {ST_O, "o-at", slip_o_at,
      "your output is A^T V: row i of O mixes the rows of V with the weights of row i of A, O_i = sum_j A_ij V_j.",
      "tu salida es A^T V: la fila i de O mezcla las filas de V con los pesos de la fila i de A, O_i = sum_j A_ij V_j."},
-    {ST_O, "o-e", mo_e,
+    {ST_O, "o-e", slip_o_e,
      "your output is E V: mix the values with the weights A (each row sums to 1), not with E.",
      "tu salida es E V: mezcla los values con los pesos A (cada fila suma 1), no con E."},
-    {ST_O, "o-scores", mo_z,
+    {ST_O, "o-scores", slip_o_z,
      "your output mixes V with the scaled scores; use the weights A: O = A V.",
      "tu salida mezcla V con las puntuaciones escaladas; usa los pesos A: O = A V."},
 };

@@ -4,15 +4,21 @@
  * LAB_TODO(), which shows its checks as pending; delete that line when you
  * start on the function. Check your work with
  *
- *     make lab NN=01
+ *     make lab NN=01          (make lab NN=01 LAB_LANG=es: the report in Spanish)
  *
  * Conventions (book, front matter and chapter 01): row vectors, X is
  * (T, d_model), Q = X W_Q. Matrices are row-major arrays of double: element
  * (i, j) of an (n, m) matrix is a[i * m + j]. The caller owns every buffer;
  * outputs arrive with whatever was in that memory. Bad arguments get
- * MM_EINVAL, never a crash: mm_need_buffer and mm_need_positive (core/error.h)
- * check one argument each and record the message. You may call the
- * library's helpers, mm_matmul (core/matrix.h) among them. */
+ * MM_EINVAL, never a crash. The library's checks do it in one line each
+ * (core/error.h):
+ *     MM_NEED_BUFFER(q);     returns MM_EINVAL from your function if q is NULL
+ *     MM_NEED_POSITIVE(T);   returns MM_EINVAL from your function unless T > 0
+ * and the message they record names your function and the argument as you
+ * wrote it ("qkv_project: q is NULL"). For any other failure,
+ * return mm_fail(MM_EINVAL, "...", ...) records your own message; MM_TRY(call)
+ * returns the status of a call that fails. You may call the library's
+ * helpers, mm_matmul (core/matrix.h) among them. */
 #include <stddef.h>
 #include "minimodel/attention/qkv.h"
 #include "minimodel/core/error.h"
@@ -74,10 +80,12 @@ mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
 
 /* attention_param_count - the weights of one attention layer: W_Q, W_K and
  * W_V of every head (d_k = d_v = d_model / n_heads), and W_O. No biases.
- * Returns the count, or -1 if d_model or n_heads is not positive or
- * n_heads does not divide d_model. For Mini-GPT (64, 4) it is 16384.
+ *   count    written: the number of weights; for Mini-GPT (64, 4) it is 16384
+ * MM_EINVAL if count is NULL, d_model or n_heads is not positive, or n_heads
+ * does not divide d_model; MM_ERANGE if the count does not fit in a long.
+ * On failure *count is left as it was.
  * Book: chapter 01, the link to Mini-GPT scale. */
-long attention_param_count(int d_model, int n_heads)
+mm_status attention_param_count(long *count, int d_model, int n_heads)
 {
     LAB_TODO();
 }

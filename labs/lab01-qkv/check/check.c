@@ -1,35 +1,37 @@
 /* check.c - the checks of lab 01: each of the learner's five functions on
- * the chapter's worked example, a non-square case, random cases, and bad
- * arguments; the result is compared with the reference library's. */
+ * the chapter's worked example (tangled/examples/ch01-worked.h, the numbers
+ * the chapter states), a non-square case, random cases, and bad arguments;
+ * the result is compared with the reference library's. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "examples/ch01-worked.h"
 #include "minimodel/core/rng.h"
 #include "lab01.h"
 
-const char lab_title[] = "Lab 01 (the Q, K, V projections)";
+const char *const lab_title[2] = {
+    "Lab 01 (the Q, K, V projections)", "Lab 01 (las proyecciones Q, K, V)"
+};
 const char *const lab_functions[] = {
     "qkv_project", "qkv_pack", "qkv_split", "qkv_project_fused",
     "attention_param_count", NULL
 };
+
+/* REF - the reference must accept what the checks give it */
+#define REF(call) cr_assert((call) == MM_OK, "harness: the reference failed: %s", mm_last_error())
 
 /* ---- the cases ---------------------------------------------------------------- */
 
 /* fresh - a harness-owned array of n doubles, copied from values if given */
 static double *fresh(size_t n, const double *values)
 {
-    double *p = calloc(n, sizeof *p);
+    double *p = calloc(n ? n : 1, sizeof *p);
     cr_assert(p, "harness: out of memory");
     if (values) memcpy(p, values, n * sizeof *p);
     return p;
 }
-
-/* the worked example of chapter 01: X = I, W_Q = I, W_K swaps, W_V = diag(2, 3) */
-static const double ex_x[] = { 1, 0,  0, 1 };
-static const double ex_w_q[] = { 1, 0,  0, 1 };
-static const double ex_w_k[] = { 0, 1,  1, 0 };
-static const double ex_w_v[] = { 2, 0,  0, 3 };
 
 /* a non-square case: T != d_model != d_k != d_v, no symmetry to hide a mistake */
 static const double ns_x[] = {  1, 2, 0, -1,
@@ -49,44 +51,86 @@ static void set_shape(qkv_case *c, int T, int d_model, int d_k, int d_v)
     c->d_v = d_v;
 }
 
+/* mat_text - "[[1,0],[0,1]]": a small matrix of integers as the case name shows it */
+static int mat_text(char *buf, size_t size, const double *a, int rows, int cols)
+{
+    int len = snprintf(buf, size, "[");
+    for (int i = 0; i < rows; i++) {
+        len += snprintf(buf + len, size - len, "%s[", i ? "," : "");
+        for (int j = 0; j < cols; j++)
+            len += snprintf(buf + len, size - len, "%s%g", j ? "," : "", a[i * cols + j]);
+        len += snprintf(buf + len, size - len, "]");
+    }
+    return len + snprintf(buf + len, size - len, "]");
+}
+
+/* worked_example - case 0: the chapter's worked example, from its header */
+static void worked_example(qkv_case *c)
+{
+    const int n = CH01_T * CH01_D;
+    set_shape(c, CH01_T, CH01_D, CH01_D, CH01_D);
+    const double *m[4] = { ch01_x, ch01_w_q, ch01_w_k, ch01_w_v };
+    const char *names[4] = { "X", "W_Q", "W_K", "W_V" };
+    size_t len = snprintf(c->name, sizeof c->name, "%s",
+                          EN_ES("worked example of chapter 01: ",
+                                "ejemplo resuelto del capítulo 01: "));
+    for (int i = 0; i < 4 && len < sizeof c->name; i++) {
+        len += snprintf(c->name + len, sizeof c->name - len, "%s%s = ", i ? ", " : "", names[i]);
+        if (len < sizeof c->name)
+            len += mat_text(c->name + len, sizeof c->name - len, m[i], CH01_D, CH01_D);
+    }
+    c->x = fresh(n, ch01_x);
+    c->w_q = fresh(n, ch01_w_q);
+    c->w_k = fresh(n, ch01_w_k);
+    c->w_v = fresh(n, ch01_w_v);
+}
+
+/* random_case - cases 2 to 4: shapes and values from a seeded generator */
+static void random_case(qkv_case *c, unsigned seed)
+{
+    mm_rng r;
+    mm_rng_seed(&r, seed);
+    int T = 2 + mm_rng_next(&r) % 5, d_model = 2 + mm_rng_next(&r) % 5;
+    int d_k = 1 + mm_rng_next(&r) % 4, d_v = 1 + mm_rng_next(&r) % 4;
+    set_shape(c, T, d_model, d_k, d_v);
+    snprintf(c->name, sizeof c->name, EN_ES("random T=%d d_model=%d d_k=%d d_v=%d seed=%u",
+                                            "aleatorio T=%d d_model=%d d_k=%d d_v=%d semilla=%u"),
+             T, d_model, d_k, d_v, seed);
+    double **m[4] = { &c->x, &c->w_q, &c->w_k, &c->w_v };
+    size_t n[4] = { (size_t)T * d_model, (size_t)d_model * d_k,
+                    (size_t)d_model * d_k, (size_t)d_model * d_v };
+    for (int i = 0; i < 4; i++) {
+        *m[i] = fresh(n[i], NULL);
+        for (size_t j = 0; j < n[i]; j++) (*m[i])[j] = mm_rng_normal(&r);
+    }
+}
+
 void qkv_case_make(qkv_case *c, int which)
 {
     if (which == 0) {
-        set_shape(c, 2, 2, 2, 2);
-        snprintf(c->name, sizeof c->name, "worked example of chapter 01: X = I, "
-                 "W_Q = I, W_K = [[0,1],[1,0]], W_V = diag(2,3)");
-        c->x = fresh(4, ex_x);
-        c->w_q = fresh(4, ex_w_q);
-        c->w_k = fresh(4, ex_w_k);
-        c->w_v = fresh(4, ex_w_v);
+        worked_example(c);
     } else if (which == 1) {
         set_shape(c, 3, 4, 2, 3);
-        snprintf(c->name, sizeof c->name, "non-square T=3 d_model=4 d_k=2 d_v=3");
+        snprintf(c->name, sizeof c->name, "%s", EN_ES("non-square T=3 d_model=4 d_k=2 d_v=3",
+                                                      "no cuadrado T=3 d_model=4 d_k=2 d_v=3"));
         c->x = fresh(12, ns_x);
         c->w_q = fresh(8, ns_w_q);
         c->w_k = fresh(8, ns_w_k);
         c->w_v = fresh(12, ns_w_v);
     } else {
-        unsigned seed = random_seeds[which - 2];
-        mm_rng r;
-        mm_rng_seed(&r, seed);
-        int T = 2 + mm_rng_next(&r) % 5, d_model = 2 + mm_rng_next(&r) % 5;
-        int d_k = 1 + mm_rng_next(&r) % 4, d_v = 1 + mm_rng_next(&r) % 4;
-        set_shape(c, T, d_model, d_k, d_v);
-        snprintf(c->name, sizeof c->name, "random T=%d d_model=%d d_k=%d d_v=%d seed=%u",
-                 T, d_model, d_k, d_v, seed);
-        double **m[4] = { &c->x, &c->w_q, &c->w_k, &c->w_v };
-        size_t n[4] = { (size_t)T * d_model, (size_t)d_model * d_k,
-                        (size_t)d_model * d_k, (size_t)d_model * d_v };
-        for (int i = 0; i < 4; i++) {
-            *m[i] = fresh(n[i], NULL);
-            for (size_t j = 0; j < n[i]; j++) (*m[i])[j] = mm_rng_normal(&r);
-        }
+        random_case(c, random_seeds[which - 2]);
     }
+    /* the fused path, by the reference: W_QKV and X W_QKV */
+    int d_qkv = 2 * c->d_k + c->d_v;
+    double *scratch[3] = { fresh((size_t)c->T * c->d_k, NULL), fresh((size_t)c->T * c->d_k, NULL),
+                           fresh((size_t)c->T * c->d_v, NULL) };
+    c->w_qkv = fresh((size_t)c->d_model * d_qkv, NULL);
+    c->qkv = fresh((size_t)c->T * d_qkv, NULL);
+    REF(ref_qkv_pack(c->w_qkv, c->w_q, c->w_k, c->w_v, c->d_model, c->d_k, c->d_v));
+    REF(ref_qkv_project_fused(scratch[0], scratch[1], scratch[2], c->qkv, c->x, c->w_qkv,
+                              c->T, c->d_model, c->d_k, c->d_v));
+    for (int i = 0; i < 3; i++) free(scratch[i]);
 }
-
-/* REF - the reference must accept what the checks give it */
-#define REF(call) cr_assert((call) == MM_OK, "harness: the reference failed: %s", mm_last_error())
 
 /* begin_case - case number which, named as the running check's case */
 static void begin_case(qkv_case *c, int which)
@@ -97,23 +141,25 @@ static void begin_case(qkv_case *c, int which)
 
 /* fresh_qkv - harness-owned q (T, d_k), k (T, d_k), v (T, d_v): what the
  * reference writes */
-static void fresh_qkv(double *m[3], int T, int d_k, int d_v)
+static void fresh_qkv(double *m[3], const qkv_case *c)
 {
-    m[0] = fresh((size_t)T * d_k, NULL);
-    m[1] = fresh((size_t)T * d_k, NULL);
-    m[2] = fresh((size_t)T * d_v, NULL);
+    m[0] = fresh((size_t)c->T * c->d_k, NULL);
+    m[1] = fresh((size_t)c->T * c->d_k, NULL);
+    m[2] = fresh((size_t)c->T * c->d_v, NULL);
 }
 
 /* out_qkv - the guarded outputs q (T, d_k), k (T, d_k), v (T, d_v): what the
  * learner writes */
-static void out_qkv(lab_mat *out[3], int T, int d_k, int d_v)
+static void out_qkv(lab_mat *out[3], const qkv_case *c)
 {
-    out[0] = lab_out("q", T, d_k);
-    out[1] = lab_out("k", T, d_k);
-    out[2] = lab_out("v", T, d_v);
+    out[0] = lab_out("q", c->T, c->d_k);
+    out[1] = lab_out("k", c->T, c->d_k);
+    out[2] = lab_out("v", c->T, c->d_v);
 }
 
 /* ---- the checks of each function on one case ------------------------------------- */
+/* Each computes the reference's outputs, calls the learner's function on
+ * guarded copies of the inputs, and ends with lab_check_values. */
 
 static void check_project(int which)
 {
@@ -121,7 +167,7 @@ static void check_project(int which)
     begin_case(&c, which);
     int T = c.T, d_model = c.d_model, d_k = c.d_k, d_v = c.d_v;
     double *want[3];
-    fresh_qkv(want, T, d_k, d_v);
+    fresh_qkv(want, &c);
     REF(ref_qkv_project(want[0], want[1], want[2], c.x, c.w_q, c.w_k, c.w_v,
                         T, d_model, d_k, d_v));
 
@@ -130,85 +176,48 @@ static void check_project(int which)
     lab_mat *w_k = lab_in("w_k", d_model, d_k, c.w_k);
     lab_mat *w_v = lab_in("w_v", d_model, d_v, c.w_v);
     lab_mat *out[3];
-    out_qkv(out, T, d_k, d_v);
+    out_qkv(out, &c);
     lab_call_begin("qkv_project", "qkv_project(q, k, v, x, w_q, w_k, w_v, %d, %d, %d, %d)",
                    T, d_model, d_k, d_v);
     mm_status s = qkv_project(out[0]->p, out[1]->p, out[2]->p, x->p, w_q->p, w_k->p,
                               w_v->p, T, d_model, d_k, d_v);
     lab_call_end();
-    if (!lab_expect_status(s, MM_OK, "for valid arguments")) return;
-
-    double scale = fmax(lab_scale(want[0], (size_t)T * d_k),
-                        fmax(lab_scale(want[1], (size_t)T * d_k),
-                             lab_scale(want[2], (size_t)T * d_v)));
-    if (!lab_expect_mats(3, out, (const double **)want, scale)) {
-        const double *got[3] = { out[0]->p, out[1]->p, out[2]->p };
-        diagnose_project(&c, got, (const double **)want, scale);
-    }
+    lab_check_values(s, 3, out, (const double **)want, diagnose_project, &c);
 }
 
 static void check_pack(int which)
 {
     qkv_case c;
     begin_case(&c, which);
-    int d_model = c.d_model, d_k = c.d_k, d_v = c.d_v, d_qkv = 2 * d_k + d_v;
-    double *want = fresh((size_t)d_model * d_qkv, NULL);
-    REF(ref_qkv_pack(want, c.w_q, c.w_k, c.w_v, d_model, d_k, d_v));
-
+    int d_model = c.d_model, d_k = c.d_k, d_v = c.d_v;
     lab_mat *w_q = lab_in("w_q", d_model, d_k, c.w_q);
     lab_mat *w_k = lab_in("w_k", d_model, d_k, c.w_k);
     lab_mat *w_v = lab_in("w_v", d_model, d_v, c.w_v);
-    lab_mat *w_qkv = lab_out("w_qkv", d_model, d_qkv);
+    lab_mat *w_qkv = lab_out("w_qkv", d_model, 2 * d_k + d_v);
     lab_call_begin("qkv_pack", "qkv_pack(w_qkv, w_q, w_k, w_v, %d, %d, %d)",
                    d_model, d_k, d_v);
     mm_status s = qkv_pack(w_qkv->p, w_q->p, w_k->p, w_v->p, d_model, d_k, d_v);
     lab_call_end();
-    if (!lab_expect_status(s, MM_OK, "for valid arguments")) return;
-
-    double scale = lab_scale(want, (size_t)d_model * d_qkv);
-    if (!lab_expect_mat(w_qkv, want, scale)) diagnose_pack(&c, w_qkv->p, want, scale);
-}
-
-/* case_qkv - X W_QKV of a case, by the reference: what qkv_split cuts */
-static double *case_qkv(const qkv_case *c, double **w_qkv_out)
-{
-    int d_qkv = 2 * c->d_k + c->d_v;
-    double *w_qkv = fresh((size_t)c->d_model * d_qkv, NULL);
-    double *qkv = fresh((size_t)c->T * d_qkv, NULL);
-    double *m[3];                           /* q, k, v: not needed here */
-    fresh_qkv(m, c->T, c->d_k, c->d_v);
-    REF(ref_qkv_pack(w_qkv, c->w_q, c->w_k, c->w_v, c->d_model, c->d_k, c->d_v));
-    REF(ref_qkv_project_fused(m[0], m[1], m[2], qkv, c->x, w_qkv, c->T, c->d_model,
-                              c->d_k, c->d_v));
-    for (int i = 0; i < 3; i++) free(m[i]);
-    if (w_qkv_out) *w_qkv_out = w_qkv;
-    else free(w_qkv);
-    return qkv;
+    const double *want[1] = { c.w_qkv };
+    lab_check_values(s, 1, &w_qkv, want, diagnose_pack, &c);
 }
 
 static void check_split(int which)
 {
     qkv_case c;
     begin_case(&c, which);
-    int T = c.T, d_k = c.d_k, d_v = c.d_v, d_qkv = 2 * d_k + d_v;
-    double *qkv_in = case_qkv(&c, NULL);
+    int T = c.T, d_k = c.d_k, d_v = c.d_v;
     double *want[3];
-    fresh_qkv(want, T, d_k, d_v);
-    REF(ref_qkv_split(want[0], want[1], want[2], qkv_in, T, d_k, d_v));
+    fresh_qkv(want, &c);
+    REF(ref_qkv_split(want[0], want[1], want[2], c.qkv, T, d_k, d_v));
 
-    lab_mat *qkv = lab_in("qkv", T, d_qkv, qkv_in);
+    lab_mat *qkv = lab_in("qkv", T, 2 * d_k + d_v, c.qkv);
     lab_mat *out[3];
-    out_qkv(out, T, d_k, d_v);
+    out_qkv(out, &c);
     lab_call_begin("qkv_split", "qkv_split(q, k, v, qkv, %d, %d, %d)", T, d_k, d_v);
     mm_status s = qkv_split(out[0]->p, out[1]->p, out[2]->p, qkv->p, T, d_k, d_v);
     lab_call_end();
-    if (!lab_expect_status(s, MM_OK, "for valid arguments")) return;
-
-    double scale = lab_scale(qkv_in, (size_t)T * d_qkv);
-    if (!lab_expect_mats(3, out, (const double **)want, scale)) {
-        const double *got[3] = { out[0]->p, out[1]->p, out[2]->p };
-        diagnose_split(qkv_in, T, d_k, d_v, got, (const double **)want, scale);
-    }
+    lab_check_values(s, 3, out, (const double **)want, diagnose_split, &c);
 }
 
 static void check_fused(int which)
@@ -216,30 +225,22 @@ static void check_fused(int which)
     qkv_case c;
     begin_case(&c, which);
     int T = c.T, d_model = c.d_model, d_k = c.d_k, d_v = c.d_v, d_qkv = 2 * d_k + d_v;
-    double *w_qkv_in;
-    double *qkv_want = case_qkv(&c, &w_qkv_in);
     double *want[4];
-    fresh_qkv(want, T, d_k, d_v);
-    want[3] = qkv_want;
-    REF(ref_qkv_split(want[0], want[1], want[2], qkv_want, T, d_k, d_v));
+    fresh_qkv(want, &c);
+    want[3] = c.qkv;
+    REF(ref_qkv_split(want[0], want[1], want[2], c.qkv, T, d_k, d_v));
 
     lab_mat *x = lab_in("x", T, d_model, c.x);
-    lab_mat *w_qkv = lab_in("w_qkv", d_model, d_qkv, w_qkv_in);
+    lab_mat *w_qkv = lab_in("w_qkv", d_model, d_qkv, c.w_qkv);
     lab_mat *out[4];
-    out_qkv(out, T, d_k, d_v);
+    out_qkv(out, &c);
     out[3] = lab_out("qkv", T, d_qkv);
     lab_call_begin("qkv_project_fused", "qkv_project_fused(q, k, v, qkv, x, w_qkv, "
                    "%d, %d, %d, %d)", T, d_model, d_k, d_v);
     mm_status s = qkv_project_fused(out[0]->p, out[1]->p, out[2]->p, out[3]->p, x->p,
                                     w_qkv->p, T, d_model, d_k, d_v);
     lab_call_end();
-    if (!lab_expect_status(s, MM_OK, "for valid arguments")) return;
-
-    double scale = lab_scale(qkv_want, (size_t)T * d_qkv);
-    if (!lab_expect_mats(4, out, (const double **)want, scale)) {
-        const double *got[4] = { out[0]->p, out[1]->p, out[2]->p, out[3]->p };
-        diagnose_fused(&c, w_qkv_in, got, (const double **)want, scale);
-    }
+    lab_check_values(s, 4, out, (const double **)want, diagnose_fused, &c);
 }
 
 /* ---- bad arguments ------------------------------------------------------------------ */
@@ -339,6 +340,13 @@ static bool expect_einval(const arg_fn *f, double *const buf[], const int n[N_SI
     return lab_expect_status(s, MM_EINVAL, when);
 }
 
+static const char *const null_hint[2] = {
+    "check every pointer before using it: MM_NEED_BUFFER(p) returns MM_EINVAL "
+    "from your function when p is NULL, with a message naming the function and p",
+    "comprueba cada puntero antes de usarlo: MM_NEED_BUFFER(p) devuelve MM_EINVAL "
+    "desde tu función cuando p es NULL, con un mensaje que nombra la función y p"
+};
+
 /* check_nulls - each pointer argument of f NULL in turn, the sizes valid */
 static void check_nulls(const arg_fn *f)
 {
@@ -349,13 +357,11 @@ static void check_nulls(const arg_fn *f)
         double *buf[MAX_BUFFERS];
         for (int i = 0; i < n_buffers; i++) buf[i] = i == null ? NULL : room[i];
         char when[64];
-        snprintf(when, sizeof when, "for %s = NULL", f->buffer[null]);
+        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), f->buffer[null]);
         lab_case("%s = NULL", f->buffer[null]);
         ok &= expect_einval(f, buf, good_sizes, null, when);
     }
-    if (!ok)
-        lab_hint("check every pointer before using it: mm_need_buffer(fn, \"name\", p) "
-                 "returns MM_EINVAL for NULL and records the message");
+    if (!ok) lab_hint("%s", null_hint[lab_es()]);
 }
 
 /* check_sizes - each size f takes not positive in turn (0, then negative) */
@@ -371,30 +377,65 @@ static void check_sizes(const arg_fn *f)
         memcpy(n, good_sizes, sizeof n);
         n[bad] = value;
         char when[64];
-        snprintf(when, sizeof when, "for %s = %d", size_name[bad], value);
+        snprintf(when, sizeof when, EN_ES("for %s = %d", "con %s = %d"), size_name[bad], value);
         lab_case("%s = %d", size_name[bad], value);
         ok &= expect_einval(f, room, n, -1, when);
     }
     if (!ok)
-        lab_hint("check every size before using it: mm_need_positive(fn, \"name\", n) "
-                 "returns MM_EINVAL unless n > 0 and records the message");
+        lab_hint(EN_ES("check every size before using it: MM_NEED_POSITIVE(n) returns "
+                       "MM_EINVAL from your function unless n > 0, with a message naming "
+                       "the function and n",
+                       "comprueba cada tamaño antes de usarlo: MM_NEED_POSITIVE(n) devuelve "
+                       "MM_EINVAL desde tu función salvo que n > 0, con un mensaje que "
+                       "nombra la función y n"));
 }
 
 /* ---- attention_param_count ------------------------------------------------------------ */
 
-/* check_count - one call of attention_param_count against the reference */
+#define COUNT_UNTOUCHED 7654321L     /* *count before every call: a failure keeps it */
+
+/* check_count - one call of attention_param_count(&count, d_model, n_heads)
+ * against the reference: the same status, the same count on success, and
+ * the count untouched on failure */
 static bool check_count(int d_model, int n_heads)
 {
-    long want = ref_attention_param_count(d_model, n_heads);
+    long want = COUNT_UNTOUCHED, got = COUNT_UNTOUCHED;
+    mm_status want_status = ref_attention_param_count(&want, d_model, n_heads);
     lab_case("d_model=%d n_heads=%d", d_model, n_heads);
-    lab_call_begin("attention_param_count", "attention_param_count(%d, %d)", d_model, n_heads);
-    long got = attention_param_count(d_model, n_heads);
+    lab_call_begin("attention_param_count", "attention_param_count(&count, %d, %d)",
+                   d_model, n_heads);
+    mm_status s = attention_param_count(&got, d_model, n_heads);
     lab_call_end();
-    if (got == want) return true;
-    lab_fail("attention_param_count(%d, %d) returned %ld; expected %ld%s", d_model, n_heads,
-             got, want, want == -1 ? " (the arguments are invalid)" : "");
-    diagnose_param_count(d_model, n_heads, got, want);
-    return false;
+    char when[96];
+    snprintf(when, sizeof when, EN_ES("for d_model = %d, n_heads = %d",
+                                      "con d_model = %d, n_heads = %d"), d_model, n_heads);
+    bool ok = lab_expect_status(s, want_status, when);
+    if (ok && s == MM_OK && got != want) {
+        lab_fail(EN_ES("attention_param_count(&count, %d, %d) set count = %ld; expected %ld",
+                       "attention_param_count(&count, %d, %d) dejó count = %ld; se esperaba %ld"),
+                 d_model, n_heads, got, want);
+        ok = false;
+    } else if (s != MM_OK && got != COUNT_UNTOUCHED) {
+        lab_fail(EN_ES("attention_param_count(&count, %d, %d) failed with %s but changed "
+                       "count from %ld to %ld: a failed call leaves *count as it was",
+                       "attention_param_count(&count, %d, %d) falló con %s pero cambió "
+                       "count de %ld a %ld: una llamada fallida deja *count como estaba"),
+                 d_model, n_heads, mm_status_name(s), COUNT_UNTOUCHED, got);
+        ok = false;
+    }
+    if (!ok) diagnose_param_count(d_model, n_heads, s, got, want_status, want);
+    return ok;
+}
+
+/* check_null_count - count = NULL, the sizes valid */
+static void check_null_count(void)
+{
+    lab_case("count = NULL");
+    lab_call_begin("attention_param_count", "attention_param_count(NULL, 64, 4)");
+    mm_status s = attention_param_count(NULL, 64, 4);
+    lab_call_end();
+    if (!lab_expect_status(s, MM_EINVAL, EN_ES("for count = NULL", "con count = NULL")))
+        lab_hint("%s", null_hint[lab_es()]);
 }
 
 /* ---- the tests: one suite per function, one test per case ------------------------------- */
@@ -417,25 +458,34 @@ CASE_TESTS(qkv_split, check_split, split_args)
 CASE_TESTS(qkv_project_fused, check_fused, fused_args)
 
 TestSuite(attention_param_count, .timeout = LAB_TIMEOUT);
-Test(attention_param_count, p1_mini_gpt) { check_count(64, 4); }   /* 16384, chapter 01 */
-Test(attention_param_count, p2_small)
+Test(attention_param_count, c1_mini_gpt) { check_count(64, 4); }   /* 16384, chapter 01 */
+Test(attention_param_count, c2_small)
 {
     check_count(8, 2);
     check_count(12, 3);
     check_count(6, 6);
     check_count(1, 1);
 }
-Test(attention_param_count, p3_not_divisible)
+Test(attention_param_count, c3_large) { check_count(32768, 8); }  /* 2^32: past INT_MAX */
+Test(attention_param_count, e1_not_divisible)
 {
     check_count(65, 4);
     check_count(64, 3);
     check_count(4, 8);
 }
-Test(attention_param_count, p4_not_positive)
+Test(attention_param_count, e2_not_positive)
 {
     check_count(0, 4);
     check_count(64, 0);
     check_count(-64, 4);
     check_count(64, -4);
 }
-Test(attention_param_count, p5_large) { check_count(32768, 8); }  /* 2^32: past INT_MAX */
+/* 4 d_model^2 must fit in a long: the largest d_model that fits, the next,
+ * and the largest even int (which is divisible by 2) */
+Test(attention_param_count, e3_too_large)
+{
+    check_count(1518500249, 1);
+    check_count(1518500250, 1);
+    check_count(INT_MAX - 1, 2);
+}
+Test(attention_param_count, e4_null_count) { check_null_count(); }

@@ -12,30 +12,33 @@ extern __typeof__(qkv_split) ref_qkv_split;
 extern __typeof__(qkv_project_fused) ref_qkv_project_fused;
 extern __typeof__(attention_param_count) ref_attention_param_count;
 
-/* qkv_case - one input of the projections: X and the three matrices */
+/* qkv_case - one input of the projections: X and the three matrices, and
+ * (from the reference) what the fused path makes of them */
 typedef struct {
-    char name[160];             /* as messages show it */
+    char name[200];             /* as messages show it */
     int T, d_model, d_k, d_v;
     double *x;                  /* (T, d_model) */
     double *w_q, *w_k;          /* (d_model, d_k) */
     double *w_v;                /* (d_model, d_v) */
+    double *w_qkv;              /* (d_model, 2 d_k + d_v) = [W_Q | W_K | W_V] */
+    double *qkv;                /* (T, 2 d_k + d_v) = X W_QKV */
 } qkv_case;
 
 #define QKV_CASES 5             /* 0 worked example, 1 non-square, 2-4 random */
 
-/* qkv_case_make - case number which (0 .. QKV_CASES-1) */
+/* qkv_case_make - case number which (0 .. QKV_CASES-1), w_qkv and qkv included */
 void qkv_case_make(qkv_case *c, int which);
 
-/* the known mistakes: each prints its hint if it explains the learner's output
- * (got) where the reference's (want) differs; scale as for lab_close */
-void diagnose_project(const qkv_case *c, const double *got[3], const double *want[3],
-                      double scale);
-void diagnose_pack(const qkv_case *c, const double *got, const double *want,
-                   double scale);
-void diagnose_split(const double *qkv, int T, int d_k, int d_v,
-                    const double *got[3], const double *want[3], double scale);
-void diagnose_fused(const qkv_case *c, const double *w_qkv, const double *got[4],
-                    const double *want[4], double scale);
-void diagnose_param_count(int d_model, int n_heads, long got, long want);
+/* the known mistakes of each function (lab_diagnose, ctx a qkv_case): each
+ * prints the hint of the mistake that explains the learner's outputs */
+lab_diagnose diagnose_project;  /* got q, k, v */
+lab_diagnose diagnose_pack;     /* got w_qkv */
+lab_diagnose diagnose_split;    /* got q, k, v, cut from the case's qkv */
+lab_diagnose diagnose_fused;    /* got q, k, v, qkv */
+
+/* diagnose_param_count - why attention_param_count(&count, d_model, n_heads)
+ * returned status with count (the reference: want_status, want) */
+void diagnose_param_count(int d_model, int n_heads, mm_status status, long count,
+                          mm_status want_status, long want);
 
 #endif

@@ -65,9 +65,12 @@ static void order_hint(const char *what, const int o[3])
 {
     int pos = 0;
     while (o[pos] == pos) pos++;
-    lab_hint("your %s has the %s block where %s belongs (your order is %s | %s | %s): "
-             "the blocks are Q | K | V, left to right", what, block_name[o[pos]],
-             block_name[pos], block_name[o[0]], block_name[o[1]], block_name[o[2]]);
+    lab_hint(EN_ES("your %s has the %s block where %s belongs (your order is %s | %s | %s): "
+                   "the blocks are Q | K | V, left to right",
+                   "tu %s tiene el bloque %s donde va %s (tu orden es %s | %s | %s): "
+                   "los bloques son Q | K | V, de izquierda a derecha"),
+             what, block_name[o[pos]], block_name[pos], block_name[o[0]], block_name[o[1]],
+             block_name[o[2]]);
 }
 
 /* ---- qkv_project --------------------------------------------------------------------- */
@@ -82,17 +85,22 @@ static void matrices_hint(const int uses[3])
     for (int o = 0, k = 0; o < 3; o++) {
         if (uses[o] == o) continue;
         k++;
-        len += snprintf(yours + len, sizeof yours - len, "%syour %s is X %s",
-                        k == 1 ? "" : k == n_wrong ? " and " : ", ", out_name[o],
+        len += snprintf(yours + len, sizeof yours - len, EN_ES("%syour %s is X %s", "%stu %s es X %s"),
+                        k == 1 ? "" : k == n_wrong ? EN_ES(" and ", " y ") : ", ", out_name[o],
                         w_name[uses[o]]);
     }
-    lab_hint("you %s the matrices: %s; Q = X W_Q, K = X W_K, V = X W_V (each projection "
-             "has its own matrix)", n_wrong == 2 ? "swapped" : "mixed up", yours);
+    lab_hint(EN_ES("you %s the matrices: %s; Q = X W_Q, K = X W_K, V = X W_V (each "
+                   "projection has its own matrix)",
+                   "%s las matrices: %s; Q = X W_Q, K = X W_K, V = X W_V (cada "
+                   "proyección tiene su propia matriz)"),
+             n_wrong == 2 ? EN_ES("swapped", "intercambiaste") : EN_ES("mixed up", "mezclaste"),
+             yours);
 }
 
-void diagnose_project(const qkv_case *c, const double *got[3], const double *want[3],
-                      double scale)
+void diagnose_project(const double *const got[], const double *const want[], double scale,
+                      void *ctx)
 {
+    const qkv_case *c = ctx;
     int T = c->T, d_model = c->d_model;
     int width[3] = { c->d_k, c->d_k, c->d_v };
     const double *w[3] = { c->w_q, c->w_k, c->w_v };
@@ -103,9 +111,12 @@ void diagnose_project(const qkv_case *c, const double *got[3], const double *wan
     /* the weights read transposed */
     for (int i = 0; i < 3; i++) product(m[i], c->x, w[i], T, d_model, width[i], true);
     if (lab_explained(3, got, want, (const double **)m, len, scale)) {
-        lab_hint("you read the weight matrices transposed: W_Q is (d_model, d_k), stored "
-                 "row by row, so its element (i, j) is w_q[i * d_k + j]; Q = X W_Q "
-                 "combines row t of X with column j of W_Q");
+        lab_hint(EN_ES("you read the weight matrices transposed: W_Q is (d_model, d_k), "
+                       "stored row by row, so its element (i, j) is w_q[i * d_k + j]; "
+                       "Q = X W_Q combines row t of X with column j of W_Q",
+                       "leíste las matrices de pesos traspuestas: W_Q es (d_model, d_k), "
+                       "guardada por filas, así que su elemento (i, j) es w_q[i * d_k + j]; "
+                       "Q = X W_Q combina la fila t de X con la columna j de W_Q"));
         goto done;
     }
 
@@ -118,7 +129,10 @@ void diagnose_project(const qkv_case *c, const double *got[3], const double *wan
             for (int i = 0; i < 3; i++) memcpy(m[i], want[i], len[i] * sizeof *m[i]);
             product(m[o], c->x, w[s], T, d_model, width[o], false);
             if (lab_explained(3, got, want, (const double **)m, len, scale)) {
-                lab_hint("your %s is X %s: %s = X %s (each projection has its own matrix)",
+                lab_hint(EN_ES("your %s is X %s: %s = X %s (each projection has its own "
+                               "matrix)",
+                               "tu %s es X %s: %s = X %s (cada proyección tiene su propia "
+                               "matriz)"),
                          out_name[o], w_name[s], block_name[o], w_name[o]);
                 goto done;
             }
@@ -143,8 +157,11 @@ done:
 
 /* ---- qkv_pack -------------------------------------------------------------------------- */
 
-void diagnose_pack(const qkv_case *c, const double *got, const double *want, double scale)
+void diagnose_pack(const double *const got_[], const double *const want_[], double scale,
+                   void *ctx)
 {
+    const qkv_case *c = ctx;
+    const double *got = got_[0], *want = want_[0];
     int d_model = c->d_model, d_k = c->d_k, d_v = c->d_v, d_qkv = 2 * d_k + d_v;
     int width[3] = { d_k, d_k, d_v };
     const double *w[3] = { c->w_q, c->w_k, c->w_v };
@@ -171,9 +188,13 @@ void diagnose_pack(const qkv_case *c, const double *got, const double *want, dou
     for (int b = 0; b < 3; b++)
         for (size_t i = 0; i < (size_t)d_model * width[b]; i++) m[at++] = w[b][i];
     if (lab_explained(1, g, r, mm, &len, scale)) {
-        lab_hint("you copied W_Q, W_K and W_V one after another, as if stacked: their blocks "
-                 "sit side by side, so row i of W_QKV is row i of W_Q, then row i of W_K, "
-                 "then row i of W_V (2 d_k + d_v numbers)");
+        lab_hint(EN_ES("you copied W_Q, W_K and W_V one after another, as if stacked: "
+                       "their blocks sit side by side, so row i of W_QKV is row i of W_Q, "
+                       "then row i of W_K, then row i of W_V (2 d_k + d_v numbers)",
+                       "copiaste W_Q, W_K y W_V una detrás de otra, como apiladas: sus "
+                       "bloques van uno al lado de otro, así que la fila i de W_QKV es la "
+                       "fila i de W_Q, luego la fila i de W_K y luego la fila i de W_V "
+                       "(2 d_k + d_v números)"));
         goto done;
     }
 
@@ -181,8 +202,12 @@ void diagnose_pack(const qkv_case *c, const double *got, const double *want, dou
     for (int i = 0; i < d_model; i++)
         for (int j = 0; j < d_qkv; j++) m[(size_t)j * d_model + i] = want[(size_t)i * d_qkv + j];
     if (lab_explained(1, g, r, mm, &len, scale)) {
-        lab_hint("you stored W_QKV transposed: it is (d_model, 2 d_k + d_v), one row per "
-                 "input feature, so its element (i, j) is w_qkv[i * (2 d_k + d_v) + j]");
+        lab_hint(EN_ES("you stored W_QKV transposed: it is (d_model, 2 d_k + d_v), one "
+                       "row per input feature, so its element (i, j) is "
+                       "w_qkv[i * (2 d_k + d_v) + j]",
+                       "guardaste W_QKV traspuesta: es (d_model, 2 d_k + d_v), una fila "
+                       "por rasgo de entrada, así que su elemento (i, j) es "
+                       "w_qkv[i * (2 d_k + d_v) + j]"));
         goto done;
     }
 
@@ -195,18 +220,24 @@ void diagnose_pack(const qkv_case *c, const double *got, const double *want, dou
                 m[off + (size_t)i * width[b] + j] = w[b][(size_t)i * width[b] + j];
         }
     if (lab_explained(1, g, r, mm, &len, scale))
-        lab_hint("you stepped through the rows of W_QKV with the width of one block: a row "
-                 "of W_QKV holds 2 d_k + d_v numbers (Q, K and V side by side), so row i "
-                 "starts at i * (2 d_k + d_v)");
+        lab_hint(EN_ES("you stepped through the rows of W_QKV with the width of one "
+                       "block: a row of W_QKV holds 2 d_k + d_v numbers (Q, K and V side "
+                       "by side), so row i starts at i * (2 d_k + d_v)",
+                       "recorriste las filas de W_QKV con el ancho de un solo bloque: una "
+                       "fila de W_QKV tiene 2 d_k + d_v números (Q, K y V uno al lado de "
+                       "otro), así que la fila i empieza en i * (2 d_k + d_v)"));
 done:
     free(m);
 }
 
 /* ---- qkv_split --------------------------------------------------------------------------- */
 
-void diagnose_split(const double *qkv, int T, int d_k, int d_v, const double *got[3],
-                    const double *want[3], double scale)
+void diagnose_split(const double *const got[], const double *const want[], double scale,
+                    void *ctx)
 {
+    const qkv_case *c = ctx;
+    const double *qkv = c->qkv;
+    int T = c->T, d_k = c->d_k, d_v = c->d_v;
     int d_qkv = 2 * d_k + d_v;
     int width[3] = { d_k, d_k, d_v };
     size_t len[3];
@@ -235,9 +266,12 @@ void diagnose_split(const double *qkv, int T, int d_k, int d_v, const double *go
                 m[b][(size_t)t * width[b] + j] = qkv[off + (size_t)t * width[b] + j];
     }
     if (lab_explained(3, got, want, (const double **)m, len, scale)) {
-        lab_hint("you stepped through the rows of qkv with the width of one block (d_k or "
-                 "d_v): a row of qkv holds 2 d_k + d_v numbers (its q, k and v side by "
-                 "side), so row t starts at t * (2 d_k + d_v)");
+        lab_hint(EN_ES("you stepped through the rows of qkv with the width of one block "
+                       "(d_k or d_v): a row of qkv holds 2 d_k + d_v numbers (its q, k and "
+                       "v side by side), so row t starts at t * (2 d_k + d_v)",
+                       "recorriste las filas de qkv con el ancho de un solo bloque (d_k o "
+                       "d_v): una fila de qkv tiene 2 d_k + d_v números (su q, su k y su v "
+                       "uno al lado de otro), así que la fila t empieza en t * (2 d_k + d_v)"));
         goto done;
     }
 
@@ -246,8 +280,11 @@ void diagnose_split(const double *qkv, int T, int d_k, int d_v, const double *go
     for (int b = 0; b < 3; b++)
         for (size_t i = 0; i < len[b]; i++) m[b][i] = qkv[at++];
     if (lab_explained(3, got, want, (const double **)m, len, scale))
-        lab_hint("you read qkv as Q, then K, then V, one whole matrix after another: each "
-                 "row of qkv holds that row's q, k and v side by side");
+        lab_hint(EN_ES("you read qkv as Q, then K, then V, one whole matrix after "
+                       "another: each row of qkv holds that row's q, k and v side by side",
+                       "leíste qkv como Q, luego K y luego V, una matriz entera detrás de "
+                       "otra: cada fila de qkv tiene la q, la k y la v de esa fila una al "
+                       "lado de otra"));
 done:
     for (int b = 0; b < 3; b++) free(m[b]);
 }
@@ -271,9 +308,11 @@ static void run_split_probe(void *arg)
     lab_call_end();
 }
 
-void diagnose_fused(const qkv_case *c, const double *w_qkv, const double *got[4],
-                    const double *want[4], double scale)
+void diagnose_fused(const double *const got[], const double *const want[], double scale,
+                    void *ctx)
 {
+    const qkv_case *c = ctx;
+    const double *w_qkv = c->w_qkv;
     int T = c->T, d_model = c->d_model, d_k = c->d_k, d_v = c->d_v, d_qkv = 2 * d_k + d_v;
     size_t len[4] = { (size_t)T * d_k, (size_t)T * d_k, (size_t)T * d_v, (size_t)T * d_qkv };
     bool qkv_right = lab_close(got[3], want[3], len[3], scale);
@@ -282,15 +321,23 @@ void diagnose_fused(const qkv_case *c, const double *w_qkv, const double *got[4]
 
     if (!qkv_right) {
         if (qkv_vs_right)
-            lab_hint("q, k and v are right but qkv is not X W_QKV: qkv is the caller's "
-                     "scratch, and qkv_project_fused leaves the product X W_QKV in it");
+            lab_hint(EN_ES("q, k and v are right but qkv is not X W_QKV: qkv is the "
+                           "caller's scratch, and qkv_project_fused leaves the product "
+                           "X W_QKV in it",
+                           "q, k y v están bien pero qkv no es X W_QKV: qkv es el búfer "
+                           "auxiliar de quien llama, y qkv_project_fused deja en él el "
+                           "producto X W_QKV"));
         double *m[4];
         for (int i = 0; i < 4; i++) m[i] = scratch(len[i]);
         product(m[3], c->x, w_qkv, T, d_model, d_qkv, true);
         cr_assert(ref_qkv_split(m[0], m[1], m[2], m[3], T, d_k, d_v) == MM_OK);
         if (lab_explained(4, got, want, (const double **)m, len, scale))
-            lab_hint("you read W_QKV transposed: it is (d_model, 2 d_k + d_v), stored row "
-                     "by row, so its element (i, j) is w_qkv[i * (2 d_k + d_v) + j]");
+            lab_hint(EN_ES("you read W_QKV transposed: it is (d_model, 2 d_k + d_v), "
+                           "stored row by row, so its element (i, j) is "
+                           "w_qkv[i * (2 d_k + d_v) + j]",
+                           "leíste W_QKV traspuesta: es (d_model, 2 d_k + d_v), guardada "
+                           "por filas, así que su elemento (i, j) es "
+                           "w_qkv[i * (2 d_k + d_v) + j]"));
         for (int i = 0; i < 4; i++) free(m[i]);
         return;
     }
@@ -300,56 +347,117 @@ void diagnose_fused(const qkv_case *c, const double *w_qkv, const double *got[4]
                       { lab_out("q", T, d_k), lab_out("k", T, d_k), lab_out("v", T, d_v) },
                       MM_OK };
     if (!lab_probe(run_split_probe, &p)) {
-        lab_hint("qkv holds X W_QKV as it should, but q, k and v are not cut out of it "
-                 "right; your qkv_split, which does that cut, still calls LAB_TODO(): "
-                 "write it, then call it here");
+        lab_hint(EN_ES("qkv holds X W_QKV as it should, but q, k and v are not cut out "
+                       "of it right; your qkv_split, which does that cut, still calls "
+                       "LAB_TODO(): write it, then call it here",
+                       "qkv tiene X W_QKV como debe, pero q, k y v no están bien cortadas "
+                       "de ella; tu qkv_split, que hace ese corte, aún llama a LAB_TODO(): "
+                       "escríbela y luego llámala aquí"));
     } else {
         bool split_right = p.status == MM_OK;
         for (int i = 0; i < 3; i++)
             split_right &= lab_close(p.out[i]->p, want[i], len[i], scale);
         if (split_right)
-            lab_hint("qkv holds X W_QKV as it should, but q, k and v are not cut out of it "
-                     "the way your qkv_split does (it gets this case right): call "
-                     "qkv_split(q, k, v, qkv, T, d_k, d_v)");
+            lab_hint(EN_ES("qkv holds X W_QKV as it should, but q, k and v are not cut "
+                           "out of it the way your qkv_split does (it gets this case "
+                           "right): call qkv_split(q, k, v, qkv, T, d_k, d_v)",
+                           "qkv tiene X W_QKV como debe, pero q, k y v no están cortadas "
+                           "de ella como lo hace tu qkv_split (que acierta en este caso): "
+                           "llama a qkv_split(q, k, v, qkv, T, d_k, d_v)"));
         else
-            lab_hint("qkv holds X W_QKV as it should, but your qkv_split cuts it wrong on "
-                     "this input (see the checks of qkv_split): fix qkv_split first");
+            lab_hint(EN_ES("qkv holds X W_QKV as it should, but your qkv_split cuts it "
+                           "wrong on this input (see the checks of qkv_split): fix "
+                           "qkv_split first",
+                           "qkv tiene X W_QKV como debe, pero tu qkv_split la corta mal con "
+                           "esta entrada (mira las comprobaciones de qkv_split): arregla "
+                           "primero qkv_split"));
     }
-    diagnose_split(want[3], T, d_k, d_v, got, want, scale);
+    diagnose_split(got, want, scale, ctx);
 }
 
 /* ---- attention_param_count ------------------------------------------------------------------ */
 
-void diagnose_param_count(int d_model, int n_heads, long got, long want)
+void diagnose_param_count(int d_model, int n_heads, mm_status status, long count,
+                          mm_status want_status, long want)
 {
-    if (want == -1) {
+    if (want_status == MM_EINVAL && status != MM_EINVAL) {
         if (d_model <= 0 || n_heads <= 0)
-            lab_hint("return -1 when d_model or n_heads is not positive (mm_need_positive "
-                     "checks and records why)");
+            lab_hint(EN_ES("check the sizes first: MM_NEED_POSITIVE(d_model) and "
+                           "MM_NEED_POSITIVE(n_heads) return MM_EINVAL from your function "
+                           "and record why",
+                           "comprueba antes los tamaños: MM_NEED_POSITIVE(d_model) y "
+                           "MM_NEED_POSITIVE(n_heads) devuelven MM_EINVAL desde tu función "
+                           "y anotan el motivo"));
         else
-            lab_hint("%d is not divisible by %d: d_k = d_model / n_heads must be a whole "
-                     "number, so return -1 (and record why with mm_fail)", d_model, n_heads);
+            lab_hint(EN_ES("%d is not divisible by %d: d_k = d_model / n_heads must be a "
+                           "whole number, so return MM_EINVAL (mm_fail records why)",
+                           "%d no es divisible entre %d: d_k = d_model / n_heads tiene que "
+                           "ser un número entero, así que devuelve MM_EINVAL (mm_fail anota "
+                           "el motivo)"),
+                     d_model, n_heads);
         return;
     }
-    long d = d_model, h = n_heads, d_k = d / h;
-    struct { long count; const char *hint; } mistakes[] = {
-        { 3 * d * d, "you left out W_O: a layer has W_Q, W_K, W_V and the output "
-                     "projection W_O (d_model x d_model)" },
-        { h * 3 * d * d + d * d, "each head's W_Q, W_K and W_V are d_model x d_k, with "
-                                 "d_k = d_model / n_heads, not d_model x d_model" },
-        { 3 * d * d_k + d * d, "you counted the W_Q, W_K and W_V of one head: there are "
-                               "n_heads heads" },
-        { h * (3 * d * d_k + d * d), "W_O is one d_model x d_model matrix for the whole "
-                                     "layer, not one per head" },
-        { 4 * d * d + 4 * d, "you counted biases: the projections of this workbook have "
-                             "none (GPT-2 convention)" },
+    if (want_status == MM_ERANGE && status != MM_ERANGE) {
+        lab_hint(EN_ES("the count 4 d_model^2 does not fit in a long for d_model = %d: "
+                       "before multiplying, check d > LONG_MAX / 4 / d (with d = d_model "
+                       "as a long) and return MM_ERANGE",
+                       "el recuento 4 d_model^2 no cabe en un long con d_model = %d: antes "
+                       "de multiplicar, comprueba d > LONG_MAX / 4 / d (con d = d_model "
+                       "como long) y devuelve MM_ERANGE"),
+                 d_model);
+        return;
+    }
+    if (want_status != MM_OK) {
+        if (status == want_status)        /* the status is right: count was changed */
+            lab_hint(EN_ES("write *count only once every check has passed: the caller "
+                           "keeps its value when the call fails",
+                           "escribe *count solo cuando todas las comprobaciones han pasado: "
+                           "quien llama conserva su valor si la llamada falla"));
+        return;
+    }
+    if (status != MM_OK) {
+        if (d_model > 65536)
+            lab_hint(EN_ES("the count for d_model = %d fits in a long (it is %ld): "
+                           "do the check in long arithmetic, d > LONG_MAX / 4 / d",
+                           "el recuento con d_model = %d cabe en un long (es %ld): haz la "
+                           "comprobación en aritmética long, d > LONG_MAX / 4 / d"),
+                     d_model, want);
+        return;
+    }
+    /* the mistakes' counts, in unsigned arithmetic: it wraps instead of overflowing */
+    unsigned long d = (unsigned long)d_model, h = (unsigned long)n_heads, d_k = d / h;
+    struct { unsigned long count; const char *hint[2]; } mistakes[] = {
+        { 3 * d * d, { "you left out W_O: a layer has W_Q, W_K, W_V and the output "
+                       "projection W_O (d_model x d_model)",
+                       "olvidaste W_O: una capa tiene W_Q, W_K, W_V y la proyección de "
+                       "salida W_O (d_model x d_model)" } },
+        { h * 3 * d * d + d * d, { "each head's W_Q, W_K and W_V are d_model x d_k, with "
+                                   "d_k = d_model / n_heads, not d_model x d_model",
+                                   "las W_Q, W_K y W_V de cada cabeza son d_model x d_k, con "
+                                   "d_k = d_model / n_heads, no d_model x d_model" } },
+        { 3 * d * d_k + d * d, { "you counted the W_Q, W_K and W_V of one head: there are "
+                                 "n_heads heads",
+                                 "contaste las W_Q, W_K y W_V de una sola cabeza: hay "
+                                 "n_heads cabezas" } },
+        { h * (3 * d * d_k + d * d), { "W_O is one d_model x d_model matrix for the whole "
+                                       "layer, not one per head",
+                                       "W_O es una sola matriz d_model x d_model para toda la "
+                                       "capa, no una por cabeza" } },
+        { 4 * d * d + 4 * d, { "you counted biases: the projections of this workbook have "
+                               "none (the bias-free convention of PaLM and LLaMA)",
+                               "contaste sesgos: las proyecciones de este cuaderno no "
+                               "tienen (la convención sin sesgos de PaLM y LLaMA)" } },
     };
     for (size_t i = 0; i < sizeof mistakes / sizeof mistakes[0]; i++)
-        if (mistakes[i].count != want && got == mistakes[i].count) {
-            lab_hint("%s", mistakes[i].hint);
+        if (mistakes[i].count != (unsigned long)want &&
+            (unsigned long)count == mistakes[i].count) {
+            lab_hint("%s", mistakes[i].hint[lab_es()]);
             return;
         }
     if (want > INT_MAX)
-        lab_hint("the count is %ld, more than an int holds (%d): do the arithmetic in "
-                 "long (convert d_model to long before multiplying)", want, INT_MAX);
+        lab_hint(EN_ES("the count is %ld, more than an int holds (%d): do the arithmetic "
+                       "in long (convert d_model to long before multiplying)",
+                       "el recuento es %ld, más de lo que cabe en un int (%d): haz la "
+                       "aritmética en long (convierte d_model a long antes de multiplicar)"),
+                 want, INT_MAX);
 }

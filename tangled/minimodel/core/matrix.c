@@ -1,7 +1,10 @@
+/* Generated from the book: book/en/90-core.nw (the Spanish edition tangles
+ * the same bytes). Edit the chapter, not this file. */
 /* matrix.c - the readable reference product, loop order i-p-j */
 #include <stddef.h>
 #include "matrix.h"
 
+/* check_matmul_args - the checked errors of mm_matmul */
 static mm_status check_matmul_args(double *c, const double *a, const double *b,
                                    int n, int k, int m)
 {
@@ -13,11 +16,12 @@ static mm_status check_matmul_args(double *c, const double *a, const double *b,
     MM_TRY(mm_need_positive(fn, "k", k));
     MM_TRY(mm_need_positive(fn, "m", m));
     if (c == a || c == b)
-        return mm_fail(MM_EINVAL, "mm_matmul: c must not be the same buffer as %s",
-                       c == a ? "a" : "b");
+        return mm_fail(MM_EINVAL, "%s: c must not be the same buffer as %s",
+                       fn, c == a ? "a" : "b");
     return MM_OK;
 }
 
+/* mm_matmul - c = a b (or a b^T), row by row */
 mm_status mm_matmul(double *c, const double *a, const double *b,
                     int n, int k, int m, bool b_transposed)
 {

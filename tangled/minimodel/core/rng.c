@@ -1,7 +1,10 @@
+/* Generated from the book: book/en/90-core.nw (the Spanish edition tangles
+ * the same bytes). Edit the chapter, not this file. */
 /* rng.c - splitmix64 and the polar method */
 #include <math.h>
 #include "rng.h"
 
+/* mm_rng_seed - the state is the seed; no normal is pending */
 void mm_rng_seed(mm_rng *r, uint64_t seed)
 {
     r->state = seed;
@@ -9,6 +12,7 @@ void mm_rng_seed(mm_rng *r, uint64_t seed)
     r->has_spare = 0;
 }
 
+/* mm_rng_next - advance by the golden-ratio constant, then mix */
 uint64_t mm_rng_next(mm_rng *r)
 {
     uint64_t z = (r->state += 0x9E3779B97F4A7C15u);
@@ -17,11 +21,13 @@ uint64_t mm_rng_next(mm_rng *r)
     return z ^ (z >> 31);
 }
 
+/* mm_rng_uniform - the top 53 bits, scaled into [0, 1) */
 double mm_rng_uniform(mm_rng *r)
 {
     return (double)(mm_rng_next(r) >> 11) * 0x1.0p-53;
 }
 
+/* mm_rng_normal - Marsaglia's polar method, one pair per two calls */
 double mm_rng_normal(mm_rng *r)
 {
     if (r->has_spare) {
@@ -40,14 +46,16 @@ double mm_rng_normal(mm_rng *r)
     return u * scale;
 }
 
+/* mm_fill_normal - n scaled normal draws into w */
 mm_status mm_fill_normal(double *w, size_t n, double std, mm_rng *r)
 {
-    const char *fn = "mm_fill_normal";
-    MM_TRY(mm_need_buffer(fn, "w", w));
-    MM_TRY(mm_need_buffer(fn, "r", r));
-    if (n == 0) return mm_fail(MM_EINVAL, "%s: n must be positive, got 0", fn);
+    MM_NEED_BUFFER(w);
+    MM_NEED_BUFFER(r);
+    if (n == 0)
+        return mm_fail(MM_EINVAL, "%s: n must be positive, got 0", __func__);
     if (!(std >= 0.0) || isinf(std))
-        return mm_fail(MM_EINVAL, "%s: std must be finite and >= 0, got %g", fn, std);
+        return mm_fail(MM_EINVAL, "%s: std must be finite and >= 0, got %g",
+                       __func__, std);
     for (size_t i = 0; i < n; i++) w[i] = std * mm_rng_normal(r);
     return MM_OK;
 }

@@ -1,3 +1,5 @@
+/* Generated from the book: book/en/90-core.nw (the Spanish edition tangles
+ * the same bytes). Edit the chapter, not this file. */
 /* rng.h - the seeded generator of the minimodel library.
  * Integers: splitmix64, pure 64-bit integer arithmetic, so the stream of a
  * seed is the same on every machine. Normals: Marsaglia's polar method on
@@ -16,20 +18,25 @@ typedef struct {
     int has_spare;        /* 1 when spare is unused */
 } mm_rng;
 
-/* mm_rng_seed - start the stream of seed */
+/* mm_rng_seed - start the stream of seed.
+ * Unchecked: r points to an mm_rng. */
 void mm_rng_seed(mm_rng *r, uint64_t seed);
 
-/* mm_rng_next - next 64-bit integer of the stream */
+/* mm_rng_next - next 64-bit integer of the stream.
+ * Unchecked: r was seeded. (Also for the two below.) */
 uint64_t mm_rng_next(mm_rng *r);
 
-/* mm_rng_uniform - uniform double in [0, 1), 53 random bits */
+/* mm_rng_uniform - uniform double in [0, 1): 53 random bits */
 double mm_rng_uniform(mm_rng *r);
 
 /* mm_rng_normal - standard normal N(0, 1) */
 double mm_rng_normal(mm_rng *r);
 
 /* mm_fill_normal - w[0..n) = std * N(0, 1) draws, in index order.
- * Checked: w, r not NULL; n > 0; std finite and >= 0. */
+ *   w (n)  written
+ * Checked: w, r not NULL; n > 0; std finite and >= 0.
+ * Unchecked: w holds n doubles; r was seeded.
+ * On failure: w and r are unchanged. */
 mm_status mm_fill_normal(double *w, size_t n, double std, mm_rng *r);
 
 #endif

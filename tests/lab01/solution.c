@@ -1,7 +1,0 @@
-/* solution.c - lab 01 solved in a learner's style (base.h, no mutant):
- * every check passes.
- * expect-exit: 0
- * expect: All 33 checks pass
- * expect-re: ^total +0 +33 +0$
- */
-#include "base.h"

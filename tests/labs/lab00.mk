@@ -1,0 +1,60 @@
+# tests/labs/lab00.mk - the self-test of lab 00's checker (make check-harness-lab00):
+#   1. lab00.py verify: the exact values against plain Python; the inputs shown
+#      in both READMEs and answers.txt against the checker's (example.h); every
+#      subject of tests/labs/lab00/ is what `lab00.py gen` writes;
+#   2. every subject (an answers file that states what the checker must say
+#      about it) run by tests/labs/run-subject.sh, with the checker and with
+#      the checker built under AddressSanitizer and UBSan;
+#   3. lab00.py cuts: every prefix of a right file, and the file without each
+#      of its lines, under the sanitizers: exit 0, 1 or 2, never a crash;
+#   4. check --self-test: the example meets its own requirements.
+# `make gen-harness-lab00` rewrites the subjects after a change to the checker,
+# the template (answers.txt) or lab00.py.
+include labs/lab00-by-hand/lab.mk
+include tests/labs/selftest.mk
+
+LAB00_ST       := $(LAB00_BUILD)/selftest
+LAB00_SAN      := $(LAB00_BUILD)/check-sanitized
+LAB00_SANFLAGS := -std=c11 -O1 -g -Wall -Wextra -fsanitize=address,undefined -fno-sanitize-recover=all
+LAB00_SANENV   := ASAN_OPTIONS=detect_leaks=0:exitcode=99 UBSAN_OPTIONS=exitcode=98:print_stacktrace=1
+LAB00_PY       := python3 tests/labs/lab00/lab00.py
+LAB00_PRISTINE := $(LAB00_ST)/pristine-answers.txt
+LAB00_SUBJECTS := $(sort $(notdir $(basename $(wildcard tests/labs/lab00/*.txt))))
+
+.PHONY: check-harness-lab00 gen-harness-lab00
+CHECK_TARGETS += check-harness-lab00
+
+# the checker with AddressSanitizer and UBSan, built from the library's sources
+$(LAB00_SAN): $(LAB00_DIR)/check.c $(LAB00_DIR)/example.h $(LIB_SRCS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(call say,CCLD,$@)
+	$(Q)$(CC) $(MM_CPPFLAGS) $(CPPFLAGS) $(LAB00_SANFLAGS) $< $(LIB_SRCS) $(LDLIBS) -o $@
+
+# the untouched answers file (see pristine.sh)
+$(LAB00_PRISTINE): $(LAB00_ANSWERS) lab-selftest-always
+	@$(LAB_PRISTINE) $(LAB00_ANSWERS) '?' $@
+
+# each subject, with each checker (never a file: every subject runs every time)
+$(LAB00_ST)/plain/%.run: $(LAB00_CHECK)
+	@mkdir -p $(@D)
+	@$(LAB_RUN_SUBJECT) --input tests/labs/lab00/$*.txt $(@:.run=.out) $(LAB00_CHECK)
+$(LAB00_ST)/sanitized/%.run: $(LAB00_SAN)
+	@mkdir -p $(@D)
+	@$(LAB00_SANENV) $(LAB_RUN_SUBJECT) --input tests/labs/lab00/$*.txt $(@:.run=.out) $(LAB00_SAN)
+
+$(LAB00_ST)/verify: $(LAB00_CHECK) $(LAB00_PRISTINE) lab-selftest-always
+	@mkdir -p $(@D)
+	@$(LAB00_PY) verify $(LAB00_CHECK) $(LAB00_PRISTINE) > $@.out 2>&1 \
+	  || { grep -v '^ok ' $@.out; exit 1; }
+	@echo "lab 00 verify: $$(grep -c '^ok ' $@.out) statements hold (exact values, inputs in READMEs and answers.txt, subjects up to date)"
+
+check-harness-lab00: $(LAB00_ST)/verify $(LAB00_SUBJECTS:%=$(LAB00_ST)/plain/%.run) \
+                     $(LAB00_SUBJECTS:%=$(LAB00_ST)/sanitized/%.run) $(LAB00_PRISTINE)
+	@echo "lab 00 harness self-test: $(words $(LAB00_SUBJECTS)) subjects, each as it states (plain and sanitized)"
+	@$(LAB00_SANENV) $(LAB00_PY) cuts $(LAB00_SAN) $(LAB00_PRISTINE) $(LAB00_ST)/cuts
+	@$(LAB00_CHECK) --self-test > $(LAB00_ST)/self-test.out 2>&1 \
+	  || { cat $(LAB00_ST)/self-test.out; exit 1; }
+	@echo "lab 00 check --self-test: $$(grep -c '^ok ' $(LAB00_ST)/self-test.out) requirements of the example hold"
+
+gen-harness-lab00: $(LAB00_CHECK) $(LAB00_PRISTINE)
+	$(LAB00_PY) gen $(LAB00_CHECK) $(LAB00_PRISTINE)

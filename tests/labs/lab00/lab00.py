@@ -1,0 +1,622 @@
+#!/usr/bin/env python3
+"""Self-test subjects of lab 00 (attention by hand), in plain Python.
+
+  lab00.py gen CHECKER TEMPLATE     write the subjects of tests/labs/lab00/
+  lab00.py verify CHECKER TEMPLATE  check, independently of the C checker, that
+                             - the exact values CHECKER prints (--print-exact)
+                               agree with this file's own computation;
+                             - the inputs CHECKER uses (--print-inputs, from
+                               labs/lab00-by-hand/example.h, their one source)
+                               are the ones shown in labs/lab00-by-hand/README.md,
+                               README.es.md, the header of TEMPLATE and of
+                               correct-4dp.txt, with the same sizes and tolerance;
+                             - correct-4dp.txt (written by hand) holds the
+                               exact values within the tolerance;
+                             - every other subject is what `gen` writes.
+  lab00.py cuts CHECKER TEMPLATE OUTDIR  every prefix of a right answers file, and the
+                               file without each of its lines: CHECKER answers
+                               0, 1 or 2 and never crashes
+
+TEMPLATE is the untouched answers file (labs/lab00-by-hand/answers.txt as
+shipped; make passes the copy tests/labs/pristine.sh chooses). The inputs
+are not typed here: they are read from CHECKER.
+
+A subject is an answers file followed by the lines that state what the
+checker must print about it (tests/labs/run-subject.sh reads them). Every
+mistake's subject starts from TEMPLATE: the steps before the mistake hold
+the hand-written two-decimal answers (HAND below), the mistaken step holds
+the mistake's table rounded to two decimals, and the later steps are either
+left as ? or carried on from the mistaken values, the way a learner who
+trusts them would.
+"""
+import math
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+LAB = os.path.join(ROOT, "labs", "lab00-by-hand")
+HAND_WRITTEN = ["correct-4dp.txt"]     # the subjects `gen` does not write
+
+# the inputs and sizes, read from the checker by load_inputs
+X = W_Q = W_K = W_V = None
+T = D_MODEL = D_K = D_V = None
+ATOL = RTOL = None
+TEMPLATE = None
+
+
+def run(checker, *args):
+    return subprocess.run([checker] + list(args), capture_output=True, text=True,
+                          check=True).stdout
+
+
+def load_inputs(checker, template):
+    """The example's inputs, sizes and tolerance, as the checker prints them."""
+    global X, W_Q, W_K, W_V, T, D_MODEL, D_K, D_V, ATOL, RTOL, TEMPLATE
+    v = {}
+    for line in run(checker, "--print-inputs").splitlines():
+        name, *vals = line.split()
+        v[name] = [float(x) for x in vals]
+    T, D_MODEL, D_K, D_V = (int(v[k][0]) for k in ("T", "d_model", "d_k", "d_v"))
+    ATOL, RTOL = v["atol"][0], v["rtol"][0]
+    shape = lambda flat, cols: [[int(x) if x == int(x) else x for x in flat[i:i + cols]]
+                                for i in range(0, len(flat), cols)]
+    X, W_Q, W_K, W_V = (shape(v["X"], D_MODEL), shape(v["W_Q"], D_K),
+                        shape(v["W_K"], D_K), shape(v["W_V"], D_V))
+    TEMPLATE = template
+    return v
+KEYS = ["Q", "K", "V", "S", "scaled", "max", "E", "sum", "A", "O"]
+
+
+def mm(a, b):
+    return [[sum(a[i][p] * b[p][j] for p in range(len(b))) for j in range(len(b[0]))]
+            for i in range(len(a))]
+
+
+def tr(a):
+    return [list(r) for r in zip(*a)]
+
+
+def col(v):
+    return [[x] for x in v]
+
+
+# ---- each step from the tables it depends on (t: key -> matrix) ----------------
+def step(key, t):
+    if key == "Q": return mm(X, W_Q)
+    if key == "K": return mm(X, W_K)
+    if key == "V": return mm(X, W_V)
+    if key == "S": return mm(t["Q"], tr(t["K"]))
+    if key == "scaled": return [[v / math.sqrt(D_K) for v in r] for r in t["S"]]
+    if key == "max": return col([max(r) for r in t["scaled"]])
+    if key == "E":
+        return [[math.exp(v - t["max"][i][0]) for v in r] for i, r in enumerate(t["scaled"])]
+    if key == "sum": return col([sum(r) for r in t["E"]])
+    if key == "A":
+        return [[v / t["sum"][i][0] for v in r] for i, r in enumerate(t["E"])]
+    if key == "O": return mm(t["A"], t["V"])
+    raise KeyError(key)
+
+
+def exact_tables():
+    t = {}
+    for k in KEYS:
+        t[k] = step(k, t)
+    return t
+
+
+# ---- the mistakes, written again here (not taken from the checker) -------------
+def softmax_rows(s):
+    out = []
+    for r in s:
+        m = max(r)
+        e = [math.exp(v - m) for v in r]
+        out.append([v / sum(e) for v in e])
+    return out
+
+
+MISTAKES = {
+    "q-uses-wk": ("Q", lambda t: mm(X, W_K)),
+    "q-xt": ("Q", lambda t: mm(tr(X), W_Q)),
+    "k-uses-wq": ("K", lambda t: mm(X, W_Q)),
+    "k-xt": ("K", lambda t: mm(tr(X), W_K)),
+    "v-xt": ("V", lambda t: mm(tr(X), W_V)),
+    "s-kq": ("S", lambda t: mm(t["K"], tr(t["Q"]))),
+    "s-qq": ("S", lambda t: mm(t["Q"], tr(t["Q"]))),
+    "s-kk": ("S", lambda t: mm(t["K"], tr(t["K"]))),
+    "z-times-sqrt": ("scaled", lambda t: [[v * math.sqrt(D_K) for v in r] for r in t["S"]]),
+    "z-no-scale": ("scaled", lambda t: [list(r) for r in t["S"]]),
+    "z-by-dk": ("scaled", lambda t: [[v / D_K for v in r] for r in t["S"]]),
+    "z-by-dmodel": ("scaled", lambda t: [[v / math.sqrt(D_MODEL) for v in r] for r in t["S"]]),
+    "z-by-dv": ("scaled", lambda t: [[v / math.sqrt(D_V) for v in r] for r in t["S"]]),
+    "m-columns": ("max", lambda t: col([max(c) for c in tr(t["scaled"])])),
+    "m-unscaled": ("max", lambda t: col([max(r) for r in t["S"]])),
+    "m-global": ("max", lambda t: col([max(map(max, t["scaled"]))] * T)),
+    "m-min": ("max", lambda t: col([min(r) for r in t["scaled"]])),
+    "e-no-max": ("E", lambda t: [[math.exp(v) for v in r] for r in t["scaled"]]),
+    "e-col-max": ("E", lambda t: [[math.exp(v - max(c)) for v, c in zip(r, tr(t["scaled"]))]
+                                  for r in t["scaled"]]),
+    "e-sign": ("E", lambda t: [[math.exp(t["max"][i][0] - v) for v in r]
+                               for i, r in enumerate(t["scaled"])]),
+    "e-unscaled": ("E", lambda t: [[math.exp(v - max(r)) for v in r] for r in t["S"]]),
+    "e-no-exp": ("E", lambda t: [[v - t["max"][i][0] for v in r] for i, r in enumerate(t["scaled"])]),
+    "r-columns": ("sum", lambda t: col([sum(c) for c in tr(t["E"])])),
+    "r-scaled": ("sum", lambda t: col([sum(r) for r in t["scaled"]])),
+    "r-no-max": ("sum", lambda t: col([sum(math.exp(v) for v in r) for r in t["scaled"]])),
+    "a-columns": ("A", lambda t: [[v / sum(c) for v, c in zip(r, tr(t["E"]))] for r in t["E"]]),
+    "a-transposed": ("A", lambda t: tr(step("A", t))),
+    "a-not-divided": ("A", lambda t: [list(r) for r in t["E"]]),
+    "a-unscaled": ("A", lambda t: softmax_rows(t["S"])),
+    "a-total": ("A", lambda t: [[v / sum(map(sum, t["E"])) for v in r] for r in t["E"]]),
+    "o-at": ("O", lambda t: mm(tr(t["A"]), t["V"])),
+    "o-e": ("O", lambda t: mm(t["E"], t["V"])),
+    "o-scores": ("O", lambda t: mm(t["scaled"], t["V"])),
+}
+
+# the English hint text each mistake must print (a fixed part of it)
+HINTS = {
+    "q-uses-wk": "your Q is X W_K: Q and K swapped?",
+    "q-xt": "your Q is X^T W_Q",
+    "k-uses-wq": "your K is X W_Q: Q and K swapped?",
+    "k-xt": "your K is X^T W_K",
+    "v-xt": "your V is X^T W_V",
+    "s-kq": "your scores look like K Q^T: row i of S is query i against every key",
+    "s-qq": "your scores are Q Q^T",
+    "s-kk": "your scores are K K^T",
+    "z-times-sqrt": "you multiplied by sqrt(d_k) = 2",
+    "z-no-scale": "the scale is missing",
+    "z-by-dk": "you divided by d_k = 4",
+    "z-by-dmodel": "you divided by sqrt(d_model)",
+    "z-by-dv": "you divided by sqrt(d_v)",
+    "m-columns": "these are the maxima of the columns",
+    "m-unscaled": "these are the maxima of the unscaled S",
+    "m-global": "you wrote the largest value of the whole table in every row",
+    "m-min": "these are the row minima",
+    "e-no-max": "the maximum was not subtracted: your E is exp(scaled)",
+    "e-col-max": "you subtracted the maximum of each column",
+    "e-sign": "the subtraction is reversed",
+    "e-unscaled": "your E comes from the unscaled S",
+    "e-no-exp": "you subtracted the maximum but did not take the exponential",
+    "r-columns": "these are the sums of the columns of E",
+    "r-scaled": "you added the scaled scores",
+    "r-no-max": "you added exp(scaled) without the maximum subtracted",
+    "a-columns": "each row of weights must sum to 1; your columns do",
+    "a-transposed": "each row of weights must sum to 1; your columns do: your table is the transpose",
+    "a-not-divided": "your weights are E itself",
+    "a-unscaled": "your weights are the softmax of the unscaled S",
+    "a-total": "you divided by the sum of the whole table",
+    "o-at": "your output is A^T V",
+    "o-e": "your output is E V",
+    "o-scores": "your output mixes V with the scaled scores",
+}
+
+# the two-decimal answers of correct-2dp.txt, as a learner writes them
+HAND = {
+    "Q": [[1, -1, 0, 0], [1, 2, 1, 0], [2, 0, 0, 0]],
+    "K": [[1, 0, 1, 0], [-1, 1, 0, 0], [0, 1, 1, 1]],
+    "V": [[1, 1], [2, 1], [2, 2]],
+    "S": [[1, -2, -1], [2, 1, 3], [2, -2, 0]],
+    "scaled": [[0.50, -1.00, -0.50], [1.00, 0.50, 1.50], [1.00, -1.00, 0.00]],
+    "max": [[0.50], [1.50], [1.00]],
+    "E": [[1.00, 0.22, 0.37], [0.61, 0.37, 1.00], [1.00, 0.14, 0.37]],
+    "sum": [[1.59], [1.98], [1.51]],
+    "A": [[0.63, 0.14, 0.23], [0.31, 0.19, 0.51], [0.66, 0.09, 0.25]],
+    "O": [[1.37, 1.23], [1.71, 1.52], [1.34, 1.25]],
+}
+
+
+def within(w, e):
+    return abs(w - e) <= ATOL + RTOL * abs(e)
+
+
+def r2(m):
+    return [[round(v + 0.0, 2) for v in r] for r in m]
+
+
+def fmt(v, integer):
+    if integer:
+        return "%d" % round(v)
+    s = "%.2f" % v
+    return "0.00" if s == "-0.00" else s
+
+
+# ---- writing answers files ------------------------------------------------------
+def template_lines():
+    with open(TEMPLATE, encoding="utf-8") as f:
+        return f.read().split("\n")
+
+
+def render(blocks):
+    """The template with the given blocks (key -> list of row strings) filled in."""
+    out, cur, rows = [], None, []
+    for line in template_lines():
+        m = re.match(r"\[([^\]]+)\]", line)
+        if m:
+            cur = m.group(1)
+            rows = list(blocks.get(cur, []))
+            out.append(line)
+        elif cur and line.startswith("?") and rows:
+            out.append(rows.pop(0))
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def rows_of(key, m):
+    integer = key in ("Q", "K", "V", "S")
+    return ["  ".join(fmt(v, integer) for v in r) for r in m]
+
+
+def learner_file(mistake_key=None, table=None, carry=True, stop_after=None):
+    """Correct hand answers up to the mistaken step, then its table, then the
+    later steps carried on from the learner's own values (or left as ?)."""
+    t, blocks = {}, {}
+    wrong_seen = False
+    for k in KEYS:
+        if k == mistake_key:
+            t[k] = r2(table(t))
+            wrong_seen = True
+        elif not wrong_seen:
+            t[k] = HAND[k]
+        elif carry:
+            try:
+                t[k] = r2(step(k, t))
+            except ZeroDivisionError:      # nothing a learner could write: stop here
+                break
+        else:
+            break
+        blocks[k] = rows_of(k, t[k])
+        if k == stop_after:
+            break
+    return render(blocks)
+
+
+def line_of(text, pattern, nth=1):
+    for i, line in enumerate(text.split("\n"), 1):
+        if pattern in line:
+            nth -= 1
+            if nth == 0:
+                return i
+    raise ValueError(pattern)
+
+
+def cases():
+    """(file name, text, lang, exit status, [fixed strings the output must hold])"""
+    out = []
+    for name, (key, fn) in MISTAKES.items():
+        carry = name not in ("s-qq", "e-sign", "a-total", "o-scores")   # a few stop there
+        text = learner_file(key, fn, carry=carry)
+        out.append((name + ".txt", text, "en", 1,
+                    ["First step that differs: [%s]" % key, "hint: " + HINTS[name]]))
+
+    # generic hints: no catalogued mistake, yet something to say
+    def a_row_off(t):
+        a = step("A", t)
+        a[2] = [v * 1.5032 / 1.60 for v in a[2]]
+        return a
+    out.append(("a-row-not-one.txt", learner_file("A", a_row_off), "en", 1,
+                ["First step that differs: [A]", "hint: row 2 of your weights sums to 0.94, not 1"]))
+
+    def o_outside(t):
+        o = step("O", t)
+        o[0][0] = 2.50
+        return o
+    out.append(("o-outside-v.txt", learner_file("O", o_outside), "en", 1,
+                ["First step that differs: [O]", "hint: each row of O is a weighted average of the rows of V"]))
+
+    def e_above_one(t):
+        e = step("E", t)
+        e[1][1] = 1.37
+        return e
+    out.append(("e-above-one.txt", learner_file("E", e_above_one, carry=False), "en", 1,
+                ["First step that differs: [E]", "every value of E lies in (0, 1]"]))
+
+    text = render({k: rows_of(k, HAND[k]) for k in KEYS}).replace("1.00  0.22  0.37", "1.00  0.22  0.4")
+    out.append(("e-one-decimal.txt", text, "en", 1,
+                ["First step that differs: [E]", "row 0, column 2", "hint: write at least two decimals"]))
+
+    out.append(("z-transposed.txt", learner_file("scaled", lambda t: tr(step("scaled", t))), "en", 1,
+                ["First step that differs: [scaled]", "hint: your table is the transpose of the expected one"]))
+
+    # an error carried on: every later step follows from it
+    text = learner_file("S", MISTAKES["s-kq"][1], carry=True)
+    out.append(("carried-from-s.txt", text, "en", 1,
+                ["First step that differs: [S]", "[scaled]  S / sqrt(d_k) = S / 2        3x3    WRONG  follows from your [S]",
+                 "[O]       O = A V                      3x2    WRONG  follows from your [S]",
+                 "fix the earlier step first"]))
+
+    # a second, independent mistake after a carried one
+    def e_nomax_after(t):
+        return MISTAKES["e-no-max"][1](t)
+    t, blocks = {}, {}
+    for k in KEYS:
+        if k == "scaled":
+            t[k] = r2(MISTAKES["z-no-scale"][1](t))
+        elif k == "E":
+            t[k] = r2(e_nomax_after(t))
+        elif k in ("Q", "K", "V", "S"):
+            t[k] = HAND[k]
+        else:
+            t[k] = r2(step(k, t))
+        blocks[k] = rows_of(k, t[k])
+    out.append(("two-mistakes.txt", render(blocks), "en", 1,
+                ["First step that differs: [scaled]", "hint: the scale is missing",
+                 "[max]     m_i = max_j scaled_ij        3x1    WRONG  follows from your [scaled]",
+                 "Also wrong on its own: [E]", "from your own earlier tables it is",
+                 "hint: the maximum was not subtracted"]))
+
+    # Spanish output
+    out.append(("s-kq-es.txt", learner_file("S", MISTAKES["s-kq"][1]), "es", 1,
+                ["Primer paso que difiere: [S]", "pista: tus puntuaciones parecen K Q^T"]))
+
+    # one odd cell: the rule of the step, no guess at a mistake
+    text = learner_file(stop_after="K").replace(
+        "[S] S = Q K^T   (3 x 3)\n?  ?  ?", "[S] S = Q K^T   (3 x 3)\n1  2  ?")
+    out.append(("one-cell-no-guess.txt", text, "en", 1,
+                ["First step that differs: [S]", "hint: S_ij is the dot product of row i of Q and row j of K",
+                 "!K Q^T"]))
+
+    # partly done
+    out.append(("partial-ok.txt", learner_file(stop_after="S"), "en", 0,
+                ["4 of 10 steps right, 0 wrong, 6 pending", "Next: [scaled]"]))
+    text = learner_file(stop_after="V").replace("0  1  1  1", "0  1  1  2")
+    out.append(("partial-wrong.txt", text, "en", 1,
+                ["First step that differs: [K]", "row 2, column 3", "expected 1.0000, you wrote 2"]))
+    text = learner_file(stop_after="S") .replace("[scaled] S / sqrt(d_k) = S / 2   (3 x 3)\n?  ?  ?\n?  ?  ?",
+                                                 "[scaled] S / sqrt(d_k) = S / 2   (3 x 3)\n0.50  -1.00  -0.50\n1.00  ?  ?")
+    out.append(("half-block.txt", text, "en", 0,
+                ["[scaled]  S / sqrt(d_k) = S / 2        3x3    pending  (4 of 9 cells written)"]))
+
+    # numbers written in other common ways: decimal comma, minus sign U+2212,
+    # one line for the maxima, a trailing comment, Windows line ends
+    text = render({k: rows_of(k, HAND[k]) for k in KEYS})
+    text = text.replace("0.61  0.37  1.00", "0,61  0,37  1,00   # exp(-0.5), exp(-1), exp(0)")
+    text = text.replace("1.00  -1.00  0.00", "1.00  \u22121.00  0.00")
+    text = text.replace("0.50\n1.50\n1.00\n", "0.50  1.50  1.00\n")
+    text = text.replace("\n", "\r\n")
+    out.append(("correct-other-notation.txt", text, "en", 0, ["10 of 10 steps right", "Every step is right"]))
+
+    # layouts the checker cannot read: exit 2, the step and the line named
+    full = render({k: rows_of(k, HAND[k]) for k in KEYS})
+    t = full.replace("0.61  0.37  1.00", "O.61  0.37  1.00")
+    out.append(("bad-number.txt", t, "en", 2,
+                [":%d: [E] row 1, column 0: 'O.61' is not a number" % line_of(t, "O.61")]))
+    t = full.replace("2  1  3", "2  1  3  4")
+    out.append(("wrong-columns.txt", t, "en", 2,
+                [":%d: [S] row 1 has 4 numbers, expected 3" % line_of(t, "2  1  3  4")]))
+    t = full.replace("0.31  0.19  0.51\n", "")
+    out.append(("wrong-rows.txt", t, "en", 2, [":%d: [A] 2 rows, expected 3" % line_of(t, "0.66  0.09  0.25")]))
+    t = full.replace("[sum] r_i = sum_j E_ij   (3 values, one per row / 3 valores, uno por fila)\n1.59\n1.98\n1.51\n\n", "")
+    out.append(("missing-block.txt", t, "en", 2,
+                [":%d: [sum] the block is missing" % (line_of(t, "[E] ") + 4),
+                 "expected after [E] (lines %d to %d)" % (line_of(t, "[E] "), line_of(t, "[E] ") + 3)]))
+    t = full.replace("[A] A_ij", "[W] A_ij")
+    out.append(("unknown-block.txt", t, "en", 2, [":%d: unknown block [W]" % line_of(t, "[W]"), "[A] the block is missing"]))
+    t = full + "\n[Q] again\n1 2 3 4\n1 2 3 4\n1 2 3 4\n"
+    out.append(("duplicate-block.txt", t, "en", 2,
+                [":%d: [Q] this block appears twice (first at line %d)" % (line_of(t, "[Q]", 2), line_of(t, "[Q]"))]))
+    t = "1 2 3\n" + full
+    out.append(("numbers-before-title.txt", t, "en", 2, [":1: numbers before the first block title"]))
+    t = full.replace("[V] V = X W_V", "[V V = X W_V")
+    out.append(("missing-bracket.txt", t, "en", 2, [":%d: a block title looks like [Q]" % line_of(t, "[V V")]))
+    t = full.replace("1.37  1.23\n1.71  1.52\n1.34  1.25", "1.37  1.23  0.5\n1.71  1.52  0.5\n1.34  1.25  0.5")
+    out.append(("o-three-columns.txt", t, "en", 2,
+                [":%d: [O] row 0 has 3 numbers, expected 2" % line_of(t, "1.37  1.23  0.5"),
+                 "three columns suggest the weights A alone"]))
+    t = full.replace("0.50\n1.50\n1.00\n", "0.50  -1.00  -0.50\n1.00  0.50  1.50\n1.00  -1.00  0.00\n")
+    out.append(("max-as-table.txt", t, "en", 2, ["[max] row 0 has 3 numbers, expected 1", "one value per row"]))
+    out.append(("empty.txt", "", "en", 2, ["[Q] the block is missing", "[O] the block is missing"]))
+    t = full.replace("[S] S = Q K^T", "[S] S = Q K^T\n" + "9 " * 700)
+    out.append(("long-line.txt", t, "en", 2, [":%d: [S] line longer than 1024 characters" % line_of(t, "9 9 9")]))
+    t = full.replace("1.59", "1.59e0")
+    out.append(("exponent.txt", t, "en", 2, ["[sum] row 0, column 0: '1.59e0' is not a number"]))
+    t = full.replace("1.59", "nan")
+    out.append(("nan.txt", t, "en", 2, ["[sum] row 0, column 0: 'nan' is not a number"]))
+    t = full.replace("0.63  0.14  0.23", "0.63  0.14  0.23 0.1")
+    out.append(("bad-number-es.txt", t.replace("0.61  0.37  1.00", "0.61  0.37  1.O0"), "es", 2,
+                ["[E] fila 1, columna 2: '1.O0' no es un número", "[A] la fila 0 tiene 4 números, se esperaban 3"]))
+
+    # right answers as a learner writes them (two decimals), in both languages;
+    # the untouched template: pending, not failing
+    out.append(("correct-2dp.txt", full, "en", 0,
+                ["10 of 10 steps right, 0 wrong, 0 pending", "Every step is right"]))
+    out.append(("correct-2dp-es.txt", full, "es", 0, ["10 de 10 pasos bien, 0 mal, 0 pendientes"]))
+    out.append(("untouched.txt", "\n".join(template_lines()), "en", 0,
+                ["0 of 10 steps right, 0 wrong, 10 pending", "Next: [Q]"]))
+    # Spanish from the locale alone (no --lang)
+    out.append(("s-kq-locale-es.txt", learner_file("S", MISTAKES["s-kq"][1]), None, 1,
+                ["Primer paso que difiere: [S]", "pista: tus puntuaciones parecen K Q^T"],
+                ["run-env: LANG=es_ES.UTF-8"]))
+    # not an answers file: a missing file, a directory, binary bytes
+    out.append(("not-a-file.txt", "# the checker is given a file that does not exist\n", "en", 2,
+                ["no-such-file.txt: cannot open the answers file"], ["run-file: no-such-file.txt"]))
+    out.append(("directory.txt", "# the checker is given this folder\n", "en", 2,
+                ["read error", "The file could not be checked"], ["run-file: ."]))
+    out.append(("binary.txt", "\x7fELF\x02\x01\x01\x00\x00\x00\x03\x00>\x00\x01\n\x00\x00\xfe\xffgarbage\x1b[0m\n",
+                "en", 2, [":1: numbers before the first block title", "The file could not be checked"]))
+    return out
+
+
+def subject_text(text, lang, status, strings, directives=()):
+    """An answers file followed by what the checker must say about it, in the
+    lines tests/labs/run-subject.sh reads (the checker skips them: # comments)."""
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lines = ["# ---- what the checker must say about this file (tests/labs/run-subject.sh)"]
+    if lang:
+        lines.append("# run-lang: " + lang)
+    lines += ["# " + d for d in directives]
+    lines.append("# expect-exit: %d" % status)
+    for want in strings:
+        lines.append("# expect-not: " + want[1:] if want.startswith("!") else "# expect: " + want)
+    if text and not text.endswith("\n"):
+        text += nl
+    return text + (nl if text else "") + nl.join(lines) + nl
+
+
+def subjects():
+    """file name -> the text gen writes"""
+    return {c[0]: subject_text(*c[1:]) for c in cases()}
+
+
+def gen():
+    wanted = subjects()
+    for old in os.listdir(HERE):
+        if old.endswith(".txt") and old not in HAND_WRITTEN and old not in wanted:
+            os.remove(os.path.join(HERE, old))
+    for name, text in wanted.items():
+        with open(os.path.join(HERE, name), "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    print("wrote %d subjects into %s" % (len(wanted), os.path.relpath(HERE, ROOT)))
+
+
+# ---- verify ------------------------------------------------------------------------
+FAILS = []
+
+
+def expect(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        FAILS.append(what)
+
+
+def read_inputs_block(path):
+    """The inputs table of a README or answers file: the header line naming
+    X, W_Q, W_K and W_V, then three rows of 3 + 4 + 4 + 2 integers."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    for i, line in enumerate(lines):
+        if re.search(r"X \(3 x 3\)\s+W_Q \(3 x 4\)\s+W_K \(3 x 4\)\s+W_V \(3 x 2\)", line):
+            rows = []
+            for row in lines[i + 1:i + 4]:
+                nums = [int(v) for v in re.findall(r"-?\d+", row.lstrip("# "))]
+                if len(nums) != 13:
+                    return None
+                rows.append(nums)
+            return {"X": [r[0:3] for r in rows], "W_Q": [r[3:7] for r in rows],
+                    "W_K": [r[7:11] for r in rows], "W_V": [r[11:13] for r in rows]}
+    return None
+
+
+def read_blocks(text):
+    """key -> the numbers of that block, from an answers file"""
+    blocks, cur = {}, None
+    for line in text.split("\n"):
+        line = line.split("#")[0].strip()
+        if line.startswith("["):
+            cur = line[1:line.index("]")]
+            blocks[cur] = []
+        elif line and cur:
+            blocks[cur].extend(float(v) for v in line.split())
+    return blocks
+
+
+def verify(checker):
+    flat = lambda m: [float(v) for r in m for v in r]
+    inputs = {"X": flat(X), "W_Q": flat(W_Q), "W_K": flat(W_K), "W_V": flat(W_V)}
+
+    # 1. the exact values agree with an independent computation
+    exact = exact_tables()
+    lines = dict((l.split()[0], [float(v) for v in l.split()[1:]])
+                 for l in run(checker, "--print-exact").splitlines())
+    for k in KEYS:
+        got, want = lines.get(k, []), flat(exact[k])
+        expect(len(got) == len(want) and all(abs(a - b) <= 1e-12 * max(1, abs(b)) for a, b in zip(got, want)),
+               "exact [%s] agrees with plain Python to 1e-12" % k)
+
+    # 2. the inputs shown to the learner are the checker's (example.h)
+    docs = [os.path.join(LAB, "README.md"), os.path.join(LAB, "README.es.md"),
+            TEMPLATE, os.path.join(HERE, "correct-4dp.txt")]
+    for path in docs:
+        block = read_inputs_block(path)
+        rel = os.path.relpath(path, ROOT) if path != TEMPLATE else \
+            "labs/lab00-by-hand/answers.txt (untouched)"
+        expect(block is not None, "%s states the inputs table" % rel)
+        if block:
+            for name in ("X", "W_Q", "W_K", "W_V"):
+                expect(flat(block[name]) == inputs[name], "%s: %s is the checker's" % (rel, name))
+    tol = "%g + %g |%%s|" % (ATOL, RTOL)
+    for path in docs[:2]:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        rel = os.path.relpath(path, ROOT)
+        for claim in ("d_model = %d" % D_MODEL, "d_k = %d" % D_K, "d_v = %d" % D_V, "T = %d" % T,
+                      "sqrt(d_k) = %g" % math.sqrt(D_K),
+                      "|written - exact| <= " + tol % "exact" if path.endswith("README.md")
+                      else "|escrito - exacto| <= " + tol % "exacto"):
+            expect(claim in text, "%s states %s" % (rel, claim))
+    with open(TEMPLATE, encoding="utf-8") as f:
+        template = f.read()
+    expect(("T = %d tokens, d_model = %d, d_k = %d, d_v = %d" % (T, D_MODEL, D_K, D_V)) in template,
+           "the template states the sizes")
+
+    # 3. the hand-written right answers, and the hand answers of gen's subjects
+    with open(os.path.join(HERE, "correct-4dp.txt"), encoding="utf-8") as f:
+        blocks = read_blocks(f.read())
+    for k in KEYS:
+        want, got = flat(exact[k]), blocks.get(k, [])
+        expect(len(got) == len(want) and all(within(a, b) for a, b in zip(got, want)),
+               "correct-4dp.txt: [%s] within tolerance of the exact values" % k)
+    for k in KEYS:
+        want, got = flat(exact[k]), flat(HAND[k])
+        expect(len(got) == len(want) and all(within(a, b) for a, b in zip(got, want)),
+               "HAND [%s] (correct-2dp.txt) within tolerance of the exact values" % k)
+
+    # 4. each mistake is far from the exact table, here too
+    for name, (key, fn) in MISTAKES.items():
+        t = flat(fn(exact))
+        expect(any(abs(a - b) > 3 * (ATOL + RTOL * abs(b)) for a, b in zip(t, flat(exact[key]))),
+               "mistake %s is told apart from the exact [%s]" % (name, key))
+
+    # 5. the subjects are what gen writes, and there are no others
+    wanted = subjects()
+    for name, text in wanted.items():
+        path = os.path.join(HERE, name)
+        ok = os.path.exists(path)
+        if ok:
+            with open(path, encoding="utf-8", newline="") as f:
+                ok = f.read() == text
+        expect(ok, "tests/labs/lab00/%s is what `lab00.py gen` writes" % name)
+    for name in sorted(os.listdir(HERE)):
+        if name.endswith(".txt") and name not in wanted:
+            expect(name in HAND_WRITTEN, "tests/labs/lab00/%s is a subject gen writes or %s"
+                   % (name, " ".join(HAND_WRITTEN)))
+
+    print("%s: %d problem%s" % ("FAIL" if FAILS else "ok", len(FAILS), "" if len(FAILS) == 1 else "s"))
+    return 1 if FAILS else 0
+
+
+def cuts(checker, outdir):
+    """Every prefix of the right two-decimal file, and the file without each
+    of its lines (those that are not comments or blank): the checker answers
+    0, 1 or 2 and never crashes (nor does a sanitizer report)."""
+    full = render({k: rows_of(k, HAND[k]) for k in KEYS}).split("\n")
+    os.makedirs(outdir, exist_ok=True)
+    path, runs = os.path.join(outdir, "cut.txt"), 0
+    for i, line in enumerate(full):
+        if not line.strip() or line.startswith("#"):
+            continue
+        for what, text in (("first %d lines" % (i + 1), full[:i + 1]),
+                           ("without line %d" % (i + 1), full[:i] + full[i + 1:])):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(text) + "\n")
+            rc = subprocess.run([checker, "--lang=en", path], capture_output=True).returncode
+            runs += 1
+            if not 0 <= rc <= 2:
+                FAILS.append(what)
+                print("FAIL  the right answers file, %s: exit status %d" % (what, rc))
+    print("lab 00 cuts: %d runs, %d failed" % (runs, len(FAILS)))
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] in ("gen", "verify"):
+        load_inputs(sys.argv[2], sys.argv[3])
+        sys.exit(gen() if sys.argv[1] == "gen" else verify(sys.argv[2]))
+    elif len(sys.argv) == 5 and sys.argv[1] == "cuts":
+        load_inputs(sys.argv[2], sys.argv[3])
+        sys.exit(cuts(sys.argv[2], sys.argv[4]))
+    else:
+        print(__doc__)
+        sys.exit(2)

@@ -1,0 +1,22 @@
+/* r-count-null.c - attention_param_count never checks count: a NULL count
+ * crashes it. The crash names the function, the case and the call.
+ * run-only: attention_param_count
+ * expect-exit: nonzero
+ * expect: CRASH attention_param_count, case 'count = NULL': crashed (signal 11, SIGSEGV
+ * expect: call in flight: attention_param_count(NULL, 64, 4)
+ * expect-re: ^attention_param_count +0 +6 +1$
+ */
+#include <limits.h>
+#define MUTANT_attention_param_count
+#include "base.h"
+
+mm_status attention_param_count(long *count, int d_model, int n_heads)
+{
+    MM_NEED_POSITIVE(d_model);
+    MM_NEED_POSITIVE(n_heads);
+    if (d_model % n_heads != 0) return MM_EINVAL;
+    long d = d_model, d_k = d_model / n_heads;
+    if (d > LONG_MAX / 4 / d) return MM_ERANGE;
+    *count = n_heads * 3 * d * d_k + d * d;
+    return MM_OK;
+}

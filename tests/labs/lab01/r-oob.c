@@ -1,0 +1,23 @@
+/* r-oob.c - qkv_split copies one element too many per row of v (j <= d_v):
+ * the last one lands past the end of v.
+ * run-only: qkv_split qkv_project_fused
+ * expect-exit: nonzero
+ * expect: qkv_split, case 'random T=5 d_model=4 d_k=3 d_v=2 seed=12': wrote past the end of v (element 10
+ * expect-re: ^qkv_split +0 +2 +5$
+ */
+#define MUTANT_qkv_split
+#include "base.h"
+
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
+                    int T, int d_k, int d_v)
+{
+    if (!q || !k || !v || !qkv) return MM_EINVAL;
+    if (T <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    int width = 2 * d_k + d_v;
+    for (int t = 0; t < T; t++) {
+        for (int j = 0; j < d_k; j++) q[t * d_k + j] = qkv[t * width + j];
+        for (int j = 0; j < d_k; j++) k[t * d_k + j] = qkv[t * width + d_k + j];
+        for (int j = 0; j <= d_v; j++) v[t * d_v + j] = qkv[t * width + 2 * d_k + j];
+    }
+    return MM_OK;
+}
