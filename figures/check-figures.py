@@ -22,6 +22,7 @@ Prints one line per failure, saying what to look at; exits 1 if any.
 import glob
 import os
 import re
+import math
 import subprocess
 import sys
 import tempfile
@@ -47,11 +48,13 @@ LABELS = {
     },
 }
 
-# the worked example of chapter 01, to 10 decimals: softmax(0, 1) and out row 0
+# the worked example of chapter 01 in closed form, as the chapter derives it:
+# row 0 is softmax(0, 1) = (1, e) / (1 + e), row 1 its mirror, out_0 = (2, 3e) / (1 + e)
+E = math.e
 WORKED = {
-    "w00": 0.2689414214, "w01": 0.7310585786,
-    "w10": 0.7310585786, "w11": 0.2689414214,
-    "out00": 0.5378828427, "out01": 2.1931757359,
+    "w00": 1 / (1 + E), "w01": E / (1 + E),
+    "w10": E / (1 + E), "w11": 1 / (1 + E),
+    "out00": 2 / (1 + E), "out01": 3 * E / (1 + E),
     "s00": 0.0, "s01": 1.0, "s10": 1.0, "s11": 0.0,
     "rowsum0": 1.0, "rowsum1": 1.0,
 }
