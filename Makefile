@@ -76,7 +76,8 @@ help:
 DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev \
   gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-lang-spanish \
   lmodern latexmk pandoc nodejs katex libjs-katex fonts-katex python3 poppler-utils \
-  fonts-dejavu-core chromium chromium-driver python3-selenium
+  fonts-dejavu-core chromium chromium-driver python3-selenium \
+  inotify-tools libseccomp-dev valgrind gcovr python3-numpy
 deps:
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PACKAGES)
@@ -151,6 +152,7 @@ include figures/figures.mk
 include tests/tests.mk
 include $(sort $(wildcard labs/*/lab.mk))
 -include $(sort $(wildcard tests/labs/*.mk))
+-include labs/learner.mk
 
 # ---- running the checks ---------------------------------------------------------
 # Every fragment adds its groups to CHECK_TARGETS. `make check` makes them all
