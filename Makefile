@@ -22,6 +22,9 @@ else
 Q   := @
 say  = @printf '  %-6s %s\n' '$(1)' '$(2)'
 endif
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say  =
+endif
 
 # Whole logs per target under -j; a half-written file is deleted.
 MAKEFLAGS += --output-sync=target --no-print-directory
@@ -100,7 +103,10 @@ $(BUILD)/tangle.stamp: $(NW_EN)
 	done; find tangled -mindepth 1 -type d -empty -delete
 	@echo '$(ROOTS)' | cpif $(BUILD)/roots.txt
 	@touch $@
-$(ROOTS) $(BUILD)/roots.txt: $(BUILD)/tangle.stamp ;
+# (No rule makes the roots depend on the stamp: the include below tangles
+# first, so `make -q` and `make -n` see only what really changed.)
+$(BUILD)/roots.txt:
+	@echo '$(ROOTS)' > $@
 
 # Tangle before anything else: make brings an included file up to date before
 # it builds anything (then reads the makefiles again), so no rule of any
