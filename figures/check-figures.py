@@ -46,6 +46,28 @@ LABELS = {
         "es": ["posición de la key j", "posición de la query i", "separadas: asimétrica",
                "atadas: simétrica", "puntuación s"],
     },
+    "sdpa-temperature": {
+        "en": ["at temperature", "scores of query 7", "key position j", "score s", "weight a",
+               "τ = 0.25", "τ = 16", "1/8"],
+        "es": ["a temperatura", "puntuaciones de la query 7", "posición de la key j",
+               "puntuación s", "peso a", "τ = 0.25", "τ = 16", "1/8"],
+    },
+    "sdpa-variance": {
+        "en": ["variance of the score", "head width d", "(theory)", "measured"],
+        "es": ["varianza de la puntuación", "ancho de la cabeza d", "(teoría)", "medida"],
+    },
+    "sdpa-saturation": {
+        "en": ["without scale", "with scale", "largest weight", "head width d",
+               "percentile", "1/16"],
+        "es": ["sin escala", "con escala", "peso máximo", "ancho de la cabeza d",
+               "percentiles 10 a 90", "1/16"],
+    },
+    "sdpa-worked": {
+        "en": ["without scale", "with scale", "weight a", "key position j",
+               "0.2689", "0.7311", "0.3302", "0.6698"],
+        "es": ["sin escala", "con escala", "peso a", "posición de la key j",
+               "0.2689", "0.7311", "0.3302", "0.6698"],
+    },
 }
 
 # the worked example of chapter 01 in closed form, as the chapter derives it:
@@ -59,6 +81,20 @@ WORKED = {
     "rowsum0": 1.0, "rowsum1": 1.0,
 }
 
+# chapter 02's worked example, row 0, in closed form as the chapter derives
+# it: unscaled softmax(0, 1); scaled softmax(0, 1/sqrt 2); out_0 = (2 a_00, 3 a_01)
+E_SCALED = math.exp(1 / math.sqrt(2))   # e^(1/sqrt 2)
+SDPA_WORKED = {
+    "unscaled_w00": 1 / (1 + E), "unscaled_w01": E / (1 + E),
+    "scaled_w00": 1 / (1 + E_SCALED), "scaled_w01": E_SCALED / (1 + E_SCALED),
+    "unscaled_out00": 2 / (1 + E), "unscaled_out01": 3 * E / (1 + E),
+    "scaled_out00": 2 / (1 + E_SCALED), "scaled_out01": 3 * E_SCALED / (1 + E_SCALED),
+    "d_k": 2, "scale": 1 / math.sqrt(2), "uniform": 0.5,
+}
+# the sizes of d_k the saturation and variance figures run through
+SDPA_DKS = [2 ** p for p in range(11)]
+SDPA_TAUS = ["0.25", "1", "4", "16"]
+
 FACT_KEYS = {
     "worked-weights": ["T", "d_model", "d_k", "d_v", "softmax01_0", "softmax01_1",
                        "out10", "out11"] + list(WORKED),
@@ -70,6 +106,25 @@ FACT_KEYS = {
                     "rank_separate_sym", "rank_tied", "diag_min_tied",
                     "diag_rowmax_separate", "diag_rowmax_tied", "absmax_separate",
                     "absmax_tied", "color_limit"],
+    "sdpa-temperature": ["rule", "seed", "T", "d_k", "query", "scale", "uniform",
+                         "score_max", "score_min", "score_argmax", "score_second",
+                         "score_second_key", "score_gap", "tau1_vs_sdpa_maxdiff",
+                         "tau_coldest", "tau_hottest"]
+                        + [f"s{j}" for j in range(8)]
+                        + [f"{f}_tau{t}" for t in SDPA_TAUS
+                           for f in ("max_w", "argmax", "min_w", "max_dev_uniform", "rowsum")]
+                        + [f"w_tau{t}_{j}" for t in SDPA_TAUS for j in range(8)],
+    "sdpa-variance": ["rule", "seed", "pairs", "d_k_min", "d_k_max", "d_k_count",
+                      "max_rel_dev", "max_dev_in_se", "std_unscaled_1024"]
+                     + [f"{f}_{d}" for d in SDPA_DKS
+                        for f in ("var", "var_scaled", "ratio", "rel_se")],
+    "sdpa-saturation": ["rule", "percentile_rule", "T_k", "seeds", "seed_first", "seed_last",
+                        "d_k_min", "d_k_max", "d_k_count", "percentile_low",
+                        "percentile_high", "uniform", "near_one", "scaled_mean_min",
+                        "scaled_mean_max"]
+                       + [f"{c}_{f}_{d}" for c in ("unscaled", "scaled") for d in SDPA_DKS
+                          for f in ("mean", "p10", "p90", "rows_near_one")],
+    "sdpa-worked": ["T", "d_model", "d_v"] + list(SDPA_WORKED),
 }
 
 failures = []
@@ -163,7 +218,12 @@ def check_facts(out, name):
     missing = [k for k in FACT_KEYS[name] if k not in facts]
     if missing:
         return fail(f"{prog} --facts: missing keys {missing}")
-    num = {k: float(v) for k, v in facts.items()}
+    num = {}                     # the numeric facts (a rule may be a sentence)
+    for k, v in facts.items():
+        try:
+            num[k] = float(v)
+        except ValueError:
+            pass
     if name == "worked-weights":
         for key, want in WORKED.items():
             if abs(num[key] - want) > 1e-9:
@@ -198,6 +258,104 @@ def check_facts(out, name):
         for key, ok, why in expect:
             if not ok:
                 fail(f"{prog} --facts: {key}={facts[key]}: {why}")
+    if name.startswith("sdpa-"):
+        for key, ok, why in SDPA_CHECKS[name](num):
+            if not ok:
+                fail(f"{prog} --facts: {key}={facts.get(key)}: {why}")
+
+
+def sdpa_temperature(num):
+    """one row at four temperatures: colder picks one key, hotter is flat"""
+    maxes = [num[f"max_w_tau{t}"] for t in SDPA_TAUS]
+    yield from [
+        ("tau1_vs_sdpa_maxdiff", num["tau1_vs_sdpa_maxdiff"] == 0.0,
+         "at tau = 1 the row must be sdpa's row 7, bit for bit: is the scale "
+         "1/sqrt(d_k) applied the same way, and is the row softmax_row's?"),
+        ("max_w_tau0.25", num["max_w_tau0.25"] > 0.95,
+         "the coldest row should nearly pick one key (caption: 'colder rows "
+         "pick one key'); is the seed the one the caption states?"),
+        ("max_dev_uniform_tau16", num["max_dev_uniform_tau16"] < 0.03,
+         "the hottest row should be within 0.03 of 1/8 (caption: 'spread the "
+         "weight evenly')"),
+        ("max_w_tau0.25", all(a > b for a, b in zip(maxes, maxes[1:])),
+         f"the largest weight must fall as tau rises: {maxes}"),
+        ("argmax_tau0.25", all(num[f"argmax_tau{t}"] == num["score_argmax"] for t in SDPA_TAUS),
+         "every temperature keeps the order: the largest weight is on the largest score"),
+        ("tau_coldest", (num["tau_coldest"], num["tau_hottest"]) == (0.25, 16),
+         "the caption states tau = 0.25, 1, 4, 16"),
+        ("score_gap", num["score_gap"] > 0.5,
+         "the row needs one clearly largest score to show the effect"),
+    ]
+    for t in SDPA_TAUS:
+        yield (f"rowsum_tau{t}", abs(num[f"rowsum_tau{t}"] - 1) < 1e-15,
+               "a softmax row sums to 1 within 1e-15")
+        ws = [num[f"w_tau{t}_{j}"] for j in range(8)]
+        yield (f"max_w_tau{t}", num[f"max_w_tau{t}"] == max(ws) and num[f"min_w_tau{t}"] == min(ws),
+               "max_w and min_w must be the largest and smallest of the row printed")
+
+
+def sdpa_variance(num):
+    """Var(q k^T) = d_k, Var(q k^T / sqrt(d_k)) = 1, within the sampling error"""
+    xs = [math.log2(d) for d in SDPA_DKS]
+    ys = [math.log2(num[f"var_{d}"]) for d in SDPA_DKS]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    yield ("var_1024", 0.97 < slope < 1.03,
+           f"the log-log slope of the measured variance against d_k is {slope:.4f}, not 1")
+    yield ("pairs", num["pairs"] == 4000, "the caption states 4000 pairs for each d_k")
+    for d in SDPA_DKS:
+        ratio, se = num[f"ratio_{d}"], math.sqrt((2 + 6 / d) / num["pairs"])
+        yield (f"ratio_{d}", abs(ratio - 1) < 4 * se,
+               f"Var(q k^T) / d_k is off by more than 4 standard errors ({4 * se:.3f}): "
+               f"are q and k drawn with N(0, 1) entries, and the variance taken with "
+               f"the mean removed?")
+        yield (f"ratio_{d}", abs(num[f"var_{d}"] / d - ratio) < 1e-9,
+               "ratio must be var / d_k")
+        yield (f"var_scaled_{d}", abs(num[f"var_scaled_{d}"] / ratio - 1) < 1e-9,
+               "dividing the scores by sqrt(d_k) divides their variance by d_k exactly")
+        yield (f"rel_se_{d}", abs(num[f"rel_se_{d}"] - se) < 1e-9,
+               "rel_se must be sqrt((2 + 6/d_k) / pairs)")
+
+
+def sdpa_saturation(num):
+    """without the scale the rows saturate, with it they do not"""
+    yield from [
+        ("seeds", num["seeds"] == 200, "the caption states a mean over 200 seeds"),
+        ("T_k", num["T_k"] == 16, "the caption states 16 keys"),
+        ("percentile_low", num["percentile_low"] == 10 and num["percentile_high"] == 90,
+         "the caption states a band from the 10th to the 90th percentile"),
+        ("unscaled_mean_1024", num["unscaled_mean_1024"] > 0.9,
+         "without the scale the mean largest weight at d_k = 1024 should exceed 0.9"),
+        ("scaled_mean_1024", num["scaled_mean_1024"] < 0.5,
+         "with the scale the mean largest weight at d_k = 1024 should stay below 0.5"),
+        ("scaled_mean_max", num["scaled_mean_max"] - num["scaled_mean_min"] < 0.1,
+         "with the scale the curve should be flat: its means within 0.1 over all d_k"),
+        ("unscaled_rows_near_one_1024", num["unscaled_rows_near_one_1024"] > num["seeds"] / 2
+         and num["scaled_rows_near_one_1024"] == 0,
+         "at d_k = 1024 most unscaled rows should be near one-hot, and no scaled row"),
+        ("unscaled_mean_1", num["unscaled_mean_1"] == num["scaled_mean_1"],
+         "at d_k = 1 the scale is 1: both curves must start at the same point"),
+    ]
+    means = [num[f"unscaled_mean_{d}"] for d in SDPA_DKS]
+    yield ("unscaled_mean_1024", all(a < b for a, b in zip(means[:6], means[1:7])),
+           f"without the scale the mean should climb with d_k (up to 64): {means}")
+    for c in ("unscaled", "scaled"):
+        for d in SDPA_DKS:
+            lo, m, hi = (num[f"{c}_{f}_{d}"] for f in ("p10", "mean", "p90"))
+            yield (f"{c}_mean_{d}", num["uniform"] <= lo <= m <= hi <= 1 + 1e-12,
+                   "need 1/16 <= p10 <= mean <= p90 <= 1")
+
+
+def sdpa_worked(num):
+    """row 0 of chapter 01's example equals the chapter's closed forms"""
+    for key, want in SDPA_WORKED.items():
+        yield (key, abs(num[key] - want) < 1e-9,
+               f"the book states {want:.10f}: look first at sdpa's scale (1/sqrt(d_k)) "
+               f"and qkv_attend_unscaled, then at figures/sdpa-worked.c")
+
+
+SDPA_CHECKS = {"sdpa-temperature": sdpa_temperature, "sdpa-variance": sdpa_variance,
+               "sdpa-saturation": sdpa_saturation, "sdpa-worked": sdpa_worked}
 
 
 def printed_widths(book, textwidth_cm):
