@@ -64,6 +64,9 @@ help:
 	  'make check' 'run every check group, then count them: N passed, N failed' \
 	  'make check-committed' 'tangled/ is what git has committed (CI, after make check)' \
 	  'make lab NN=00' 'check your work on one lab with full detail (NN = 00 or 01)' \
+	  'make watch NN=01' 'check one lab again each time its file is saved (Ctrl-C stops)' \
+	  'make progress' 'every lab: pending / passed / failed, and what to do next' \
+	  'make lab-reset NN=01' "put a lab's file back as shipped (yours saved aside)" \
 	  'make tangle' 'regenerate tangled/ from book/en (unchanged files keep their time;' \
 	  '' 'a file that no root chunk writes is removed)' \
 	  'make tangle-debug' 'the library with #line directives, into $(BUILD)/tangled-debug' \

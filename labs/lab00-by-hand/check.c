@@ -10,13 +10,17 @@
  * what the learner's own earlier tables give, so an error is blamed on the
  * step that made it, not on every step after it.
  *
- * Usage: check [--lang=en|es] [--brief] ANSWERS
+ * Usage: check [--lang=en|es] [--brief | --summary] ANSWERS
  *        check --print-inputs | --print-exact | --self-test
  * The messages are in Spanish with --lang=es, or when the locale (LC_ALL,
  * LC_MESSAGES or LANG) is Spanish. --brief prints one line unless a step is
- * wrong. The last three print the example's inputs, its exact tables, or
- * check that the example meets its requirements (see self_test).
- * Exit:  0  every filled step is right (untouched steps are pending)
+ * wrong. --summary prints only one line per step, `KEY<TAB>pending<TAB>
+ * passed<TAB>failed` (each 0 or 1), for `make progress`; problems reading
+ * the file then go to stderr, and stdout stays empty. The last three print
+ * the example's inputs, its exact tables, or check that the example meets
+ * its requirements (see self_test). How the file is read (titles, spaces,
+ * signs, decimal commas, what is named once) opens "the learner's answers" below.
+ * Exit:  0  every filled step is right (untouched or deleted steps are pending)
  *        1  a filled step is wrong (or, with --self-test, the example fails
  *           one of its own requirements)
  *        2  the file cannot be read or does not have the expected layout,
@@ -447,6 +451,21 @@ static const char *rule(int s)
 }
 
 /* ---- the learner's answers ---------------------------------------------------- */
+/* The rules of the file, as both READMEs state them:
+ *   - a block starts at a title: [KEY] and anything after it; the key in any
+ *     case, with the Spanish or English names of ALIASES, and Markdown
+ *     decoration around it (**`[Q]`**, a list number); or KEY followed by
+ *     `:` or `=` (Q:, Q = X W_Q), or the step's formula alone. A comment
+ *     line that is a heading (## Q, # [Q]) is a title only for a step that
+ *     has no other title in the file;
+ *   - numbers are separated by spaces: any kind of space (tab, no-break,
+ *     thin) counts. Commas, semicolons and brackets between numbers are
+ *     named once for the whole file;
+ *   - a number has a point or a decimal comma between digits (0.61, 0,61),
+ *     one of them; a minus may be typographic (U+2212, U+2010 to U+2014);
+ *     e-notation (6.07e-1) is a number; a percent (63%) is named once;
+ *   - `?` is a cell not done yet; `#` starts a comment;
+ *   - a block not in the file is pending, as long as the file has a block. */
 
 enum { TOKEN_MAX = 32, MAX_ERRORS = 20, LINE_MAX_LEN = 1024, MAX_ROWS = 64 };
 
@@ -462,6 +481,7 @@ struct answers {
 };
 
 static int n_errors = 0;
+static FILE *msg_out;          /* where messages about the file go: stdout (stderr with --summary) */
 
 /* parse_error - print one message about the file (with its line), count it */
 static void parse_error(const char *path, int line, int step, const char *fmt, ...)
@@ -471,52 +491,267 @@ static void parse_error(const char *path, int line, int step, const char *fmt, .
 {
     n_errors++;
     if (n_errors > MAX_ERRORS) return;
-    if (line > 0) fprintf(stdout, "%s:%d: ", path, line);
-    else fprintf(stdout, "%s: ", path);
-    if (step >= 0) fprintf(stdout, "[%s] ", STEPS[step].key);
+    if (line > 0) fprintf(msg_out, "%s:%d: ", path, line);
+    else fprintf(msg_out, "%s: ", path);
+    if (step >= 0) fprintf(msg_out, "[%s] ", STEPS[step].key);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stdout, fmt, ap);
+    vfprintf(msg_out, fmt, ap);
     va_end(ap);
-    fputc('\n', stdout);
+    fputc('\n', msg_out);
 }
 
-/* find_step - the step whose key is key, or -1 */
-static int find_step(const char *key)
+/* once - a problem said once for the whole file, with how often it occurs */
+struct once {
+    int count;
+    int line, step;            /* where it first occurs */
+    char text[48];             /* what was written there */
+};
+static struct once separators, percents;
+static bool file_separates;    /* some row of the file separates numbers with commas, ... */
+
+/* note_once - count one occurrence of o, remembering the first */
+static void note_once(struct once *o, int line, int step, const char *text)
 {
-    for (int s = 0; s < N_STEPS; s++) if (strcmp(STEPS[s].key, key) == 0) return s;
-    return -1;
+    if (o->count++ == 0) {
+        o->line = line;
+        o->step = step;
+        snprintf(o->text, sizeof o->text, "%.40s%s", text, strlen(text) > 40 ? "..." : "");
+    }
 }
 
-/* parse_number - a decimal like -1.50, +2, 0,61 (comma accepted) or U+2212
- * minus; writes the value and the count of decimals; false if not a number */
+/* ---- characters ---------------------------------------------------------------- */
+
+/* is_space_seq - the length of the space character at p (an ASCII space or
+ * tab, a no-break space U+00A0, U+2000 to U+200B, U+202F, U+205F, U+3000,
+ * U+FEFF), or 0 */
+static int is_space_seq(const unsigned char *p)
+{
+    if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\v' || *p == '\f') return 1;
+    if (p[0] == 0xC2 && p[1] == 0xA0) return 2;
+    if (p[0] == 0xE2 && p[1] == 0x80 && (p[2] <= 0x8B || p[2] == 0xAF)) return 3;
+    if (p[0] == 0xE2 && p[1] == 0x81 && p[2] == 0x9F) return 3;
+    if (p[0] == 0xE3 && p[1] == 0x80 && p[2] == 0x80) return 3;
+    if (p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) return 3;
+    return 0;
+}
+
+/* spaces_to_ascii - every space character of line becomes plain spaces, in place */
+static void spaces_to_ascii(char *line)
+{
+    for (unsigned char *p = (unsigned char *)line; *p; ) {
+        int n = is_space_seq(p);
+        if (n == 0) { p++; continue; }
+        for (int i = 0; i < n; i++) *p++ = ' ';
+    }
+}
+
+/* is_dash_seq - the length of a typographic minus at p (U+2010 to U+2014,
+ * U+2212, U+FE63, U+FF0D), or 0 */
+static int is_dash_seq(const unsigned char *p)
+{
+    if (p[0] == 0xE2 && p[1] == 0x80 && p[2] >= 0x90 && p[2] <= 0x94) return 3;
+    if (p[0] == 0xE2 && p[1] == 0x88 && p[2] == 0x92) return 3;
+    if (p[0] == 0xEF && p[1] == 0xB9 && p[2] == 0xA3) return 3;
+    if (p[0] == 0xEF && p[1] == 0xBC && p[2] == 0x8D) return 3;
+    return 0;
+}
+
+/* has_non_ascii - s holds a byte outside ASCII */
+static bool has_non_ascii(const char *s)
+{
+    for (; *s; s++) if ((unsigned char)*s >= 0x80) return true;
+    return false;
+}
+
+/* ---- numbers --------------------------------------------------------------------- */
+
+/* is_decimal_comma - the comma at s[i] stands between two digits */
+static bool is_decimal_comma(const char *s, size_t i)
+{
+    return i > 0 && isdigit((unsigned char)s[i - 1]) && isdigit((unsigned char)s[i + 1]);
+}
+
+/* separates - tok uses commas, semicolons or brackets to separate numbers:
+ * `1,0,1`, `1,`, `;`, `[1`, `(0.5)`, `1.5,2`: anything but one decimal comma
+ * between digits in a number without a point */
+static bool separates(const char *tok)
+{
+    int commas = 0;
+    bool point = false, lone_comma = false;
+    for (size_t i = 0; tok[i]; i++) {
+        char c = tok[i];
+        if (strchr(";|[](){}", c)) return true;
+        if (c == '.') point = true;
+        if (c == ',') {
+            commas++;
+            if (!is_decimal_comma(tok, i)) lone_comma = true;
+        }
+    }
+    return commas > 1 || lone_comma || (commas == 1 && point);
+}
+
+/* parse_number - a number: an optional sign (or a typographic minus), digits
+ * with one decimal point or decimal comma, an optional exponent (e-notation);
+ * writes the value and its count of decimals (those the exponent leaves:
+ * 6.07e-1 has 3); false if tok is not a finite number */
 static bool parse_number(const char *tok, double *value, int *decimals)
 {
     char buf[TOKEN_MAX + 2];
     size_t n = 0;
-    const char *p = tok;
-    if (strncmp(p, "\xe2\x88\x92", 3) == 0) { buf[n++] = '-'; p += 3; }
-    else if (*p == '-' || *p == '+') buf[n++] = *p++;
-    int digits = 0, dec = -1;
-    for (; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)tok; *p; ) {   /* dashes -> '-' */
         if (n >= TOKEN_MAX) return false;
-        if (isdigit((unsigned char)*p)) {
-            digits++;
-            if (dec >= 0) dec++;
-            buf[n++] = *p;
-        } else if ((*p == '.' || *p == ',') && dec < 0) {
-            dec = 0;
-            buf[n++] = '.';
-        } else {
-            return false;
-        }
+        int d = is_dash_seq(p);
+        if (d) { buf[n++] = '-'; p += d; }
+        else buf[n++] = (char)*p++;
+    }
+    buf[n] = '\0';
+    char *p = buf;
+    if (*p == '-' || *p == '+') p++;
+    int digits = 0, dec = -1;
+    for (; isdigit((unsigned char)*p) || *p == '.' || *p == ','; p++) {
+        if (isdigit((unsigned char)*p)) { digits++; if (dec >= 0) dec++; }
+        else if (dec >= 0) return false;
+        else { dec = 0; *p = '.'; }
     }
     if (digits == 0) return false;
-    buf[n] = '\0';
+    int exponent = 0;
+    if (*p == 'e' || *p == 'E') {
+        char *q = p + 1;
+        if (*q == '-' || *q == '+') q++;
+        if (!isdigit((unsigned char)*q)) return false;
+        exponent = atoi(p + 1);
+        for (p = q; isdigit((unsigned char)*p); p++) {}
+    }
+    if (*p != '\0') return false;
     *value = strtod(buf, NULL);
-    *decimals = dec < 0 ? 0 : dec;
+    int d = (dec < 0 ? 0 : dec) - (exponent < -99 ? -99 : exponent > 99 ? 99 : exponent);
+    *decimals = d < 0 ? 0 : d;
     return isfinite(*value);
 }
+
+/* is_percent - tok is a number followed by %: 63% */
+static bool is_percent(const char *tok)
+{
+    size_t n = strlen(tok);
+    char buf[TOKEN_MAX];
+    double v; int d;
+    if (n < 2 || n >= TOKEN_MAX || tok[n - 1] != '%') return false;
+    memcpy(buf, tok, n - 1);
+    buf[n - 1] = '\0';
+    return parse_number(buf, &v, &d);
+}
+
+/* ---- block titles ------------------------------------------------------------- */
+
+/* the names a title may give a block besides its key (compared in lower case) */
+static const struct { const char *name; int step; } ALIASES[] = {
+    {"queries", ST_Q}, {"keys", ST_K}, {"values", ST_V},
+    {"scores", ST_S}, {"puntuaciones", ST_S},
+    {"escalado", ST_Z}, {"escalada", ST_Z}, {"escalados", ST_Z}, {"escaladas", ST_Z},
+    {"m", ST_M}, {"m_i", ST_M}, {"máx", ST_M}, {"maximo", ST_M}, {"máximo", ST_M},
+    {"maximos", ST_M}, {"máximos", ST_M}, {"maxima", ST_M}, {"maximum", ST_M},
+    {"e_ij", ST_E}, {"exp", ST_E},
+    {"r", ST_R}, {"r_i", ST_R}, {"sums", ST_R}, {"suma", ST_R}, {"sumas", ST_R},
+    {"a_ij", ST_A}, {"weights", ST_A}, {"pesos", ST_A},
+    {"output", ST_O}, {"salida", ST_O},
+};
+
+/* lower - s in lower case (ASCII, and the accented capitals of UTF-8's Latin-1 range) */
+static void lower(char *s)
+{
+    for (unsigned char *p = (unsigned char *)s; *p; p++) {
+        if (*p >= 'A' && *p <= 'Z') *p = (unsigned char)(*p - 'A' + 'a');
+        else if (p[0] == 0xC3 && p[1] >= 0x80 && p[1] <= 0x9E && p[1] != 0x97) { p[1] += 0x20; p++; }
+    }
+}
+
+/* find_step - the step a title's name stands for (its key or an alias, any case), or -1 */
+static int find_step(const char *name)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%s", name);
+    lower(key);
+    for (int s = 0; s < N_STEPS; s++) {
+        char k[16];
+        snprintf(k, sizeof k, "%s", STEPS[s].key);
+        lower(k);
+        if (strcmp(k, key) == 0) return s;
+    }
+    for (size_t i = 0; i < sizeof ALIASES / sizeof ALIASES[0]; i++)
+        if (strcmp(ALIASES[i].name, key) == 0) return ALIASES[i].step;
+    return -1;
+}
+
+/* skip_decoration - past spaces, Markdown marks (* ` _ > |) and a list number (6. or 6)) */
+static const char *skip_decoration(const char *p)
+{
+    for (;;) {
+        while (*p != '\0' && strchr(" *`_>|", *p)) p++;
+        const char *q = p;
+        while (isdigit((unsigned char)*q)) q++;
+        if (q > p && (*q == '.' || *q == ')') && q[1] == ' ') { p = q + 1; continue; }
+        if ((*p == '-' || *p == '+') && p[1] == ' ') { p++; continue; }
+        return p;
+    }
+}
+
+/* squeeze - s in lower case without spaces, into out */
+static void squeeze(char *out, size_t size, const char *s)
+{
+    size_t n = 0;
+    for (; *s && n + 1 < size; s++) if (*s != ' ') out[n++] = *s;
+    out[n] = '\0';
+    lower(out);
+}
+
+enum { NOT_TITLE = -1, TITLE_UNKNOWN = -2, TITLE_NO_BRACKET = -3 };
+
+/* title_of - the step whose title text is (a line without its comment, or the
+ * text of a comment line when heading is true), or NOT_TITLE; for a bracket
+ * that names no step TITLE_UNKNOWN (the name copied into name), for a bracket
+ * never closed TITLE_NO_BRACKET (neither for a heading) */
+static int title_of(const char *text, bool heading, char *name, size_t size)
+{
+    const char *p = text;
+    if (heading) while (*p == '#') p++;
+    p = skip_decoration(p);
+    if (*p == '[') {                                   /* [KEY] ... */
+        const char *k = p + 1;
+        while (*k == ' ') k++;
+        if (isdigit((unsigned char)*k) || strchr("-+.?,", *k) || is_dash_seq((const unsigned char *)k))
+            return NOT_TITLE;                          /* numbers in brackets: a row */
+        const char *close = strchr(k, ']');
+        if (!close) return heading ? NOT_TITLE : TITLE_NO_BRACKET;
+        size_t n = (size_t)(close - k);
+        while (n > 0 && k[n - 1] == ' ') n--;
+        snprintf(name, size, "%.*s", (int)(n < 40 ? n : 40), k);
+        int s = find_step(name);
+        return s >= 0 ? s : heading ? NOT_TITLE : TITLE_UNKNOWN;
+    }
+    /* KEY followed by :, =, ( or nothing: Q:, Q = X W_Q, max (3 values), ## Q */
+    char word[32];
+    size_t n = 0;
+    const char *w = p;
+    while ((isalnum((unsigned char)*w) || *w == '_' || (unsigned char)*w >= 0x80) && n + 1 < sizeof word)
+        word[n++] = *w++;
+    word[n] = '\0';
+    w = skip_decoration(w);
+    if (n > 0 && (*w == ':' || *w == '=' || *w == '(' || *w == '\0')) {
+        int s = find_step(word);
+        if (s >= 0) return s;
+    }
+    /* a step's formula alone: S / sqrt(d_k) = S / 2 */
+    char line[80], formula[48];
+    squeeze(line, sizeof line, p);
+    for (int s = 0; s < N_STEPS; s++) {
+        squeeze(formula, sizeof formula, STEPS[s].formula);
+        if (strncmp(line, formula, strlen(formula)) == 0) return s;
+    }
+    return NOT_TITLE;
+}
+
+/* ---- blocks ------------------------------------------------------------------- */
 
 /* shape_hint - what a wrong count of numbers in a block usually means */
 static const char *shape_hint(int s, int found_cols)
@@ -545,8 +780,48 @@ struct block_rows {
     int n;
     int line[MAX_ROWS];
     int count[MAX_ROWS];
+    bool separated[MAX_ROWS];  /* the row uses commas, semicolons or brackets between numbers */
     char tok[MAX_ROWS][MAX_CELLS][TOKEN_MAX];
 };
+
+/* comma_token - the first token of row r written with a decimal comma, or NULL */
+static const char *comma_token(const struct block_rows *b, int r)
+{
+    for (int k = 0; k < b->count[r] && k < MAX_CELLS; k++)
+        if (strchr(b->tok[r][k], ',')) return b->tok[r][k];
+    return NULL;
+}
+
+/* transposed_layout - the rows of b are the transpose of step s's shape (a
+ * table that is not square, written column by column); says so, and whether
+ * the numbers are the right ones */
+static bool transposed_layout(const char *path, const struct answers *ans, const struct block_rows *b)
+{
+    int s = b->step;
+    const struct step_info *st = &STEPS[s];
+    if (st->rows == st->cols || st->cols == 1 || b->n != st->cols) return false;
+    for (int r = 0; r < b->n; r++) if (b->count[r] != st->rows || b->separated[r]) return false;
+    tables exact;
+    compute_all(&exact);
+    bool right = true;
+    int numbers = 0;
+    for (int r = 0; r < b->n; r++)
+        for (int k = 0; k < b->count[r]; k++) {
+            double v; int dec;
+            if (!parse_number(b->tok[r][k], &v, &dec)) continue;
+            numbers++;
+            double want = exact.v[s][k * st->cols + r];
+            if (fabs(v - want) > ATOL + RTOL * fabs(want)) right = false;
+        }
+    parse_error(path, ans->title_line[s], s,
+                L("the block is written transposed: %d rows of %d numbers, but %s is %d x %d, one row per token (line i holds row i, %d numbers)%s",
+                  "el bloque está escrito traspuesto: %d filas de %d números, pero %s es %d x %d, una fila por token (la línea i tiene la fila i, %d números)%s"),
+                b->n, st->rows, st->key, st->rows, st->cols, st->cols,
+                numbers > 0 && right ? L("; your numbers are right: write column i of your block as line i",
+                                         "; tus números están bien: escribe la columna i de tu bloque como línea i")
+                                     : "");
+    return true;
+}
 
 /* finish_block - check the shape of the rows read for a block and store its cells */
 static void finish_block(const char *path, struct answers *ans, struct block_rows *b)
@@ -556,12 +831,26 @@ static void finish_block(const char *path, struct answers *ans, struct block_row
     ans->end_line[s] = b->n ? b->line[b->n - 1] : ans->title_line[s];
     const struct step_info *st = &STEPS[s];
     bool vector = st->cols == 1;
-    bool as_one_line = vector && b->n == 1 && b->count[0] == st->rows;
+    bool as_one_line = vector && b->n == 1 && b->count[0] == st->rows && !b->separated[0];
+    if (transposed_layout(path, ans, b)) return;
     if (!as_one_line) {
         bool bad = false, hinted = false;
         for (int r = 0; r < b->n && r < st->rows; r++) {
+            if (b->separated[r]) { bad = true; continue; }   /* said once, at the end */
             if (b->count[r] != st->cols) {
-                const char *h = hinted ? NULL : shape_hint(s, b->count[r]);
+                const char *comma = b->count[r] < st->cols ? comma_token(b, r) : NULL;
+                if (comma && file_separates) {     /* 1,1 among 1,0,1: said once, at the end */
+                    note_once(&separators, b->line[r], s, comma);
+                    bad = true;
+                    continue;
+                }
+                char comma_hint[160] = "";
+                if (comma)
+                    snprintf(comma_hint, sizeof comma_hint,
+                             L("'%s' is one number with a decimal comma; to write two numbers, separate them with a space",
+                               "'%s' es un número con coma decimal; para escribir dos números, sepáralos con un espacio"),
+                             comma);
+                const char *h = hinted ? NULL : comma ? comma_hint : shape_hint(s, b->count[r]);
                 if (h) hinted = true;
                 parse_error(path, b->line[r], s,
                             L("row %d has %d %s, expected %d (%s is %d x %d)%s%s",
@@ -597,11 +886,15 @@ static void finish_block(const char *path, struct answers *ans, struct block_row
         snprintf(ans->text[s][c], TOKEN_MAX, "%s", tok);
         if (strcmp(tok, "?") == 0) { ans->filled[s][c] = false; continue; }
         double v; int dec;
+        if (is_percent(tok)) { note_once(&percents, b->line[r], s, tok); continue; }
         if (!parse_number(tok, &v, &dec)) {
             parse_error(path, b->line[r], s,
-                        L("row %d, column %d: '%s' is not a number (write numbers like 0.61 or -1.50, or ? for a cell not done yet)",
-                          "fila %d, columna %d: '%s' no es un número (escribe números como 0.61 o -1.50, o ? en una celda aún sin hacer)"),
-                        as_one_line ? c : r, as_one_line ? 0 : k, tok);
+                        L("row %d, column %d: '%s' is not a number (write numbers like 0.61 or -1.50, or ? for a cell not done yet)%s",
+                          "fila %d, columna %d: '%s' no es un número (escribe números como 0.61 o -1.50, o ? en una celda aún sin hacer)%s"),
+                        as_one_line ? c : r, as_one_line ? 0 : k, tok,
+                        has_non_ascii(tok) ? L("; it holds a character that is not part of a number, perhaps pasted from a word processor: type it again",
+                                               "; tiene un carácter que no forma parte de un número, quizá pegado desde un procesador de textos: escríbelo de nuevo")
+                                           : "");
             continue;
         }
         ans->filled[s][c] = true;
@@ -610,67 +903,126 @@ static void finish_block(const char *path, struct answers *ans, struct block_row
     }
 }
 
+/* ---- the file ----------------------------------------------------------------- */
+
+/* struct line - one line of the file: its text without the comment, or the
+ * comment's text for a line that is only a comment */
+struct line {
+    int number;
+    bool too_long;
+    bool comment;              /* the line is a comment (it starts with #) */
+    char *text;                /* trimmed, spaces made plain */
+};
+
+/* next_line - read the next line of f into buf; false at the end of the file */
+static bool next_line(FILE *f, char *buf, size_t size, struct line *ln)
+{
+    if (!fgets(buf, (int)size, f)) return false;
+    ln->number++;
+    ln->too_long = false;
+    size_t len = strlen(buf);
+    if (len == size - 1 && buf[len - 1] != '\n' && !feof(f)) {
+        int ch;
+        while ((ch = fgetc(f)) != EOF && ch != '\n') {}
+        ln->too_long = true;
+    }
+    spaces_to_ascii(buf);                          /* a UTF-8 BOM too */
+    char *p = buf;
+    while (*p == ' ' || *p == '\n') p++;
+    ln->comment = *p == '#';
+    if (ln->comment) p++;
+    else { char *hash = strchr(p, '#'); if (hash) *hash = '\0'; }
+    while (*p == ' ') p++;
+    char *end = p + strlen(p);
+    while (end > p && isspace((unsigned char)end[-1])) *--end = '\0';
+    ln->text = p;
+    return true;
+}
+
+/* is_rule - a line of Markdown marks only, with a run of three (```, ---,
+ * | --- | --- |, ***): nothing to read */
+static bool is_rule(const char *p)
+{
+    bool run = false;
+    for (const char *q = p; *q; q++) {
+        if (!strchr("`-_*=|:~ ", *q)) return false;
+        if (*q != ' ' && q[1] == *q && q[2] == *q) run = true;
+    }
+    return run;
+}
+
+/* prescan - which steps have a title in the file that is not a comment (a
+ * heading comment is a title only for the others), and whether any row
+ * separates its numbers with commas, semicolons or brackets (then `1,1` in a
+ * row short of numbers is two numbers, not a decimal comma) */
+static void prescan(FILE *f, bool titled[N_STEPS])
+{
+    char buf[LINE_MAX_LEN + 2], name[48];
+    struct line ln = {0};
+    while (next_line(f, buf, sizeof buf, &ln)) {
+        if (ln.too_long || ln.comment) continue;
+        int s = title_of(ln.text, false, name, sizeof name);
+        if (s >= 0) { titled[s] = true; continue; }
+        if (s != NOT_TITLE) continue;
+        for (char *tok = strtok(ln.text, " "); tok; tok = strtok(NULL, " "))
+            if (separates(tok)) file_separates = true;
+    }
+    rewind(f);
+}
+
 /* read_answers - parse the answers file; false (after printing every
  * problem) if it cannot be read or its layout is wrong */
 static bool read_answers(const char *path, struct answers *ans)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stdout, L("%s: cannot open the answers file\n",
-                          "%s: no se puede abrir el archivo de respuestas\n"), path);
+        fprintf(msg_out, L("%s: cannot open the answers file\n",
+                           "%s: no se puede abrir el archivo de respuestas\n"), path);
         return false;
     }
     memset(ans, 0, sizeof *ans);
+    bool titled[N_STEPS] = {false};
+    prescan(f, titled);
     static struct block_rows b;
     memset(&b, 0, sizeof b);
     b.step = -1;
-    char line[LINE_MAX_LEN + 2];
-    int lineno = 0;
+    char buf[LINE_MAX_LEN + 2], name[48];
+    struct line ln = {0};
     bool in_unknown_block = false;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
+    while (next_line(f, buf, sizeof buf, &ln)) {
+        int lineno = ln.number;
+        if (ln.too_long) {
             parse_error(path, lineno, b.step, L("line longer than %d characters", "línea de más de %d caracteres"),
                         LINE_MAX_LEN);
-            int ch;
-            while ((ch = fgetc(f)) != EOF && ch != '\n') {}
             continue;
         }
-        char *p = line;
-        if (lineno == 1 && strncmp(p, "\xef\xbb\xbf", 3) == 0) p += 3;   /* UTF-8 BOM */
-        char *hash = strchr(p, '#');
-        if (hash) *hash = '\0';
-        while (*p && isspace((unsigned char)*p)) p++;
-        char *end = p + strlen(p);
-        while (end > p && isspace((unsigned char)end[-1])) *--end = '\0';
-        if (*p == '\0') continue;
+        char *p = ln.text;
+        if (ln.comment) {                               /* a heading: ## Q, # [Q] */
+            int s = title_of(p, true, name, sizeof name);
+            if (s < 0 || titled[s] || ans->present[s]) continue;
+        } else if (*p == '\0' || is_rule(p)) {
+            continue;
+        }
 
-        if (*p == '[') {                                   /* a block title */
+        int s = title_of(p, ln.comment, name, sizeof name);
+        if (s != NOT_TITLE) {                             /* a block title */
             finish_block(path, ans, &b);
             b.step = -1; b.n = 0;
             in_unknown_block = false;
-            char *close = strchr(p, ']');
-            if (!close) {
+            if (s == TITLE_NO_BRACKET) {
                 parse_error(path, lineno, -1, L("a block title looks like [Q] ... ; the ] is missing",
                                                 "un título de bloque tiene la forma [Q] ... ; falta el ]"));
                 in_unknown_block = true;
                 continue;
             }
-            *close = '\0';
-            char *key = p + 1;
-            while (*key && isspace((unsigned char)*key)) key++;
-            char *kend = key + strlen(key);
-            while (kend > key && isspace((unsigned char)kend[-1])) *--kend = '\0';
-            int s = find_step(key);
-            if (s < 0) {
+            if (s == TITLE_UNKNOWN) {
                 char keys[160] = "";
                 for (int k = 0; k < N_STEPS; k++) {
                     strcat(keys, "["); strcat(keys, STEPS[k].key); strcat(keys, "]");
                     if (k + 1 < N_STEPS) strcat(keys, " ");
                 }
-                parse_error(path, lineno, -1, L("unknown block [%.40s]; the blocks are %s",
-                                                "bloque desconocido [%.40s]; los bloques son %s"), key, keys);
+                parse_error(path, lineno, -1, L("unknown block [%s]; the blocks are %s",
+                                                "bloque desconocido [%s]; los bloques son %s"), name, keys);
                 in_unknown_block = true;
                 continue;
             }
@@ -698,19 +1050,45 @@ static bool read_answers(const char *path, struct answers *ans)
         int r = b.n++;
         b.line[r] = lineno;
         b.count[r] = 0;
-        for (char *tok = strtok(p, " \t\r\v\f"); tok; tok = strtok(NULL, " \t\r\v\f")) {
+        b.separated[r] = false;
+        char row[LINE_MAX_LEN + 2];
+        snprintf(row, sizeof row, "%s", p);
+        for (char *tok = strtok(p, " "); tok; tok = strtok(NULL, " ")) {
+            if (separates(tok)) b.separated[r] = true;
             if (b.count[r] < MAX_CELLS) {               /* a token too long to be a number stays one */
                 if (strlen(tok) < TOKEN_MAX) snprintf(b.tok[r][b.count[r]], TOKEN_MAX, "%s", tok);
                 else snprintf(b.tok[r][b.count[r]], TOKEN_MAX, "%.20s...", tok);
             }
             b.count[r]++;
         }
+        if (b.separated[r]) note_once(&separators, lineno, b.step, row);
     }
     finish_block(path, ans, &b);
     if (ferror(f)) parse_error(path, 0, -1, L("read error", "error de lectura"));
     fclose(f);
 
-    for (int s = 0; s < N_STEPS; s++) {
+    char more[64] = "";
+    if (separators.count > 1)
+        snprintf(more, sizeof more, L(", and %d more lines like it", ", y %d líneas más como esta"), separators.count - 1);
+    if (separators.count)
+        parse_error(path, separators.line, separators.step,
+                    L("separate numbers with spaces, not commas, semicolons or brackets: `%s`%s (a decimal comma between digits, 0,61, is fine)",
+                      "separa los números con espacios, no con comas, puntos y comas ni corchetes: `%s`%s (la coma decimal entre cifras, 0,61, vale)"),
+                    separators.text, more);
+    if (percents.count)
+        parse_error(path, percents.line, percents.step,
+                    L("'%s' is a percent (%d %s like it): write values as plain numbers, 0.63 for 63%%; a row of weights adds up to 1, not 100",
+                      "'%s' es un porcentaje (%d %s así): escribe los valores como números, 0.63 para 63%%; una fila de pesos suma 1, no 100"),
+                    percents.text, percents.count,
+                    percents.count == 1 ? L("cell", "celda") : L("cells", "celdas"));
+
+    int n_present = 0;
+    for (int s = 0; s < N_STEPS; s++) n_present += ans->present[s];
+    if (n_present == 0 && n_errors == 0)
+        parse_error(path, 0, -1, L("no block title such as [Q]: this is not an answers file (make lab-reset NN=00 restores the untouched one)",
+                                   "ningún título de bloque como [Q]: esto no es un archivo de respuestas (make lab-reset NN=00 recupera el original)"));
+    /* a block not in the file is pending; said here only to explain other problems */
+    for (int s = 0; s < N_STEPS && n_errors > 0 && n_present > 0; s++) {
         if (ans->present[s]) continue;
         int prev = -1, next = -1;
         for (int k = s - 1; k >= 0 && prev < 0; k--) if (ans->present[k]) prev = k;
@@ -728,9 +1106,10 @@ static bool read_answers(const char *path, struct answers *ans)
                     STEPS[s].key, STEPS[s].formula, STEPS[s].rows, STEPS[s].cols,
                     STEPS[s].rows, STEPS[s].rows == 1 ? L("row", "fila") : L("rows", "filas"),
                     STEPS[s].cols, where);
+        n_errors--;                    /* not a problem of its own */
     }
     if (n_errors > MAX_ERRORS)
-        fprintf(stdout, L("... and %d more problems\n", "... y %d problemas más\n"), n_errors - MAX_ERRORS);
+        fprintf(msg_out, L("... and %d more problems\n", "... y %d problemas más\n"), n_errors - MAX_ERRORS);
     return n_errors == 0;
 }
 
@@ -831,12 +1210,68 @@ static int print_hint(const char *text)
     return 1;
 }
 
+/* rounded_from - written is want rounded to d decimals, and d is fewer than two */
+static bool rounded_from(double written, int d, double want)
+{
+    if (d >= 2) return false;
+    double p = pow(10.0, d);
+    return fabs(round(want * p) / p - written) < 1e-9;
+}
+
+/* too_coarse - every wrong cell of step s is a right value (exact, or from
+ * the learner's own tables) rounded to fewer than two decimals; *cell is the
+ * first such cell and *want its right value */
+static bool too_coarse(const struct answers *ans, int s, const tables *exact, const tables *own,
+                       int *cell, double *want)
+{
+    *cell = -1;
+    for (int c = 0; c < n_cells(s); c++) {
+        double x = ans->val[s][c];
+        int d = ans->decimals[s][c];
+        if (!ans->filled[s][c] || within(x, exact->v[s][c]) || within(x, own->v[s][c])) continue;
+        double right = rounded_from(x, d, exact->v[s][c]) ? exact->v[s][c]
+                     : rounded_from(x, d, own->v[s][c]) ? own->v[s][c] : NAN;
+        if (isnan(right)) return false;
+        if (*cell < 0) { *cell = c; *want = right; }
+    }
+    return *cell >= 0;
+}
+
+/* in_percent - every written cell of step s is a right value times 100 */
+static bool in_percent(const struct answers *ans, int s, const tables *exact, const tables *own)
+{
+    int n = 0;
+    for (int c = 0; c < n_cells(s); c++) {
+        if (!ans->filled[s][c]) continue;
+        double x = ans->val[s][c] / 100.0;
+        if (!within(x, exact->v[s][c]) && !within(x, own->v[s][c])) return false;
+        n++;
+    }
+    return n > 0;
+}
+
 /* hints - print what the learner most likely did in step s; returns the count */
 static int hints(const struct answers *ans, int s, const tables *exact, const tables *mine,
-                 const struct verdict *w)
+                 const tables *own, const struct verdict *w)
 {
     int n = 0;
     double t[MAX_CELLS];
+    char buf[320];
+    /* rounding and percents first: they explain a table that is otherwise right */
+    int cc;
+    double want;
+    if (too_coarse(ans, s, exact, own, &cc, &want)) {
+        int d = ans->decimals[s][cc];
+        snprintf(buf, sizeof buf,
+                 L("write at least two decimals: your %s is %.4f rounded to %d %s, and a value is right only within %.2f + %.2f |exact| (%.4f here); with two decimals it is %.2f.",
+                   "escribe al menos dos decimales: tu %s es %.4f redondeado a %d %s, y un valor solo está bien dentro de %.2f + %.2f |exacto| (%.4f aquí); con dos decimales es %.2f."),
+                 ans->text[s][cc], want, d, d == 1 ? L("decimal", "decimal") : L("decimals", "decimales"),
+                 ATOL, RTOL, ATOL + RTOL * fabs(want), want);
+        return print_hint(buf);
+    }
+    if (s == ST_A && in_percent(ans, s, exact, own))
+        return print_hint(L("weights are fractions, not percents: write 0.63, not 63; each row of A sums to 1, not 100.",
+                            "los pesos son fracciones, no porcentajes: escribe 0.63, no 63; cada fila de A suma 1, no 100."));
     /* one odd cell says little about how a table was made: name a mistake
      * only when two or more cells differ, or the whole block is written */
     bool enough = w->n_bad >= 2 || w->filled == n_cells(s);
@@ -858,7 +1293,9 @@ static int hints(const struct answers *ans, int s, const tables *exact, const ta
     if (enough && STEPS[s].rows == STEPS[s].cols) {
         double tt[MAX_CELLS];
         transpose(tt, exact->v[s], T, T);
-        if (matches(ans, s, tt))
+        bool transposed = matches(ans, s, tt);
+        transpose(tt, own->v[s], T, T);
+        if (transposed || matches(ans, s, tt))
             n += print_hint(L("your table is the transpose of the expected one: row i and column i are swapped.",
                               "tu tabla es la traspuesta de la esperada: la fila i y la columna i están intercambiadas."));
     }
@@ -878,7 +1315,6 @@ static int hints(const struct answers *ans, int s, const tables *exact, const ta
             else
                 for (int i = 0; i < T; i++)
                     if (fabs(r[i] - 1.0) > 0.02) {
-                        char buf[200];
                         snprintf(buf, sizeof buf,
                                  L("row %d of your weights sums to %.2f, not 1: divide row %d of E by its own sum r_%d.",
                                    "la fila %d de tus pesos suma %.2f, no 1: divide la fila %d de E por su propia suma r_%d."),
@@ -915,14 +1351,6 @@ static int hints(const struct answers *ans, int s, const tables *exact, const ta
             }
         }
     }
-    /* too few decimals: right once rounded */
-    int c = w->bad_cell;
-    if (c >= 0 && f[c] && ans->decimals[s][c] < 2) {
-        double p = pow(10.0, ans->decimals[s][c]);
-        if (fabs(round(w->expected * p) / p - a[c]) < 1e-9)
-            n += print_hint(L("write at least two decimals: your value is the exact one rounded too coarsely.",
-                              "escribe al menos dos decimales: tu valor es el exacto redondeado de más."));
-    }
     if (n == 0) n += print_hint(rule(s));
     return n;
 }
@@ -949,7 +1377,7 @@ static const char *status_word(enum status st)
 
 /* report - the step table, then the detail of the wrong steps; returns the exit status */
 static int report(const char *path, const struct answers *ans, const tables *exact,
-                  const tables *mine, const struct verdict *v, bool brief)
+                  const tables *mine, const tables *own, const struct verdict *v, bool brief)
 {
     int n_ok = 0, n_wrong = 0, n_pending = 0, first_wrong = -1;
     for (int s = 0; s < N_STEPS; s++) {
@@ -974,7 +1402,9 @@ static int report(const char *path, const struct answers *ans, const tables *exa
         char key[16], shape[16], note[128] = "";
         snprintf(key, sizeof key, "[%s]", STEPS[s].key);
         snprintf(shape, sizeof shape, "%dx%d", STEPS[s].rows, STEPS[s].cols);
-        if (v[s].status == PENDING && v[s].filled > 0)
+        if (!ans->present[s])
+            snprintf(note, sizeof note, L("  (the block is not in the file)", "  (el bloque no está en el archivo)"));
+        else if (v[s].status == PENDING && v[s].filled > 0)
             snprintf(note, sizeof note, L("  (%d of %d cells written)", "  (%d de %d celdas escritas)"),
                      v[s].filled, n_cells(s));
         if (v[s].status == WRONG && v[s].follows)
@@ -1008,7 +1438,7 @@ static int report(const char *path, const struct answers *ans, const tables *exa
                        w->expected, ans->text[s][w->bad_cell]);
             printf(L(" (%d of %d written cells differ).\n", " (%d de %d celdas escritas difieren).\n"),
                    w->n_bad, w->filled);
-            hints(ans, s, exact, mine, w);
+            hints(ans, s, exact, mine, own, w);
         }
         bool any_follow = false;
         for (int s = 0; s < N_STEPS; s++) if (v[s].status == WRONG && v[s].follows) any_follow = true;
@@ -1115,7 +1545,7 @@ static int self_test(void)
 /* usage - the command line, on stderr */
 static void usage(void)
 {
-    fprintf(stderr, "usage: check [--lang=en|es] [--brief] ANSWERS\n"
+    fprintf(stderr, "usage: check [--lang=en|es] [--brief | --summary] ANSWERS\n"
                     "       check --print-inputs | --print-exact | --self-test\n");
 }
 
@@ -1134,7 +1564,8 @@ static bool env_is_spanish(void)
 int main(int argc, char **argv)
 {
     const char *path = NULL;
-    bool brief = false;
+    bool brief = false, summary = false;
+    msg_out = stdout;
     lang_es = env_is_spanish();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -1142,6 +1573,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--lang=en") == 0) lang_es = false;
         else if (strcmp(a, "--lang=") == 0) {}             /* empty: keep the environment's */
         else if (strcmp(a, "--brief") == 0) brief = true;
+        else if (strcmp(a, "--summary") == 0) { summary = true; msg_out = stderr; }
         else if (strcmp(a, "--print-inputs") == 0) { print_inputs(); return 0; }
         else if (strcmp(a, "--print-exact") == 0) { print_exact(); return 0; }
         else if (strcmp(a, "--self-test") == 0) return self_test();
@@ -1153,7 +1585,7 @@ int main(int argc, char **argv)
 
     static struct answers ans;
     if (!read_answers(path, &ans)) {
-        printf(L("\nThe file could not be checked: fix the lines above (the layout is explained at the top of answers.txt).\n",
+        fprintf(msg_out, L("\nThe file could not be checked: fix the lines above (the layout is explained at the top of answers.txt).\n",
                  "\nNo se pudo revisar el archivo: corrige las líneas de arriba (el formato se explica al principio de answers.txt).\n"));
         return 2;
     }
@@ -1165,5 +1597,12 @@ int main(int argc, char **argv)
     for (int s = 0; s < N_STEPS; s++) compute_step(s, &mine, own.v[s]);
     struct verdict v[N_STEPS];
     judge(&ans, &exact, &own, v);
-    return report(path, &ans, &exact, &mine, v, brief);
+    if (summary) {
+        for (int s = 0; s < N_STEPS; s++)
+            printf("%s\t%d\t%d\t%d\n", STEPS[s].key, v[s].status == PENDING, v[s].status == OK,
+                   v[s].status == WRONG);
+        for (int s = 0; s < N_STEPS; s++) if (v[s].status == WRONG) return 1;
+        return 0;
+    }
+    return report(path, &ans, &exact, &mine, &own, v, brief);
 }

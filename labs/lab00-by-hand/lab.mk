@@ -1,7 +1,9 @@
 # labs/lab00-by-hand/lab.mk - lab 00, attention by hand (included by the top Makefile).
 #   make lab00  (or make lab NN=00)   check labs/lab00-by-hand/answers.txt, every step in detail
 #   make check-lab00                  the same, quietly; fails only if a filled step is wrong
-# LAB_LANG=es (or a Spanish LANG) prints the checker's messages in Spanish.
+# LAB_LANG=es (or a Spanish LANG) prints the checker's messages in Spanish;
+# LAB_ARGS passes options to the checker (LAB_ARGS=--summary: one line per
+# step, for make progress). make watch/progress/lab-reset: labs/learner.mk.
 # The checker's self-test, check-harness-lab00, is in tests/labs/lab00.mk.
 ifndef LAB00_MK
 LAB00_MK := 1
@@ -22,7 +24,7 @@ $(LAB00_CHECK): $(LAB00_DIR)/check.c $(LAB00_DIR)/example.h $(LIB)
 	$(Q)$(COMPILE) $< $(LIB) $(LDLIBS) -o $@
 
 lab00: $(LAB00_CHECK)
-	@$(LAB00_CHECK) $(LAB00_LANG) $(LAB00_ANSWERS)
+	@$(LAB00_CHECK) $(LAB00_LANG) $(LAB_ARGS) $(LAB00_ANSWERS)
 
 check-lab00: $(LAB00_CHECK)
 	@$(LAB00_CHECK) --brief $(LAB00_LANG) $(LAB00_ANSWERS)

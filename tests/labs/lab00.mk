@@ -1,7 +1,8 @@
 # tests/labs/lab00.mk - the self-test of lab 00's checker (make check-harness-lab00):
 #   1. lab00.py verify: the exact values against plain Python; the inputs shown
-#      in both READMEs and answers.txt against the checker's (example.h); every
-#      subject of tests/labs/lab00/ is what `lab00.py gen` writes;
+#      in both READMEs and answers.txt against the checker's (example.h); the
+#      lines of --summary (read by make progress); every subject of
+#      tests/labs/lab00/ is what `lab00.py gen` writes;
 #   2. every subject (an answers file that states what the checker must say
 #      about it) run by tests/labs/run-subject.sh, with the checker and with
 #      the checker built under AddressSanitizer and UBSan;

@@ -12,6 +12,8 @@
                                correct-4dp.txt, with the same sizes and tolerance;
                              - correct-4dp.txt (written by hand) holds the
                                exact values within the tolerance;
+                             - CHECKER --summary prints one line per step
+                               (KEY, pending, passed, failed) and nothing else;
                              - every other subject is what `gen` writes.
   lab00.py cuts CHECKER TEMPLATE OUTDIR  every prefix of a right answers file, and the
                                file without each of its lines: CHECKER answers
@@ -388,10 +390,15 @@ def cases():
                 [":%d: [S] row 1 has 4 numbers, expected 3" % line_of(t, "2  1  3  4")]))
     t = full.replace("0.31  0.19  0.51\n", "")
     out.append(("wrong-rows.txt", t, "en", 2, [":%d: [A] 2 rows, expected 3" % line_of(t, "0.66  0.09  0.25")]))
+    # a deleted block is pending, not a broken file
     t = full.replace("[sum] r_i = sum_j E_ij   (3 values, one per row / 3 valores, uno por fila)\n1.59\n1.98\n1.51\n\n", "")
-    out.append(("missing-block.txt", t, "en", 2,
-                [":%d: [sum] the block is missing" % (line_of(t, "[E] ") + 4),
-                 "expected after [E] (lines %d to %d)" % (line_of(t, "[E] "), line_of(t, "[E] ") + 3)]))
+    out.append(("deleted-block.txt", t, "en", 0,
+                ["[sum]     r_i = sum_j E_ij             3x1    pending  (the block is not in the file)",
+                 "9 of 10 steps right, 0 wrong, 1 pending"]))
+    t = learner_file(stop_after="S")
+    t = t[:t.index("[scaled]")]
+    out.append(("deleted-unfinished.txt", t, "en", 0,
+                ["4 of 10 steps right, 0 wrong, 6 pending", "Next: [scaled]", "!the block is missing"]))
     t = full.replace("[A] A_ij", "[W] A_ij")
     out.append(("unknown-block.txt", t, "en", 2, [":%d: unknown block [W]" % line_of(t, "[W]"), "[A] the block is missing"]))
     t = full + "\n[Q] again\n1 2 3 4\n1 2 3 4\n1 2 3 4\n"
@@ -407,16 +414,20 @@ def cases():
                  "three columns suggest the weights A alone"]))
     t = full.replace("0.50\n1.50\n1.00\n", "0.50  -1.00  -0.50\n1.00  0.50  1.50\n1.00  -1.00  0.00\n")
     out.append(("max-as-table.txt", t, "en", 2, ["[max] row 0 has 3 numbers, expected 1", "one value per row"]))
-    out.append(("empty.txt", "", "en", 2, ["[Q] the block is missing", "[O] the block is missing"]))
+    out.append(("empty.txt", "", "en", 2, ["no block title such as [Q]: this is not an answers file"]))
     t = full.replace("[S] S = Q K^T", "[S] S = Q K^T\n" + "9 " * 700)
     out.append(("long-line.txt", t, "en", 2, [":%d: [S] line longer than 1024 characters" % line_of(t, "9 9 9")]))
     t = full.replace("1.59", "1.59e0")
-    out.append(("exponent.txt", t, "en", 2, ["[sum] row 0, column 0: '1.59e0' is not a number"]))
+    out.append(("exponent.txt", t, "en", 0, ["10 of 10 steps right"]))
+    t = full.replace("1.59", "1.59e")
+    out.append(("exponent-cut.txt", t, "en", 2, ["[sum] row 0, column 0: '1.59e' is not a number"]))
     t = full.replace("1.59", "nan")
     out.append(("nan.txt", t, "en", 2, ["[sum] row 0, column 0: 'nan' is not a number"]))
     t = full.replace("0.63  0.14  0.23", "0.63  0.14  0.23 0.1")
     out.append(("bad-number-es.txt", t.replace("0.61  0.37  1.00", "0.61  0.37  1.O0"), "es", 2,
                 ["[E] fila 1, columna 2: '1.O0' no es un número", "[A] la fila 0 tiene 4 números, se esperaban 3"]))
+
+    out += parser_cases(full)
 
     # right answers as a learner writes them (two decimals), in both languages;
     # the untouched template: pending, not failing
@@ -436,6 +447,115 @@ def cases():
                 ["read error", "The file could not be checked"], ["run-file: ."]))
     out.append(("binary.txt", "\x7fELF\x02\x01\x01\x00\x00\x00\x03\x00>\x00\x01\n\x00\x00\xfe\xffgarbage\x1b[0m\n",
                 "en", 2, [":1: numbers before the first block title", "The file could not be checked"]))
+    return out
+
+
+def render_rows(fmt_row, keys=KEYS, tables=None):
+    """The template with every block of tables (HAND by default) written by
+    fmt_row(key, row of numbers) -> one line"""
+    tables = tables or HAND
+    return render({k: [fmt_row(k, r) for r in tables[k]] for k in keys})
+
+
+def parser_cases(full):
+    """The ways of writing numbers and titles a learner brings from other
+    tools: accepted when they are unambiguous, named once when they are not."""
+    out = []
+    # spaces and minus signs from a word processor: accepted
+    t = full.replace("1  -1  0  0", "1\u00a0\u00a0-1\u00a0\u00a00\u00a0\u00a00")
+    t = t.replace("0.63  0.14  0.23", "0.63\u00a00.14\u202f0.23")
+    out.append(("nbsp.txt", t, "en", 0, ["10 of 10 steps right"]))
+    t = full.replace("1.00  -1.00  0.00", "1.00  \u20131.00  0.00").replace("-1  1  0  0", "\u22121  1  0  0")
+    out.append(("en-dash.txt", t, "en", 0, ["10 of 10 steps right"]))
+    # e-notation, as a spreadsheet exports it: accepted
+    t = render_rows(lambda k, r: "  ".join("%.6E" % v for v in r))
+    out.append(("e-notation.txt", t, "en", 0, ["10 of 10 steps right"]))
+    # commas, semicolons, brackets between numbers: said once
+    for name, row in (("comma-space", lambda k, r: ", ".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r)),
+                      ("comma-no-space", lambda k, r: ",".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r)),
+                      ("semicolons", lambda k, r: "; ".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r)),
+                      ("brackets", lambda k, r: "[" + ", ".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r) + "]")):
+        t = render_rows(row)
+        first = t.split("\n")[line_of(t, "[Q] Q = X W_Q")]
+        out.append((name + ".txt", t, "en", 2,
+                    [":%d: [Q] separate numbers with spaces, not commas, semicolons or brackets: `%s`, and %d more lines like it"
+                     % (line_of(t, "[Q] Q = X W_Q") + 1, first,
+                        sum(1 for k in KEYS for r in HAND[k] if len(r) > 1 or name == "brackets") - 1),
+                     "!is not a number", "!row 0 has", "!row 1 has"]))
+    t = full.replace("0.61  0.37  1.00", "0,61  0,37  1,00").replace("1.00  0.22  0.37", "1.00  0,22  0,37")
+    out.append(("decimal-comma.txt", t, "en", 0, ["10 of 10 steps right"]))
+    t = full.replace("1  1\n2  1\n2  2", "1,1\n2,1\n2,2")
+    out.append(("comma-two-numbers.txt", t, "en", 2,
+                [":%d: [V] row 0 has 1 number, expected 2" % line_of(t, "1,1"),
+                 "hint: '1,1' is one number with a decimal comma; to write two numbers, separate them with a space"]))
+    t = full.replace("1  1\n2  1\n2  2", "1,1\n2,1\n2,2")
+    out.append(("comma-two-numbers-es.txt", t, "es", 2,
+                ["pista: '1,1' es un número con coma decimal"]))
+    # percents: named once; weights written as percents get their own hint
+    t = full.replace("0.63  0.14  0.23\n0.31  0.19  0.51\n0.66  0.09  0.25",
+                     "63%  14%  23%\n31%  19%  51%\n66%  9%  25%")
+    out.append(("percent-sign.txt", t, "en", 2,
+                [":%d: [A] '63%%' is a percent (9 cells like it): write values as plain numbers, 0.63 for 63%%"
+                 % line_of(t, "63%"), "!is not a number"]))
+    t = full.replace("0.63  0.14  0.23\n0.31  0.19  0.51\n0.66  0.09  0.25",
+                     "63  14  23\n31  19  51\n66  9  25")
+    out.append(("percent-values.txt", t, "en", 1,
+                ["First step that differs: [A]", "hint: weights are fractions, not percents: write 0.63, not 63",
+                 "!divide row"]))
+    # too few decimals: the tolerance, and how many decimals are needed
+    ex = exact_tables()
+    one = {k: [[round(v, 1) for v in r] for r in ex[k]] for k in KEYS}
+    t = render_rows(lambda k, r: "  ".join(("%d" % v) if k in ("Q", "K", "V", "S") else "%.1f" % v for v in r),
+                    tables=one)
+    out.append(("one-decimal.txt", t, "en", 1,
+                ["First step that differs: [E]",
+                 "hint: write at least two decimals: your 0.2 is 0.2231 rounded to 1 decimal, and a value is "
+                 "right only within 0.01 + 0.01 |exact| (0.0122 here); with two decimals it is 0.22.", "!divide row"]))
+    t = full.replace("0.63  0.14  0.23\n0.31  0.19  0.51\n0.66  0.09  0.25",
+                     "0.6  0.1  0.2\n0.3  0.2  0.5\n0.7  0.1  0.2")
+    out.append(("a-one-decimal.txt", t, "en", 1,
+                ["First step that differs: [A]", "hint: write at least two decimals: your 0.6 is 0.6285 rounded to 1 decimal", "!divide row"]))
+    # transposed blocks of every shape
+    for key, name in (("O", "o-transposed"), ("Q", "q-transposed"), ("V", "v-transposed")):
+        rows = rows_of(key, HAND[key])
+        t = full.replace("\n".join(rows), "\n".join(rows_of(key, tr(HAND[key]))))
+        r, c = len(HAND[key]), len(HAND[key][0])
+        out.append((name + ".txt", t, "en", 2,
+                    [":%d: [%s] the block is written transposed: %d rows of %d numbers, but %s is %d x %d"
+                     % (line_of(t, "[%s] " % key), key, c, r, key, r, c),
+                     "your numbers are right: write column i of your block as line i",
+                     "!suggest", "!is a block title like"]))
+    t = full.replace("1.00  0.22  0.37\n0.61  0.37  1.00\n1.00  0.14  0.37",
+                     "1.00  0.61  1.00\n0.22  0.37  0.14\n0.37  1.00  0.37")
+    out.append(("e-transposed.txt", t, "en", 1,
+                ["First step that differs: [E]", "hint: your table is the transpose of the expected one"]))
+    # titles: decorated, pasted from a README, in Spanish, in other cases
+    titles_en = {
+        "[Q] Q = X W_Q   (3 x 4)": "**`[Q]` Q = X W_Q (3 x 4).**",
+        "[K] K = X W_K   (3 x 4)": "## K",
+        "[V] V = X W_V   (3 x 2)": "V:",
+        "[S] S = Q K^T   (3 x 3)": "[ s ] S = Q K^T",
+        "[scaled] S / sqrt(d_k) = S / 2   (3 x 3)": "S / sqrt(d_k) = S / 2",
+        "[max] m_i = max_j scaled_ij   (3 values, one per row / 3 valores, uno por fila)": "[MAX]",
+        "[E] E_ij = exp(scaled_ij - m_i)   (3 x 3)": "E = exp(scaled - m)",
+        "[sum] r_i = sum_j E_ij   (3 values, one per row / 3 valores, uno por fila)": "### [Sum]",
+        "[A] A_ij = E_ij / r_i   (3 x 3)": "5. [A]: the weights",
+        "[O] O = A V   (3 x 2)": "> `[O]`",
+    }
+    titles_es = {
+        "[Q] Q = X W_Q   (3 x 4)": "1. **`[Q]` Q = X W_Q (3 x 4).**",
+        "[scaled] S / sqrt(d_k) = S / 2   (3 x 3)": "[escaladas] S / sqrt(d_k) = S / 2",
+        "[max] m_i = max_j scaled_ij   (3 values, one per row / 3 valores, uno por fila)":
+            "6. **`[max]` m_i = max_j scaled_ij (3 valores).**",
+        "[sum] r_i = sum_j E_ij   (3 values, one per row / 3 valores, uno por fila)": "[Suma] r_i = sum_j E_ij",
+        "[A] A_ij = E_ij / r_i   (3 x 3)": "Pesos:",
+        "[O] O = A V   (3 x 2)": "[Salida]",
+    }
+    for name, titles in (("titles-decorated", titles_en), ("titles-es", titles_es)):
+        t = full
+        for old, new in titles.items():
+            t = t.replace(old, new)
+        out.append((name + ".txt", t, "en", 0, ["10 of 10 steps right"]))
     return out
 
 
@@ -569,7 +689,24 @@ def verify(checker):
         expect(any(abs(a - b) > 3 * (ATOL + RTOL * abs(b)) for a, b in zip(t, flat(exact[key]))),
                "mistake %s is told apart from the exact [%s]" % (name, key))
 
-    # 5. the subjects are what gen writes, and there are no others
+    # 5. --summary (make progress reads it): one line per step, KEY TAB pending
+    #    TAB passed TAB failed, nothing else on stdout; nothing when unreadable
+    def summary(name):
+        p = subprocess.run([checker, "--summary", os.path.join(HERE, name)], capture_output=True, text=True)
+        return p.returncode, p.stdout
+    for name, status, want in (("correct-2dp.txt", 0, {k: (0, 1, 0) for k in KEYS}),
+                               ("untouched.txt", 0, {k: (1, 0, 0) for k in KEYS}),
+                               ("partial-wrong.txt", 1, dict({k: (1, 0, 0) for k in KEYS},
+                                                             Q=(0, 1, 0), K=(0, 0, 1), V=(0, 1, 0))),
+                               ("deleted-block.txt", 0, dict({k: (0, 1, 0) for k in KEYS}, sum=(1, 0, 0)))):
+        rc, out = summary(name)
+        want_text = "".join("%s\t%d\t%d\t%d\n" % ((k,) + want[k]) for k in KEYS)
+        expect(rc == status and out == want_text,
+               "check --summary %s: exit %d and one line per step (got exit %d, %r)" % (name, status, rc, out[:80]))
+    rc, out = summary("bad-number.txt")
+    expect(rc == 2 and out == "", "check --summary bad-number.txt: exit 2, nothing on stdout")
+
+    # 6. the subjects are what gen writes, and there are no others
     wanted = subjects()
     for name, text in wanted.items():
         path = os.path.join(HERE, name)
