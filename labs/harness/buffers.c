@@ -1,176 +1,70 @@
-/* buffers.c - the memory a learner's call touches: the guarded matrices
- * that a check hands it (lab_in, lab_out), and the allocations it makes.
+/* buffers.c - the buffers a check hands the learner's function, from the
+ * judge's side: made by lab_in and lab_out, laid out in the learner's
+ * shared memory for a call, and read back after it.
  *
- * Every lab_mat sits between two guard zones, each holding its own value
- * (LAB_GUARD - its number), so a write past an edge, or a value copied from
- * one buffer's guard into another, is seen; inputs keep a copy, so a change
- * is seen. malloc, calloc, realloc and free reach the learner through the
- * linker's --wrap: during a call the blocks it allocates are counted (a
- * leak), and a free of memory it did not allocate is refused and counted. */
+ * Each buffer gets pages of its own, its data ending exactly at the end of
+ * its last page, with LAB_GUARD_PAGES protected pages after it: an access
+ * past the end faults at once, and the driver notes the address
+ * (buffer_at names the buffer). The bytes of its pages before the data
+ * hold LAB_GUARD - (its number), and are verified after the call. Inputs
+ * are compared with the values given. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "internal.h"
 
-/* ======================================================================
- * Allocations made during a learner call
- * ====================================================================== */
-
-void *__real_realloc(void *p, size_t size);
-
-#define MAX_BLOCKS 256
-static bool tracking;                      /* inside a learner call */
-static struct { void *p; size_t size; } blocks[MAX_BLOCKS];
-static int n_blocks;                       /* live blocks the learner allocated */
-static int lost_blocks;                    /* allocations beyond MAX_BLOCKS */
-static int bad_frees;                      /* frees of memory it did not allocate */
-
-static int find_block(const void *p)
-{
-    for (int i = 0; i < n_blocks; i++)
-        if (blocks[i].p == p) return i;
-    return -1;
-}
-
-static void add_block(void *p, size_t size)
-{
-    if (!p) return;
-    if (n_blocks < MAX_BLOCKS) {
-        blocks[n_blocks].p = p;
-        blocks[n_blocks].size = size;
-        n_blocks++;
-    } else {
-        lost_blocks++;
-    }
-}
-
-static void drop_block(int i) { blocks[i] = blocks[--n_blocks]; }
-
-void *__wrap_malloc(size_t size)
-{
-    void *p = __real_malloc(size);
-    if (tracking) add_block(p, size);
-    return p;
-}
-
-void *__wrap_calloc(size_t n, size_t size)
-{
-    void *p = __real_calloc(n, size);
-    if (tracking) add_block(p, n * size);
-    return p;
-}
-
-void *__wrap_realloc(void *p, size_t size)
-{
-    if (!tracking || !p) {
-        void *q = __real_realloc(p, size);
-        if (tracking) add_block(q, size);
-        return q;
-    }
-    int i = find_block(p);
-    if (i < 0) {                   /* not the learner's: leave it alone */
-        bad_frees++;
-        return NULL;
-    }
-    void *q = __real_realloc(p, size);
-    if (q) {
-        blocks[i].p = q;
-        blocks[i].size = size;
-    }
-    return q;
-}
-
-void __wrap_free(void *p)
-{
-    if (tracking && p) {
-        int i = find_block(p);
-        if (i < 0) {               /* not the learner's: leave it alone */
-            bad_frees++;
-            return;
-        }
-        drop_block(i);
-    }
-    __real_free(p);
-}
-
-void lab_alloc_watch(void)
-{
-    n_blocks = lost_blocks = bad_frees = 0;
-    tracking = true;
-}
-
-void lab_alloc_stop(void) { tracking = false; }
-
-void lab_alloc_forget(void)
-{
-    for (int i = 0; i < n_blocks; i++) __real_free(blocks[i].p);
-    n_blocks = lost_blocks = bad_frees = 0;
-}
-
-bool lab_alloc_report(const char *callee)
-{
-    bool ok = true;
-    if (n_blocks || lost_blocks) {
-        size_t bytes = 0;
-        for (int i = 0; i < n_blocks; i++) bytes += blocks[i].size;
-        int count = n_blocks + lost_blocks;
-        bool one = count == 1;
-        lab_fail(EN_ES("leaked memory: %s allocated %d block%s (%zu bytes%s) with "
-                       "malloc/calloc/realloc and did not free %s",
-                       "memoria perdida: %s reservó %d bloque%s (%zu bytes%s) con "
-                       "malloc/calloc/realloc y no %s liberó"),
-                 callee, count, one ? "" : EN_ES("s", "s"), bytes,
-                 lost_blocks ? EN_ES(" or more", " o más") : "",
-                 one ? EN_ES("it", "lo") : EN_ES("them", "los"));
-        ok = false;
-    }
-    if (bad_frees)
-        lab_fail(EN_ES("%s called free or realloc %d %s on memory it did not "
-                       "allocate (a buffer belongs to whoever allocated it)",
-                       "%s llamó a free o realloc %d %s sobre memoria que no "
-                       "reservó (un búfer es de quien lo reservó)"),
-                 callee, bad_frees,
-                 bad_frees == 1 ? EN_ES("time", "vez") : EN_ES("times", "veces"));
-    ok &= bad_frees == 0;
-    lab_alloc_forget();
-    return ok;
-}
-
-/* ======================================================================
- * Guarded matrices
- * ====================================================================== */
+/* ---- per-check memory: buffers and temporaries -------------------------------------- */
 
 #define MAX_MATS 64
 static lab_mat *mats[MAX_MATS];
 static int n_mats;
+static void **temps;
+static size_t n_temps, cap_temps;
 
-/* guard_value - the guard of mats[id]: each buffer has its own, so a value
- * copied from one buffer's guard into another's is still seen */
-static double guard_value(int id) { return LAB_GUARD - id; }
-
-static lab_mat *new_mat(const char *name, int rows, int cols)
+void *lab_temp(size_t bytes)
 {
-    cr_assert(n_mats < MAX_MATS, "harness: more than %d buffers in one check", MAX_MATS);
-    cr_assert(rows > 0 && cols > 0, "harness: buffer %s of shape (%d, %d)", name, rows, cols);
-    lab_mat *m = __real_calloc(1, sizeof *m);
-    size_t n = (size_t)rows * cols;
-    double *base = __real_malloc((n + 2 * LAB_GUARD_LEN) * sizeof *base);
-    cr_assert(m && base, "harness: out of memory");
-    m->id = n_mats;
-    for (size_t i = 0; i < n + 2 * LAB_GUARD_LEN; i++) base[i] = guard_value(m->id);
+    if (n_temps == cap_temps) {
+        cap_temps = cap_temps ? 2 * cap_temps : 64;
+        temps = realloc(temps, cap_temps * sizeof *temps);
+        if (!temps) lab_bug("out of memory");
+    }
+    void *p = calloc(1, bytes ? bytes : 1);
+    if (!p) lab_bug("out of memory");
+    temps[n_temps++] = p;
+    return p;
+}
+
+void buffers_reset(void)
+{
+    for (size_t i = 0; i < n_temps; i++) free(temps[i]);
+    n_temps = 0;
+    n_mats = 0;
+}
+
+static lab_mat *new_mat(const char *name, int rows, int cols, bool input)
+{
+    if (n_mats == MAX_MATS) lab_bug("more than %d buffers in one check", MAX_MATS);
+    if (rows <= 0 || cols <= 0) lab_bug("buffer %s of shape (%d, %d)", name, rows, cols);
+    lab_mat *m = lab_temp(sizeof *m);
     m->name = name;
     m->rows = rows;
     m->cols = cols;
-    m->n = n;
-    m->p = base + LAB_GUARD_LEN;
+    m->n = (size_t)rows * cols;
+    m->p = lab_temp(m->n * sizeof *m->p);
+    m->input = input;
+    m->id = n_mats;
     mats[n_mats++] = m;
     return m;
 }
 
 lab_mat *lab_in(const char *name, int rows, int cols, const double *values)
 {
-    lab_mat *m = new_mat(name, rows, cols);
-    m->copy = __real_malloc(m->n * sizeof *m->copy);
-    cr_assert(m->copy, "harness: out of memory");
-    for (size_t i = 0; i < m->n; i++) m->p[i] = m->copy[i] = values ? values[i] : 0.0;
+    lab_mat *m = new_mat(name, rows, cols, true);
+    double *given = lab_temp(m->n * sizeof *given);
+    if (values) memcpy(given, values, m->n * sizeof *given);
+    memcpy(m->p, given, m->n * sizeof *m->p);
+    m->given = given;
     return m;
 }
 
@@ -181,67 +75,166 @@ void lab_refill(lab_mat *m)
 
 lab_mat *lab_out(const char *name, int rows, int cols)
 {
-    lab_mat *m = new_mat(name, rows, cols);
+    lab_mat *m = new_mat(name, rows, cols, false);
     lab_refill(m);
     return m;
 }
 
-/* guards_ok - report the first write outside m; repair the guards */
-static bool guards_ok(lab_mat *m)
+lab_mat *lab_out_long(const char *name, long value)
 {
-    const double guard = guard_value(m->id);
-    long before = 0, after = 0;                 /* first bad element, 0 if none */
-    for (long i = 1; i <= LAB_GUARD_LEN; i++)
-        if (memcmp(&m->p[-i], &guard, sizeof guard) != 0) {
-            before = -i;
+    lab_mat *m = new_mat(name, 1, 1, false);
+    m->is_long = true;
+    memcpy(m->p, &value, sizeof value);
+    return m;
+}
+
+long lab_long(const lab_mat *m)
+{
+    long v;
+    memcpy(&v, m->p, sizeof v);
+    return v;
+}
+
+/* ---- the layout of a call ------------------------------------------------------------- */
+
+static int64_t page_size(void)
+{
+    static long page;
+    if (!page) page = sysconf(_SC_PAGESIZE);
+    return page;
+}
+
+static double guard_value(const lab_mat *m) { return LAB_GUARD - m->id; }
+
+void lay_out(lab_child *c, lab_request *req, lab_mat *const bufs[], int n_bufs)
+{
+    const int64_t page = page_size();
+    int64_t at = LAB_BUFS_OFF + LAB_GUARD_PAGES * page;  /* after the control pages */
+    for (int i = 0; i < n_bufs; i++) {
+        lab_wire_buf *b = &req->bufs[i];
+        const lab_mat *m = bufs[i];
+        if (!m) {
+            b->kind = LAB_BUF_NULL;
+            continue;
+        }
+        int64_t len = (int64_t)(m->n * sizeof *m->p);
+        b->kind = m->input ? LAB_BUF_IN : LAB_BUF_OUT;
+        b->span = at;
+        b->span_len = (len + page - 1) / page * page;
+        b->off = b->span + b->span_len - len;
+        b->len = len;
+        if (b->span + b->span_len + LAB_GUARD_PAGES * page > LAB_SHM_SIZE)
+            lab_bug("the buffers of one call need more than %lld bytes",
+                    (long long)LAB_SHM_SIZE);
+        double g = guard_value(m);
+        double *span = (double *)(c->shm + b->span);
+        for (int64_t k = 0; k < b->span_len / 8; k++) span[k] = g;
+        memcpy(c->shm + b->off, m->p, (size_t)len);
+        at = b->span + b->span_len + LAB_GUARD_PAGES * page;
+    }
+}
+
+void outside_text(char *buf, size_t size, const lab_mat *m, long element)
+{
+    if (element >= (long)m->n)
+        snprintf(buf, size, EN_ES("past the end of %s (element %ld; %s is (%d, %d), "
+                                  "elements 0 to %zu)",
+                                  "más allá del final de %s (elemento %ld; %s es (%d, %d), "
+                                  "elementos 0 a %zu)"),
+                 m->name, element, m->name, m->rows, m->cols, m->n - 1);
+    else
+        snprintf(buf, size, EN_ES("before the start of %s (element %ld; %s is (%d, %d), "
+                                  "elements 0 to %zu)",
+                                  "antes del principio de %s (elemento %ld; %s es (%d, %d), "
+                                  "elementos 0 a %zu)"),
+                 m->name, element, m->name, m->rows, m->cols, m->n - 1);
+}
+
+lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,
+                   int64_t off, long *element)
+{
+    const int64_t reach = LAB_GUARD_PAGES * page_size();
+    lab_mat *best = NULL;
+    int64_t best_distance = 0;
+    for (int i = 0; i < n_bufs; i++) {
+        const lab_wire_buf *b = &req->bufs[i];
+        if (b->kind == LAB_BUF_NULL) continue;
+        int64_t end = b->off + b->len, distance;
+        if (off >= end && off < b->span + b->span_len + reach) distance = off - end;
+        else if (off < b->off && off >= b->span - reach) distance = b->off - off;
+        else continue;
+        if (!best || distance < best_distance) {
+            best = bufs[i];
+            best_distance = distance;
+            int64_t d = off - b->off;
+            *element = (long)(d >= 0 ? d / 8 : -((-d + 7) / 8));
+        }
+    }
+    return best;
+}
+
+/* ---- after the call ------------------------------------------------------------------ */
+
+/* guard_ok - the bytes of m's pages outside its data still hold its guard */
+static bool guard_ok(lab_child *c, const lab_wire_buf *b,
+                     lab_mat *m, bool quiet)
+{
+    double g = guard_value(m);
+    long before = 0, after = -1;         /* the wrong elements nearest the data */
+    for (int64_t at = b->off - 8; at >= b->span; at -= 8)
+        if (memcmp(c->shm + at, &g, 8) != 0) {
+            before = (long)((at - b->off) / 8);
             break;
         }
-    for (long i = 0; i < LAB_GUARD_LEN; i++)
-        if (memcmp(&m->p[m->n + i], &guard, sizeof guard) != 0) {
-            after = (long)m->n + i;
+    for (int64_t at = b->off + b->len; at < b->span + b->span_len; at += 8)
+        if (memcmp(c->shm + at, &g, 8) != 0) {
+            after = (long)((at - b->off) / 8);
             break;
         }
-    if (!before && !after) return true;
-    if (!m->damaged) {
-        if (after)
-            lab_fail(EN_ES("wrote past the end of %s (element %ld; %s is (%d, %d), "
-                           "elements 0 to %zu)",
-                           "escribió más allá del final de %s (elemento %ld; %s es "
-                           "(%d, %d), elementos 0 a %zu)"),
-                     m->name, after, m->name, m->rows, m->cols, m->n - 1);
-        if (before)
-            lab_fail(EN_ES("wrote before the start of %s (element %ld)",
-                           "escribió antes del principio de %s (elemento %ld)"),
-                     m->name, before);
+    if (!before && after < 0) return true;
+    if (!quiet && !m->damaged) {
+        char where[256];
+        if (after >= 0) {
+            outside_text(where, sizeof where, m, after);
+            lab_fail(EN_ES("wrote %s", "escribió %s"), where);
+        }
+        if (before) {
+            outside_text(where, sizeof where, m, before);
+            lab_fail(EN_ES("wrote %s", "escribió %s"), where);
+        }
     }
     m->damaged = true;
-    for (long i = 1; i <= LAB_GUARD_LEN; i++) m->p[-i] = m->p[m->n + i - 1] = guard;
     return false;
 }
 
-/* input_ok - report the first change to the input m; restore it */
-static bool input_ok(lab_mat *m)
+/* input_ok - the input m holds the values given */
+static bool input_ok(const double *now, lab_mat *m, bool quiet)
 {
-    if (!m->copy || memcmp(m->p, m->copy, m->n * sizeof *m->p) == 0) return true;
+    if (memcmp(now, m->given, m->n * sizeof *now) == 0) return true;
     size_t i = 0;
-    while (memcmp(&m->p[i], &m->copy[i], sizeof *m->p) == 0) i++;
-    if (!m->damaged)
+    while (memcmp(&now[i], &m->given[i], sizeof *now) == 0) i++;
+    if (!quiet && !m->damaged)
         lab_fail(EN_ES("changed its input %s: element (%zu, %zu) was %.10g, is now %.10g "
                        "(inputs are read-only)",
                        "cambió su entrada %s: el elemento (%zu, %zu) era %.10g y ahora "
                        "es %.10g (las entradas son de solo lectura)"),
-                 m->name, i / m->cols, i % m->cols, m->copy[i], m->p[i]);
+                 m->name, i / m->cols, i % m->cols, m->given[i], now[i]);
     m->damaged = true;
-    memcpy(m->p, m->copy, m->n * sizeof *m->p);
     return false;
 }
 
-bool lab_mats_report(void)
+bool take_back(lab_child *c, const lab_request *req, lab_mat *const bufs[], int n_bufs,
+               bool quiet)
 {
     bool ok = true;
-    for (int i = 0; i < n_mats; i++) {
-        ok &= guards_ok(mats[i]);
-        ok &= input_ok(mats[i]);
+    for (int i = 0; i < n_bufs; i++) {
+        const lab_wire_buf *b = &req->bufs[i];
+        lab_mat *m = bufs[i];
+        if (!m) continue;
+        const double *data = (const double *)(c->shm + b->off);
+        ok &= guard_ok(c, b, m, quiet);
+        if (m->input) ok &= input_ok(data, m, quiet);
+        else memcpy(m->p, data, m->n * sizeof *m->p);
     }
     return ok;
 }

@@ -1,37 +1,39 @@
 /* harness.h - the lab harness, as a lab's check code sees it.
  *
- * A lab's check binary links three things: the learner's object (the
- * functions under their library names), the reference library with those
- * functions renamed ref_<name>, and the lab's checks plus this harness, on
- * Criterion. Each Criterion suite is one learner function (its name is the
- * suite name) and each test is one case of it.
+ * Two processes (README.md): the judge runs the checks, the reference
+ * library and the report; the learner's functions run in a child process,
+ * the driver, which gets the inputs and gives back the outputs through
+ * shared memory. A check builds its buffers (lab_in, lab_out), computes the
+ * reference's answer, asks for the learner's call (lab_call) and compares
+ * (lab_check_values). A learner call that does not return - LAB_TODO(), a
+ * crash, a hang, the process ending - is reported by the harness and ends
+ * the check there: lab_call returns only from a call that returned.
  *
- * A check never trusts the learner's code. Every learner call goes between
- * lab_call_begin and lab_call_end: the call in flight is written to a note
- * file first, so a crash or a hang is reported with the function and case;
- * allocations during the call are counted (leaks); exit() is turned into a
- * failure; the guard zones around every lab_mat and the inputs' contents are
- * checked after the call.
- *
- * The harness's files, one seam each (README.md says more):
- *   lang.c     the report's language (--lang=es, or a Spanish locale)
- *   buffers.c  guarded matrices, the allocations made during a learner call
- *   journal.c  the call bracket, the note of the call in flight, what a
- *              crash or a hang is reported as
- *   verdict.c  failures and hints, statuses, comparisons, the value check
- *   report.c   the runner: main, the report hooks, the progress table */
+ * What a lab defines: lab_title, lab_id, lab_functions and lab_checks (the
+ * judge's side), and lab_entries (driver.h, the driver's side). */
 #ifndef LAB_HARNESS_H
 #define LAB_HARNESS_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <criterion/criterion.h>
 #include "minimodel/core/error.h"
+#include "wire.h"
 
 /* ---- what each lab defines ------------------------------------------------ */
 /* lab_title - e.g. { "Lab 01 (the Q, K, V projections)", "Lab 01 (las ...)" } */
 extern const char *const lab_title[2];
+extern const char lab_id[];                 /* "01": make lab NN=01 */
 extern const char *const lab_functions[];   /* in the order to write them, NULL-ended */
+
+/* lab_check - one check: a case of one function. run(arg) is called in the
+ * judge; checks of one function share the learner's process, in this order. */
+typedef struct {
+    const char *function;    /* one of lab_functions */
+    const char *name;        /* "c1_worked_example": --filter matches function/name */
+    void (*run)(int arg);
+    int arg;
+} lab_check;
+extern const lab_check lab_checks[];        /* ended by { NULL } */
 
 /* ---- the language of the report ---------------------------------------------- */
 /* lab_es - the report is in Spanish (see lang.c) */
@@ -41,64 +43,88 @@ bool lab_es(void);
 #define EN_ES(en, es) (lab_es() ? (es) : (en))
 
 /* ---- limits and marks ------------------------------------------------------- */
-#define LAB_TIMEOUT   5          /* seconds per check: TestSuite(f, .timeout = LAB_TIMEOUT) */
 #define LAB_ATOL      1e-10      /* |got - want| <= LAB_ATOL * scale + LAB_RTOL * |want| */
 #define LAB_RTOL      1e-9
-#define LAB_GUARD     (-1234567.5)   /* guard zones hold LAB_GUARD - (buffer number) */
+#define LAB_GUARD     (-1234567.5)   /* the bytes around buffer number i hold LAB_GUARD - i */
 #define LAB_UNWRITTEN 7654321.25     /* fills every output before the learner's call */
-#ifdef LAB_SANITIZE
-#define LAB_GUARD_LEN 0          /* AddressSanitizer watches the edges instead */
-#else
-#define LAB_GUARD_LEN 8          /* doubles of guard on each side of a buffer */
-#endif
 
 /* ---- the case ----------------------------------------------------------------- */
 /* lab_case - describe the case of the running check, printf-style; every
  * message of the check starts "<function>, case '<description>': " */
 void lab_case(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* lab_fn - the function this check is about (the Criterion suite name) */
+/* lab_fn - the function this check is about */
 const char *lab_fn(void);
 
-/* ---- guarded matrices --------------------------------------------------------- */
+/* lab_temp - bytes of zeroed memory that live until the check ends */
+void *lab_temp(size_t bytes);
+
+/* ---- buffers ------------------------------------------------------------------------ */
 typedef struct {
     const char *name;    /* as the learner's function calls it: "q", "w_qkv" */
     int rows, cols;      /* shape; element (r, c) is p[r * cols + c] */
     size_t n;            /* rows * cols */
-    double *p;           /* the elements, between two guard zones */
-    double *copy;        /* inputs: the contents the learner must not change */
-    int id;              /* its number in the check: its guard is LAB_GUARD - id */
-    bool damaged;        /* a guard or an input change was already reported */
+    double *p;           /* inputs: the values given; outputs: what the learner
+                            wrote, after a call (LAB_UNWRITTEN where it did not) */
+    const double *given; /* inputs: the values, to see a change */
+    bool input;          /* read-only for the learner */
+    bool is_long;        /* one long (lab_out_long), not doubles */
+    int id;              /* its number in the check: the guard is LAB_GUARD - id */
+    bool damaged;        /* a write outside it or a change was already reported */
 } lab_mat;
 
 /* lab_in - an input (rows, cols) holding values (or zeros if values is NULL) */
 lab_mat *lab_in(const char *name, int rows, int cols, const double *values);
 /* lab_out - an output (rows, cols) filled with LAB_UNWRITTEN */
 lab_mat *lab_out(const char *name, int rows, int cols);
+/* lab_out_long - an output of one long holding value (a count) */
+lab_mat *lab_out_long(const char *name, long value);
+long lab_long(const lab_mat *m);
 /* lab_refill - fill an output with LAB_UNWRITTEN again, before another call */
 void lab_refill(lab_mat *m);
 
 /* ---- learner calls -------------------------------------------------------------- */
-/* lab_call_begin - about to call the learner's callee; fmt shows the call,
- * e.g. "qkv_split(q, k, v, qkv, 5, 3, 2)" */
-void lab_call_begin(const char *callee, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* lab_call_end - the call returned: report leaks, bad frees, writes outside
- * any lab_mat and changes to inputs; true if there were none */
-bool lab_call_end(void);
+/* lab_call - call the learner's function fn (one of lab_functions) in its
+ * process, with n_bufs buffer arguments (NULL passes NULL) and n_ints
+ * integer arguments, in that order; messages show it as fn(q, k, NULL, 3, 2).
+ * Reports what went wrong around the call (a write outside a buffer, a
+ * changed input, a leak, a free of memory it did not allocate, a sanitizer's
+ * report) and returns the learner's status; a call that did not return ends
+ * the check (pending for LAB_TODO(), failed otherwise). */
+mm_status lab_call(const char *fn, int n_bufs, lab_mat *const bufs[],
+                   int n_ints, const long ints[]);
+/* LAB_BUFS(q, k, v), LAB_INTS(T, d) - the two halves of lab_call's arguments */
+#define LAB_BUFS(...) (int)(sizeof (lab_mat *[]){ __VA_ARGS__ } / sizeof (lab_mat *)), \
+                      (lab_mat *[]){ __VA_ARGS__ }
+#define LAB_INTS(...) (int)(sizeof (long[]){ __VA_ARGS__ } / sizeof (long)), \
+                      (long[]){ __VA_ARGS__ }
 
-/* lab_probe - run body(arg), which calls the learner's code to locate a
- * mistake; false if that code still calls LAB_TODO() (the check goes on) */
-bool lab_probe(void (*body)(void *), void *arg);
+/* lab_probe - the same call, made to locate a mistake after a failure: it
+ * reports nothing of its own; false if the call did not return (then
+ * *todo says whether it was LAB_TODO()) */
+bool lab_probe(mm_status *status, bool *todo, const char *fn, int n_bufs,
+               lab_mat *const bufs[], int n_ints, const long ints[]);
+
+/* lab_learner_error - mm_last_error() in the learner's process after its
+ * last call ("" if none) */
+const char *lab_learner_error(void);
 
 /* ---- verdicts ----------------------------------------------------------------------- */
 /* lab_fail - report a failure of this check (it goes on, to say more) */
 void lab_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* lab_hint - what the failure above probably means */
+/* lab_hint - what the failure above probably means; printed before details */
 void lab_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* lab_detail - more lines under the failure above (matrices, numbers) */
+void lab_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* lab_bug - the harness itself went wrong (e.g. the reference refused a
+ * case): a failure that says so; the check ends */
+_Noreturn void lab_bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* LAB_REF(call) - the reference must accept what the checks give it */
+#define LAB_REF(call) \
+    do { if ((call) != MM_OK) lab_bug("the reference failed: %s", mm_last_error()); } while (0)
 
 /* lab_expect_status - got == want, else a failure naming both (with
- * mm_status_name) and the library's message; when says which call, e.g.
+ * mm_status_name) and the learner's message; when says which call, e.g.
  * "for T = 0" */
 bool lab_expect_status(mm_status got, mm_status want, const char *when);
 
@@ -108,16 +134,6 @@ bool lab_close(const double *a, const double *b, size_t n, double scale);
 /* lab_scale - max(1, max |x|) over n values: the scale of LAB_ATOL */
 double lab_scale(const double *x, size_t n);
 
-/* lab_expect_mats - each got[i] equals want[i] within the tolerance; else
- * one failure: the first wrong output's first wrong element, how many are
- * wrong, the largest absolute and relative errors and the tolerance, which
- * other outputs are wrong; then the hints any output can get (unwritten
- * elements, a sum into an unzeroed output, values read from a guard zone) */
-#define LAB_MAX_OUTPUTS 8
-bool lab_expect_mats(int n, lab_mat *const got[], const double *const want[], double scale);
-/* lab_expect_mat - the same for one output */
-bool lab_expect_mat(lab_mat *got, const double *want, double scale);
-
 /* lab_diagnose - a lab's catalogue of mistakes for one function: given the
  * learner's outputs, the reference's and the scale, print the hint of the
  * mistake that explains them, if one does; ctx is the check's own data */
@@ -126,9 +142,13 @@ typedef void lab_diagnose(const double *const got[], const double *const want[],
 
 /* lab_check_values - the value check of one learner call that should have
  * succeeded: its status must be MM_OK, then its n outputs got[] must equal
- * the reference's want[] (lab_expect_mats, at the scale of the largest
- * expected value); on a mismatch diagnose (if not NULL) names the mistake.
- * True if the call passed. Every lab's checks of values end with it. */
+ * the reference's want[] within the tolerance. A mismatch is one failure:
+ * which outputs are wrong, then the hints (the harness's own - never
+ * written, summed into an unzeroed output, read from a guard, fresh malloc
+ * memory - and diagnose's), then the wrong output next to the expected one
+ * as small matrices, the first wrong cell marked, and the numbers. True if
+ * the call passed. Every lab's checks of values end with it. */
+#define LAB_MAX_OUTPUTS 8
 bool lab_check_values(mm_status status, int n, lab_mat *const got[],
                       const double *const want[], lab_diagnose *diagnose, void *ctx);
 

@@ -1,81 +1,112 @@
 # labs/harness/harness.mk - the build rules every C lab (01 to 04) shares.
 #
 # A lab's lab.mk sets, for its number NN:
-#   LABNN_DIR        its folder; the check sources are LABNN_DIR/check/*.c
+#   LABNN_DIR        its folder; the judge's check sources are LABNN_DIR/check/*.c
+#                    except LABNN_CALLS
 #   LABNN_LEARNER    the file the learner edits
-#   LABNN_FUNCS      the learner's functions: the reference's copies are renamed
-#                    ref_<name> (and so is any other symbol both define)
+#   LABNN_FUNCS      the learner's functions, in the order of lab_functions
+#   LABNN_CALLS      the driver's table of adapters (driver.h), linked with
+#                    the learner's object
+#   LABNN_LIB        the library sources the learner may call (default: the
+#                    core, tangled/minimodel/core/*.c)
 # then includes this file and calls $(eval $(call lab_c_rules,NN)). That gives
-#   labNN          the learner's checks with full detail, one at a time
-#   check-labNN    the same (fails only if a started check fails)
-# and a rule that links a check binary DIR/check for any learner object
-# DIR/learner.o under $(labNN_b) (the self-tests under tests/labs/ use it).
-# Everything is built under $(BUILD)/labs/labNN/. LAB_ARGS passes options to
-# the check binary, e.g. make lab01 LAB_ARGS='--filter qkv_split/*';
-# LAB_LANG=es (or a Spanish LANG) prints the report in Spanish.
-# LAB_SANITIZE=1 builds with AddressSanitizer and UBSan instead of guard zones
-# (under $(BUILD)/labs/labNN/sanitize/): slower, and it also catches reads
-# outside a buffer; its own report comes before the harness's.
+#   labNN          the learner's checks with full detail
+#   check-labNN    the same, briefly (fails only if a started check fails)
+# and rules that make a driver DIR/driver from any learner's file (the
+# self-tests under tests/labs/ use them).
+#
+# Two programs: the judge ($(BUILD)/labs/labNN/judge: the checks, the
+# harness and the whole library as the reference) and the driver (the
+# learner's object, driver.c, the adapters and LABNN_LIB; built by
+# build-driver.sh, which refuses a file with symbols a lab file may not
+# have). LAB_SANITIZE=1 builds the driver with AddressSanitizer and UBSan
+# (under $(BUILD)/labs/labNN/sanitize/ instead of plain/); the judge reads
+# their reports. LAB_ARGS passes options to the judge (--filter FUNCTION,
+# --timeout SECONDS, --summary); LAB_LANG=es (or a Spanish LANG) prints the
+# report in Spanish. With --summary in LAB_ARGS the build's own lines go to
+# stderr, so that stdout holds only the summary.
 ifndef LAB_HARNESS_MK
 LAB_HARNESS_MK := 1
 
 LAB_HARNESS := labs/harness
-LAB_HARNESS_SRCS := $(sort $(wildcard $(LAB_HARNESS)/*.c))
-LAB_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
-            -Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit
-LAB_LDLIBS := -lcriterion -lm
-lab_comma := ,
-LAB_SANITIZE_FLAGS := -fsanitize=address$(lab_comma)undefined -fno-sanitize-recover=all \
+LAB_JUDGE_SRCS := $(addprefix $(LAB_HARNESS)/,lang.c child.c buffers.c call.c verdict.c runner.c)
+LAB_SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
                       -fno-omit-frame-pointer -DLAB_SANITIZE
+LAB_VARIANT = $(if $(LAB_SANITIZE),sanitize,plain)
 LAB_SAN = $(if $(LAB_SANITIZE),$(LAB_SANITIZE_FLAGS))
-LAB_COMPILE = $(COMPILE) -I$(LAB_HARNESS) $(LAB_SAN) -g -MMD -MP
-# a sanitizer's finding aborts the check (a crash); leaks are counted by the harness
-LAB_RUN_ENV := ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
+LAB_CFLAGS = $(MM_CPPFLAGS) $(CPPFLAGS) -I$(LAB_HARNESS) $(MM_CFLAGS) $(CFLAGS) -g
+# the learner's file and the driver: -O1, quick to build, and what the
+# sanitizers are meant for (speed does not matter on the checks' sizes)
+LAB_DRIVER_CFLAGS = $(LAB_CFLAGS) -O1
 LAB_LANG_ARG = $(if $(LAB_LANG),--lang=$(LAB_LANG))
+# the build's lines: to stderr when stdout is a summary for a program to read
+LAB_TO = $(if $(findstring --summary,$(LAB_ARGS)),>&2)
+ifeq ($(V),1)
+lab_say =
+else
+lab_say = @printf '  %-6s %s\n' '$(1)' '$(2)' $(LAB_TO)
+endif
+
+# lab_driver_cmd(NN, SOURCE, DIR, EXTRA[, TARGET]) - build-driver.sh for SOURCE into
+# DIR/driver; the header dependencies go to DIR/learner.d for TARGET (DIR/driver)
+lab_driver_cmd = sh $(LAB_HARNESS)/build-driver.sh --source $(2) --object $(3)/learner.o \
+  --driver $(3)/driver --functions '$(LAB$(1)_FUNCS)' --lib '$(lab$(1)_libobjs)' \
+  --with '$(lab$(1)_b)/driver.o $(lab$(1)_b)/calls.o' $(if $(LAB_SANITIZE),--sanitize '$(LAB_SANITIZE_FLAGS)') \
+  $(4) -- $(CC) $(LAB_DRIVER_CFLAGS) -Wno-unused-parameter -MMD -MP -MT $(or $(5),$(3)/driver) -MF $(3)/learner.d
 
 define lab_c_rules
-lab$(1)_b := $$(BUILD)/labs/lab$(1)$$(if $$(LAB_SANITIZE),/sanitize)
-lab$(1)_checks := $$(patsubst $$(LAB$(1)_DIR)/check/%.c,$$(lab$(1)_b)/check/%.o,\
-                    $$(wildcard $$(LAB$(1)_DIR)/check/*.c)) \
-                  $$(patsubst $$(LAB_HARNESS)/%.c,$$(lab$(1)_b)/harness/%.o,$$(LAB_HARNESS_SRCS))
+LAB$(1)_LIB ?= $$(filter tangled/minimodel/core/%.c,$$(LIB_SRCS))
+lab$(1)_top := $$(BUILD)/labs/lab$(1)
+lab$(1)_judge := $$(lab$(1)_top)/judge
+lab$(1)_b := $$(lab$(1)_top)/$$(LAB_VARIANT)
+lab$(1)_checks := $$(filter-out $$(LAB$(1)_CALLS),$$(wildcard $$(LAB$(1)_DIR)/check/*.c))
+lab$(1)_judge_objs := $$(patsubst $$(LAB$(1)_DIR)/check/%.c,$$(lab$(1)_top)/judge-obj/%.o,$$(lab$(1)_checks)) \
+                      $$(patsubst $$(LAB_HARNESS)/%.c,$$(lab$(1)_top)/judge-obj/harness-%.o,$$(LAB_JUDGE_SRCS))
+lab$(1)_libobjs := $$(patsubst tangled/%.c,$$(lab$(1)_b)/lib/%.o,$$(LAB$(1)_LIB))
+lab$(1)_driver_deps := $$(lab$(1)_b)/driver.o $$(lab$(1)_b)/calls.o $$(lab$(1)_libobjs) \
+                       $$(LAB_HARNESS)/build-driver.sh $$(LAB_HARNESS)/allowed.txt
 
-# the check code and the harness
-$$(lab$(1)_b)/check/%.o: $$(LAB$(1)_DIR)/check/%.c
+# the judge: the checks, the harness, the library as the reference
+$$(lab$(1)_top)/judge-obj/%.o: $$(LAB$(1)_DIR)/check/%.c
 	@mkdir -p $$(@D)
-	$$(call say,CC,$$@)
-	$$(Q)$$(LAB_COMPILE) -c $$< -o $$@
-$$(lab$(1)_b)/harness/%.o: $$(LAB_HARNESS)/%.c
+	$$(call lab_say,CC,$$@)
+	$$(Q)$$(CC) $$(LAB_CFLAGS) -MMD -MP -c $$< -o $$@
+$$(lab$(1)_top)/judge-obj/harness-%.o: $$(LAB_HARNESS)/%.c
 	@mkdir -p $$(@D)
-	$$(call say,CC,$$@)
-	$$(Q)$$(LAB_COMPILE) -c $$< -o $$@
+	$$(call lab_say,CC,$$@)
+	$$(Q)$$(CC) $$(LAB_CFLAGS) -MMD -MP -c $$< -o $$@
+$$(lab$(1)_judge): $$(lab$(1)_judge_objs) $$(LIB)
+	$$(call lab_say,CCLD,$$@)
+	$$(Q)$$(CC) $$(MM_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
 
-# the reference: the whole library as one object, renamed per learner object
-$$(lab$(1)_b)/ref/lib.o: $$(LIB_OBJS)
+# the driver's own parts, in the variant's flags
+$$(lab$(1)_b)/driver.o: $$(LAB_HARNESS)/driver.c
 	@mkdir -p $$(@D)
-	$$(call say,LD,$$@)
-	$$(Q)$$(LD) -r -o $$@ $$^
-$$(lab$(1)_b)/%/ref.o: $$(lab$(1)_b)/ref/lib.o $$(lab$(1)_b)/%/learner.o $$(LAB_HARNESS)/rename-ref.sh
-	$$(Q)sh $$(LAB_HARNESS)/rename-ref.sh $$< $$(word 2,$$^) $$@ $$(LAB$(1)_FUNCS)
-$$(lab$(1)_b)/%/check: $$(lab$(1)_b)/%/learner.o $$(lab$(1)_b)/%/ref.o $$(lab$(1)_checks)
-	$$(call say,CCLD,$$@)
-	$$(Q)$$(CC) $$(MM_CFLAGS) $$(CFLAGS) $$(LAB_SAN) $$(LDFLAGS) $$(LAB_WRAP) -o $$@ $$^ \
-	  $$(LAB_LDLIBS) $$(LDLIBS)
+	$$(call lab_say,CC,$$@)
+	$$(Q)$$(CC) $$(LAB_DRIVER_CFLAGS) $$(LAB_SAN) -MMD -MP -c $$< -o $$@
+$$(lab$(1)_b)/calls.o: $$(LAB$(1)_CALLS)
+	@mkdir -p $$(@D)
+	$$(call lab_say,CC,$$@)
+	$$(Q)$$(CC) $$(LAB_DRIVER_CFLAGS) $$(LAB_SAN) -MMD -MP -c $$< -o $$@
+$$(lab$(1)_b)/lib/%.o: tangled/%.c
+	@mkdir -p $$(@D)
+	$$(call lab_say,CC,$$@)
+	$$(Q)$$(CC) $$(LAB_DRIVER_CFLAGS) $$(LAB_SAN) -MMD -MP -c $$< -o $$@
 
-# the learner's file
-$$(lab$(1)_b)/learner/learner.o: $$(LAB$(1)_LEARNER)
+# the learner's file: a plain message if it does not compile or is refused
+$$(lab$(1)_b)/learner/driver: $$(LAB$(1)_LEARNER) $$(lab$(1)_driver_deps)
 	@mkdir -p $$(@D)
-	$$(call say,CC,$$@)
-	$$(Q)$$(LAB_COMPILE) -Wno-unused-parameter -c $$< -o $$@
+	$$(call lab_say,CCLD,$$@)
+	$$(Q)LAB_LANG='$$(LAB_LANG)' $$(call lab_driver_cmd,$(1),$$<,$$(@D)) $$(LAB_TO)
 
 .PHONY: lab$(1) check-lab$(1)
-lab$(1): $$(lab$(1)_b)/learner/check
-	@$$(LAB_RUN_ENV) $$< -j1 $$(LAB_LANG_ARG) $$(LAB_ARGS)
-check-lab$(1): $$(lab$(1)_b)/learner/check
-	@$$(LAB_RUN_ENV) $$< $$(LAB_LANG_ARG) $$(LAB_ARGS)
+lab$(1): $$(lab$(1)_judge) $$(lab$(1)_b)/learner/driver
+	@$$(lab$(1)_judge) --driver $$(lab$(1)_b)/learner/driver $$(LAB_LANG_ARG) $$(LAB_ARGS)
+check-lab$(1): $$(lab$(1)_judge) $$(lab$(1)_b)/learner/driver
+	@$$(lab$(1)_judge) --driver $$(lab$(1)_b)/learner/driver --brief $$(LAB_LANG_ARG) $$(LAB_ARGS)
 
-# pattern-made files are kept, so that nothing is rebuilt needlessly
-.SECONDARY: $$(lab$(1)_checks) $$(lab$(1)_b)/learner/ref.o
--include $$(lab$(1)_checks:.o=.d) $$(lab$(1)_b)/learner/learner.d
+-include $$(lab$(1)_judge_objs:.o=.d) $$(lab$(1)_libobjs:.o=.d) $$(lab$(1)_b)/driver.d \
+         $$(lab$(1)_b)/calls.d $$(lab$(1)_b)/learner/learner.d
 
 CHECK_TARGETS += check-lab$(1)
 endef

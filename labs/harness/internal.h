@@ -1,53 +1,94 @@
-/* internal.h - what the harness's own files share, and a check's code does
+/* internal.h - what the judge's own files share, and a check's code does
  * not see (harness.h is the check's view). */
 #ifndef LAB_INTERNAL_H
 #define LAB_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <criterion/criterion.h>
+#include <sys/types.h>
 #include "harness.h"
+#include "wire.h"
 
 /* ---- lang.c -------------------------------------------------------------------- */
 /* lab_lang_setup - take --lang=en|es (or --lang=, "as the locale says") out
- * of argv, decide the language, and pass it on to the worker processes
- * through the environment; false on a --lang value it does not know */
+ * of argv and decide the language; false on a --lang value it does not know */
 bool lab_lang_setup(int *argc, char *argv[]);
 
-/* ---- buffers.c: the learner's allocations and the guarded matrices ------------- */
-void *__real_malloc(size_t size);
-void *__real_calloc(size_t n, size_t size);
-void __real_free(void *p);
+/* ---- child.c: the learner's process -------------------------------------------- */
+typedef struct {
+    pid_t pid;                   /* also its process group */
+    int req, rep, out;           /* the judge's ends of its pipes */
+    char *shm;                   /* the shared memory, as the judge maps it */
+    lab_control *ctl;            /* its first page */
+    int calls;                   /* calls it has served */
+    char history[512];           /* those calls, as messages show them */
+} lab_child;
 
-/* lab_alloc_watch - from now on, count the learner's allocations and frees */
-void lab_alloc_watch(void);
-/* lab_alloc_stop - stop counting (the counts stay for lab_alloc_report) */
-void lab_alloc_stop(void);
-/* lab_alloc_report - fail on the leaks and bad frees of callee's call; free
- * the leaked blocks; true if there were none */
-bool lab_alloc_report(const char *callee);
-/* lab_alloc_forget - free the blocks of a call that will not be judged */
-void lab_alloc_forget(void);
-/* lab_mats_report - fail on any write outside a lab_mat and any change to an
- * input since the last look; repair them; true if there were none */
-bool lab_mats_report(void);
+/* how one exchange with the child ended */
+typedef enum {
+    END_REPLY,                   /* a reply came (RETURNED or TODO) */
+    END_DIED,                    /* the process ended (status in wstatus) */
+    END_HUNG,                    /* the deadline passed; the harness killed it */
+    END_BROKEN                   /* it answered nonsense or closed its channel */
+} lab_end;
 
-/* ---- journal.c: the call in flight, as the runner reads it ------------------- */
-/* lab_journal_dir - where the notes go (set by the runner for its workers) */
-#define LAB_NOTE_ENV "LAB_NOTE_DIR"
-/* lab_case_text - the case of the running check (lab_case), for messages */
-const char *lab_case_text(void);
-/* lab_died_text - the message of check t, which crashed or hung (what):
- * the function, the case and the call in flight, from its note; the note
- * is removed */
-void lab_died_text(char *buf, size_t size, const struct criterion_test *t,
-                   const char *what);
-/* lab_signal_text - what a signal usually means, for a crash message */
-const char *lab_signal_text(int sig);
-/* lab_journal_forget - remove the note of check t (it ended normally) */
-void lab_journal_forget(const struct criterion_test *t);
+typedef struct {
+    lab_end end;
+    lab_reply rep;
+    int wstatus;
+    lab_control ctl;             /* the control block when it ended */
+    char out[8192];              /* what it printed during the call (the start of it): */
+    size_t out_len, out_total;
+    size_t printed;              /* out[0, printed) came through stdio, the rest raw */
+} lab_exchange;
 
-/* ---- verdict.c ------------------------------------------------------------------ */
-#define LAB_MSG_SEP '\x1e'          /* between the messages of one check */
+/* child_start - start the driver at path; NULL with x describing why */
+lab_child *child_start(const char *path, lab_exchange *x);
+/* child_exchange - send req and wait (timeout seconds) for the reply */
+void child_exchange(lab_child *c, const lab_request *req, double timeout, lab_exchange *x);
+/* child_stop - kill its process group and reap it; c is freed */
+void child_stop(lab_child *c);
+/* child_setup - once, in the judge: become the reaper of whatever the
+ * children leave, make the judge's memory unreadable to them */
+void child_setup(void);
+/* child_sweep - kill and reap any process left under the judge */
+void child_sweep(void);
+
+/* ---- buffers.c ---------------------------------------------------------------------- */
+/* lay_out - place the call's buffers in c's shared memory (req->bufs) */
+void lay_out(lab_child *c, lab_request *req, lab_mat *const bufs[], int n_bufs);
+/* take_back - after a returned call: read the outputs, report writes next
+ * to a buffer and changed inputs (unless quiet); true if none */
+bool take_back(lab_child *c, const lab_request *req, lab_mat *const bufs[], int n_bufs,
+               bool quiet);
+/* buffers_reset - the check ended: forget its buffers and temporaries */
+void buffers_reset(void);
+/* buffer_at - the buffer of req whose data or guard holds shm offset off,
+ * and the element there (negative before the start); NULL if none */
+lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,
+                   int64_t off, long *element);
+/* outside_text - "past the end of v (element 10; v is (5, 2), elements 0 to 9)" */
+void outside_text(char *buf, size_t size, const lab_mat *m, long element);
+
+/* ---- runner.c: the check being run ---------------------------------------------------- */
+typedef enum { MSG_FAIL, MSG_CRASH, MSG_HANG, MSG_HINT, MSG_DETAIL } lab_msg_kind;
+/* lab_message - add a message to the running check (not in a quiet re-run) */
+void lab_message(lab_msg_kind kind, const char *text);
+/* lab_prefix - "qkv_split, case '...': " in buf */
+void lab_prefix(char *buf, size_t size);
+/* lab_output - what the learner's process printed during a call */
+void lab_output(const lab_exchange *x);
+/* lab_end_check - end the running check here: pending (LAB_TODO) or failed */
+enum { OUTCOME_PASSED, OUTCOME_PENDING, OUTCOME_FAILED };
+_Noreturn void lab_end_check(int outcome);
+/* lab_child_now - the learner's process for the running check, started if
+ * needed (a failure to start ends the check) */
+lab_child *lab_child_now(void);
+/* lab_child_lost - the running check's process is gone (it was stopped) */
+void lab_child_lost(void);
+/* lab_timeout - seconds a call may take */
+double lab_timeout(void);
+/* lab_set_learner_error - remember mm_last_error() of the learner's last call */
+void lab_set_learner_error(const char *text);
 
 #endif

@@ -1,15 +1,13 @@
 /* lang.c - the language of the report: English, or Spanish with --lang=es
  * or a Spanish locale (LC_ALL, then LC_MESSAGES, then LANG: the first one
- * set decides), as Lab 00's checker does. The runner decides once and
- * passes the choice to its workers in LAB_REPORT_LANG, so that a message
- * made in a worker and the table printed by the runner agree. */
-#define _POSIX_C_SOURCE 200809L    /* setenv */
+ * set decides), as Lab 00's checker does. Only the judge speaks; the
+ * learner's process prints nothing of the harness. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
-#define LANG_ENV "LAB_REPORT_LANG"
+static int es = -1;                        /* not decided yet */
 
 /* locale_is_spanish - the locale variables ask for Spanish */
 static bool locale_is_spanish(void)
@@ -24,26 +22,22 @@ static bool locale_is_spanish(void)
 
 bool lab_es(void)
 {
-    static int es = -1;                    /* not decided yet */
-    if (es < 0) {
-        const char *v = getenv(LANG_ENV);
-        es = v && *v ? strcmp(v, "es") == 0 : locale_is_spanish();
-    }
+    if (es < 0) es = locale_is_spanish();
     return es;
 }
 
 bool lab_lang_setup(int *argc, char *argv[])
 {
-    const char *lang = locale_is_spanish() ? "es" : "en";
     bool ok = true;
     int kept = 1;
+    es = locale_is_spanish();
     for (int i = 1; i < *argc; i++) {
         if (strncmp(argv[i], "--lang=", 7) != 0) {
             argv[kept++] = argv[i];
             continue;
         }
         const char *v = argv[i] + 7;
-        if (strcmp(v, "en") == 0 || strcmp(v, "es") == 0) lang = v;
+        if (strcmp(v, "en") == 0 || strcmp(v, "es") == 0) es = strcmp(v, "es") == 0;
         else if (*v) {
             fprintf(stderr, "lab harness: --lang=%s: the languages are en and es\n", v);
             ok = false;
@@ -51,6 +45,5 @@ bool lab_lang_setup(int *argc, char *argv[])
     }
     argv[kept] = NULL;
     *argc = kept;
-    setenv(LANG_ENV, lang, 1);
     return ok;
 }

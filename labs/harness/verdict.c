@@ -1,31 +1,31 @@
-/* verdict.c - what a check says: failures and hints (every failure starts
- * with the function and the case), statuses, the comparison of a learner's
- * outputs with the reference's, and lab_check_values, the value check that
- * every lab's checks end with. */
+/* verdict.c - what a check says: failures, hints and details (a failure
+ * starts with the function and the case), statuses, the comparison of a
+ * learner's outputs with the reference's, and lab_check_values, the value
+ * check every lab's checks end with: the headline, the hints, then the
+ * wrong output next to the expected one as small matrices. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
 
-/* ---- failures and hints ------------------------------------------------------------ */
+/* ---- failures, hints, details ---------------------------------------------------------- */
 
-static void report(const char *prefix, const char *fmt, va_list ap)
+static void say(lab_msg_kind kind, const char *prefix, const char *fmt, va_list ap)
 {
-    char msg[2048];
+    char msg[4096];
     int n = snprintf(msg, sizeof msg, "%s", prefix);
     vsnprintf(msg + n, sizeof msg - n, fmt, ap);
-    cr_expect_fail("%s", msg);
+    lab_message(kind, msg);
 }
 
 void lab_fail(const char *fmt, ...)
 {
-    char prefix[400];
-    snprintf(prefix, sizeof prefix, EN_ES("%s, case '%s': ", "%s, caso '%s': "),
-             lab_fn(), lab_case_text());
+    char prefix[512];
+    lab_prefix(prefix, sizeof prefix);
     va_list ap;
     va_start(ap, fmt);
-    report(prefix, fmt, ap);
+    say(MSG_FAIL, prefix, fmt, ap);
     va_end(ap);
 }
 
@@ -33,8 +33,32 @@ void lab_hint(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    report(EN_ES("hint: ", "pista: "), fmt, ap);
+    say(MSG_HINT, EN_ES("hint: ", "pista: "), fmt, ap);
     va_end(ap);
+}
+
+void lab_detail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(MSG_DETAIL, "", fmt, ap);
+    va_end(ap);
+}
+
+_Noreturn void lab_bug(const char *fmt, ...)
+{
+    char prefix[600];
+    lab_prefix(prefix, sizeof prefix);
+    size_t n = strlen(prefix);
+    snprintf(prefix + n, sizeof prefix - n, "%s",
+             EN_ES("a problem of the harness itself, not of your code (please report "
+                   "it): ", "un problema del propio arnés, no de tu código (avisa, por "
+                   "favor): "));
+    va_list ap;
+    va_start(ap, fmt);
+    say(MSG_FAIL, prefix, fmt, ap);
+    va_end(ap);
+    lab_end_check(OUTCOME_FAILED);
 }
 
 /* ---- statuses ---------------------------------------------------------------------- */
@@ -42,7 +66,7 @@ void lab_hint(const char *fmt, ...)
 bool lab_expect_status(mm_status got, mm_status want, const char *when)
 {
     if (got == want) return true;
-    const char *why = got != MM_OK ? mm_last_error() : "";
+    const char *why = got != MM_OK ? lab_learner_error() : "";
     lab_fail(EN_ES("returned %s (%d) %s; expected %s (%d)%s%s",
                    "devolvió %s (%d) %s; se esperaba %s (%d)%s%s"),
              mm_status_name(got), (int)got, when, mm_status_name(want), (int)want,
@@ -101,45 +125,45 @@ static void tolerance_text(char *buf, size_t size, double scale)
 
 /* mismatch - how got differs from want; wrong = 0 if it does not */
 typedef struct {
-    size_t wrong, first, nonfinite, first_nonfinite, unwritten, huge;
+    size_t wrong, first, nonfinite, first_nonfinite, unwritten, poison, huge;
     double max_abs, max_rel;
     bool summed;           /* every element is LAB_UNWRITTEN + want */
+    bool poison_summed;    /* every wrong element is LAB_POISON + want */
 } mismatch;
 
 static mismatch compare(const lab_mat *got, const double *want, double scale)
 {
     const double *g = got->p;
-    mismatch d = { 0, 0, 0, 0, 0, 0, 0.0, 0.0, true };
+    mismatch d = { 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, true, true };
     for (size_t i = 0; i < got->n; i++) {
         if (!isfinite(g[i]) && d.nonfinite++ == 0) d.first_nonfinite = i;
         if (g[i] == LAB_UNWRITTEN) d.unwritten++;
-        if (fabs(g[i]) >= 1e5 && fabs(want[i]) < 1e4) d.huge++;
+        if (fabs(g[i] - LAB_POISON) < 1e4 && fabs(want[i] - LAB_POISON) >= 1e4) d.poison++;
+        else if (fabs(g[i]) >= 1e5 && fabs(want[i]) < 1e4) d.huge++;
         if (!close1(g[i] - LAB_UNWRITTEN, want[i], scale + LAB_UNWRITTEN)) d.summed = false;
         if (close1(g[i], want[i], scale)) continue;
+        if (!close1(g[i] - LAB_POISON, want[i], scale + fabs(LAB_POISON))) d.poison_summed = false;
         if (d.wrong++ == 0) d.first = i;
-        double err = fabs(g[i] - want[i]), rel = err / fmax(fabs(want[i]), 1e-300);
+        double err = fabs(g[i] - want[i]);
         if (!(err <= d.max_abs)) d.max_abs = err;    /* NaN wins */
-        if (!(rel <= d.max_rel)) d.max_rel = rel;
+        if (want[i] != 0 && !(err / fabs(want[i]) <= d.max_rel)) d.max_rel = err / fabs(want[i]);
     }
     return d;
 }
 
-/* also_text - " (k and v are wrong too)": the wrong outputs after the first */
-static void also_text(char *buf, size_t size, int n, lab_mat *const got[],
-                      const mismatch d[], int first, int n_wrong)
+/* names_text - "k and v": the wrong outputs other than the first */
+static void names_text(char *buf, size_t size, int n, lab_mat *const got[],
+                       const mismatch d[], int skip)
 {
+    int total = 0, k = 0, len = 0;
     buf[0] = '\0';
-    if (n_wrong < 2) return;
-    int len = snprintf(buf, size, " (");
-    for (int i = first + 1, k = 1; i < n; i++) {
-        if (!d[i].wrong) continue;
+    for (int i = 0; i < n; i++) total += d[i].wrong && i != skip;
+    for (int i = 0; i < n; i++) {
+        if (!d[i].wrong || i == skip) continue;
         k++;
         len += snprintf(buf + len, size - len, "%s%s",
-                        k == 2 ? "" : k == n_wrong ? EN_ES(" and ", " y ") : ", ",
-                        got[i]->name);
+                        k == 1 ? "" : k == total ? EN_ES(" and ", " y ") : ", ", got[i]->name);
     }
-    snprintf(buf + len, size - len, "%s", n_wrong == 2 ? EN_ES(" is wrong too)", " también está mal)")
-                                                       : EN_ES(" are wrong too)", " también están mal)"));
 }
 
 /* output_hints - what any output's mismatch can say about it */
@@ -165,6 +189,24 @@ static void output_hints(const lab_mat *m, const mismatch *e)
                        "%zu elementos de %s no se escribieron nunca: aún tienen %.10g, "
                        "con lo que el arnés llena las salidas antes de la llamada"),
                  e->unwritten, m->name, LAB_UNWRITTEN);
+    else if (e->poison_summed)
+        lab_hint(EN_ES("the wrong elements of %s are the expected values plus %.10g, what "
+                       "fresh memory from malloc holds under the harness: you added into "
+                       "memory from malloc before setting it to 0 (malloc does not clear "
+                       "memory; calloc does)",
+                       "los elementos erróneos de %s son los valores esperados más %.10g, "
+                       "lo que tiene la memoria recién pedida a malloc con el arnés: sumaste "
+                       "sobre memoria de malloc antes de ponerla a 0 (malloc no la limpia; "
+                       "calloc sí)"),
+                 m->name, LAB_POISON);
+    else if (e->poison)
+        lab_hint(EN_ES("%zu elements of %s are near %.10g, what fresh memory from malloc "
+                       "holds under the harness: your code read memory from malloc before "
+                       "writing it (malloc does not clear memory; calloc does)",
+                       "%zu elementos de %s están cerca de %.10g, lo que tiene la memoria "
+                       "recién pedida a malloc con el arnés: tu código leyó memoria de "
+                       "malloc antes de escribirla (malloc no la limpia; calloc sí)"),
+                 e->poison, m->name, LAB_POISON);
     else if (e->huge)
         lab_hint(EN_ES("%zu of the elements of %s %s huge: your code probably read "
                        "outside an input (the harness surrounds every buffer with values "
@@ -176,52 +218,58 @@ static void output_hints(const lab_mat *m, const mismatch *e)
                  LAB_GUARD);
 }
 
-bool lab_expect_mats(int n, lab_mat *const got[], const double *const want[], double scale)
-{
-    mismatch d[LAB_MAX_OUTPUTS];
-    cr_assert(n > 0 && n <= LAB_MAX_OUTPUTS, "harness: %d outputs to compare", n);
-    int first = -1, n_wrong = 0;
-    for (int i = 0; i < n; i++) {
-        d[i] = compare(got[i], want[i], scale);
-        if (d[i].wrong && n_wrong++ == 0) first = i;
-    }
-    if (n_wrong == 0) return true;
+/* ---- the matrices, side by side -------------------------------------------------------- */
 
-    char also[160];
-    also_text(also, sizeof also, n, got, d, first, n_wrong);
-    const lab_mat *m = got[first];
-    const mismatch *e = &d[first];
-    const double *g = m->p, *w = want[first];
-    int c = m->cols;
-    if (e->nonfinite) {
-        size_t i = e->first_nonfinite;
-        lab_fail(EN_ES("%s has %s at (%zu, %zu) (%zu non-finite of %zu elements); "
-                       "expected %.10g there%s",
-                       "%s tiene %s en (%zu, %zu) (%zu no finitos de %zu elementos); "
-                       "se esperaba %.10g ahí%s"),
-                 m->name, isnan(g[i]) ? "NaN" : g[i] > 0 ? "+inf" : "-inf",
-                 i / c, i % c, e->nonfinite, m->n, w[i], also);
-        return false;
-    }
-    char tol[128];
-    tolerance_text(tol, sizeof tol, scale);
-    lab_fail(EN_ES("%s is wrong%s\n"
-                   "first wrong element (%zu, %zu): expected %.10g, got %.10g\n"
-                   "%zu of %zu elements of %s (%d, %d) wrong; largest error %.3g "
-                   "(relative %.3g); tolerance %s",
-                   "%s está mal%s\n"
-                   "primer elemento erróneo (%zu, %zu): se esperaba %.10g, se obtuvo %.10g\n"
-                   "%zu de %zu elementos de %s (%d, %d) mal; mayor error %.3g "
-                   "(relativo %.3g); tolerancia %s"),
-             m->name, also, e->first / c, e->first % c, w[e->first], g[e->first],
-             e->wrong, m->n, m->name, m->rows, m->cols, e->max_abs, e->max_rel, tol);
-    output_hints(m, e);
-    return false;
+#define SHOW 8                 /* rows and columns shown at most */
+
+/* cell - one element as shown: [v] the first wrong one, v* another wrong one */
+static int cell(char *buf, size_t size, double v, int mark, int width)
+{
+    char num[32];
+    snprintf(num, sizeof num, "%.6g", v);
+    return snprintf(buf, size, "%c%*s%c", mark == 1 ? '[' : ' ', width, num,
+                    mark == 1 ? ']' : mark == 2 ? '*' : ' ');
 }
 
-bool lab_expect_mat(lab_mat *got, const double *want, double scale)
+/* show_matrices - expected and got of m around its first wrong element */
+static void show_matrices(const lab_mat *m, const double *want, const mismatch *e, double scale)
 {
-    return lab_expect_mats(1, &got, &want, scale);
+    int r0 = 0, c0 = 0, fr = (int)(e->first / m->cols), fc = (int)(e->first % m->cols);
+    int nr = m->rows < SHOW ? m->rows : SHOW, nc = m->cols < SHOW ? m->cols : SHOW;
+    if (fr >= nr) r0 = fr - nr / 2 < m->rows - nr ? fr - nr / 2 : m->rows - nr;
+    if (fc >= nc) c0 = fc - nc / 2 < m->cols - nc ? fc - nc / 2 : m->cols - nc;
+    int width = 1;
+    char num[32];
+    for (int r = r0; r < r0 + nr; r++)
+        for (int c = c0; c < c0 + nc; c++) {
+            size_t i = (size_t)r * m->cols + c;
+            int w1 = snprintf(num, sizeof num, "%.6g", want[i]);
+            int w2 = snprintf(num, sizeof num, "%.6g", m->p[i]);
+            if (w1 > width) width = w1;
+            if (w2 > width) width = w2;
+        }
+    char head[2][128];
+    const char *part = r0 || c0 || nr < m->rows || nc < m->cols
+                     ? EN_ES(", a part", ", una parte") : "";
+    snprintf(head[0], sizeof head[0], EN_ES("expected %s (%d, %d)%s", "esperado %s (%d, %d)%s"),
+             m->name, m->rows, m->cols, part);
+    snprintf(head[1], sizeof head[1], EN_ES("got %s", "obtenido %s"), m->name);
+    int block = nc * (width + 2);
+    if (block < (int)strlen(head[0])) block = (int)strlen(head[0]);
+    char text[8192];
+    int len = snprintf(text, sizeof text, "%-*s    %s", block, head[0], head[1]);
+    for (int r = r0; r < r0 + nr && len < (int)sizeof text - 400; r++) {
+        char row[2][512];
+        int l0 = 0, l1 = 0;
+        for (int c = c0; c < c0 + nc; c++) {
+            size_t i = (size_t)r * m->cols + c;
+            int mark = i == e->first ? 1 : !close1(m->p[i], want[i], scale) ? 2 : 0;
+            l0 += cell(row[0] + l0, sizeof row[0] - l0, want[i], mark == 1, width);
+            l1 += cell(row[1] + l1, sizeof row[1] - l1, m->p[i], mark, width);
+        }
+        len += snprintf(text + len, sizeof text - len, "\n%-*s    %s", block, row[0], row[1]);
+    }
+    lab_detail("%s", text);
 }
 
 /* ---- the value check ---------------------------------------------------------------- */
@@ -232,14 +280,56 @@ bool lab_check_values(mm_status status, int n, lab_mat *const got[],
     if (!lab_expect_status(status, MM_OK, EN_ES("for valid arguments",
                                                 "con argumentos válidos")))
         return false;
-    cr_assert(n > 0 && n <= LAB_MAX_OUTPUTS, "harness: %d outputs to compare", n);
+    if (n <= 0 || n > LAB_MAX_OUTPUTS) lab_bug("%d outputs to compare", n);
     double scale = 1.0;
     for (int i = 0; i < n; i++) scale = fmax(scale, lab_scale(want[i], got[i]->n));
-    if (lab_expect_mats(n, got, want, scale)) return true;
-    if (diagnose) {
-        const double *g[LAB_MAX_OUTPUTS];
-        for (int i = 0; i < n; i++) g[i] = got[i]->p;
-        diagnose(g, want, scale, ctx);
+    mismatch d[LAB_MAX_OUTPUTS];
+    int first = -1, n_wrong = 0;
+    for (int i = 0; i < n; i++) {
+        d[i] = compare(got[i], want[i], scale);
+        if (d[i].wrong && n_wrong++ == 0) first = i;
     }
+    if (n_wrong == 0) return true;
+
+    const lab_mat *m = got[first];
+    const mismatch *e = &d[first];
+    const double *g = m->p, *w = want[first];
+    int c = m->cols;
+    char others[160], also[200] = "";
+    names_text(others, sizeof others, n, got, d, first);
+    if (n_wrong > 1)
+        snprintf(also, sizeof also, n_wrong == 2 ? EN_ES(" (%s is wrong too)", " (%s también está mal)")
+                                                 : EN_ES(" (%s are wrong too)", " (%s también están mal)"),
+                 others);
+    if (e->nonfinite) {
+        size_t i = e->first_nonfinite;
+        lab_fail(EN_ES("%s has %s at (%zu, %zu) (%zu non-finite of %zu elements); "
+                       "expected %.10g there%s",
+                       "%s tiene %s en (%zu, %zu) (%zu no finitos de %zu elementos); "
+                       "se esperaba %.10g ahí%s"),
+                 m->name, isnan(g[i]) ? "NaN" : g[i] > 0 ? "+inf" : "-inf",
+                 i / c, i % c, e->nonfinite, m->n, w[i], also);
+    } else {
+        lab_fail(EN_ES("%s is wrong%s", "%s está mal%s"), m->name, also);
+    }
+    output_hints(m, e);
+    if (diagnose) {
+        const double *gp[LAB_MAX_OUTPUTS];
+        for (int i = 0; i < n; i++) gp[i] = got[i]->p;
+        diagnose(gp, want, scale, ctx);
+    }
+    show_matrices(m, w, e, scale);
+    char tol[128], rel[64] = "";
+    tolerance_text(tol, sizeof tol, scale);
+    if (e->max_rel > 0)
+        snprintf(rel, sizeof rel, EN_ES(" (relative %.3g)", " (relativo %.3g)"), e->max_rel);
+    lab_detail(EN_ES("first wrong element (%zu, %zu): expected %.10g, got %.10g\n"
+                     "%zu of %zu elements of %s (%d, %d) wrong; largest error %.3g%s; "
+                     "tolerance %s",
+                     "primer elemento erróneo (%zu, %zu): se esperaba %.10g, se obtuvo %.10g\n"
+                     "%zu de %zu elementos de %s (%d, %d) mal; mayor error %.3g%s; "
+                     "tolerancia %s"),
+               e->first / c, e->first % c, w[e->first], g[e->first],
+               e->wrong, m->n, m->name, m->rows, m->cols, e->max_abs, rel, tol);
     return false;
 }

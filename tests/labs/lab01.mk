@@ -1,8 +1,30 @@
-# tests/labs/lab01.mk - the self-test of lab 01's checker (make check-harness-lab01):
+# tests/labs/lab01.mk - the self-test of lab 01's checker (make check-harness-lab01,
+# and make check-harness-lab01 LAB_SANITIZE=1 for the sanitizer build):
 # the subjects of tests/labs/lab01/ - the reference, a learner's solution,
-# the untouched skeleton, a mutant for each known mistake, and learner's
-# files that crash, hang, exit, leak, write out of bounds or change inputs -
-# each compiled as the learner's qkv.c and held to what it states.
+# the untouched skeleton, a mutant for each known mistake, files that
+# crash, hang, exit, leak, write out of bounds, keep state or change inputs,
+# and files that try to forge the verdict - each built as the learner's
+# qkv.c and held to what it states; then the judge is interrupted (SIGINT)
+# and killed (SIGKILL) while a subject spins, and no process may remain.
 include labs/lab01-qkv/lab.mk
 include tests/labs/selftest.mk
+
+lab01_spin := $(BUILD)/labs/lab01/$(LAB_VARIANT)/selftest/h-spin-signals
+lab01_selftest_extra := $(lab01_spin)/interrupted
 $(eval $(call lab_c_selftest,01))
+
+# interrupted: the judge stopped by SIGINT (Ctrl-C), then by SIGKILL, while
+# the learner's code spins ignoring its signals: its process must go too.
+# (A copy of the subject's driver, so that no other run matches its name.)
+.PHONY: $(lab01_spin)/interrupted
+$(lab01_spin)/interrupted: $(lab01_spin)/run $(lab01_judge)
+	@cp $(@D)/driver $(@D)/interrupt-driver
+	@for sig in INT KILL; do \
+	  $(lab01_judge) --driver $(@D)/interrupt-driver --timeout 60 > $(@D)/interrupted.out 2>&1 & \
+	  judge=$$!; sleep 0.5; kill -$$sig $$judge; wait $$judge 2>/dev/null; sleep 0.2; \
+	  left=$$(pgrep -f '^$(@D)/interrupt-driver'); \
+	  if [ -n "$$left" ]; then \
+	    echo "  FAIL  SIG$$sig to the judge left the learner's process running: $$left"; \
+	    kill -9 $$left; exit 1; \
+	  fi; \
+	done; echo "lab 01 harness self-test: SIGINT and SIGKILL to the judge leave no process"

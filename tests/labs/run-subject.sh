@@ -1,6 +1,7 @@
 #!/bin/sh
-# run-subject.sh [-v] [--input] SUBJECT LOG COMMAND [ARG...] - run one subject
-# of a lab checker's self-test and hold the output to what SUBJECT states.
+# run-subject.sh [-v] [--input] [--variant NAME] SUBJECT LOG COMMAND [ARG...] -
+# run one subject of a lab checker's self-test and hold the output to what
+# SUBJECT states.
 #
 # A subject is a file that says what the checker must print about it: a C
 # lab's subject is a learner's file (compiled into COMMAND by the make rule),
@@ -12,13 +13,23 @@
 #   expect: TEXT              the output holds TEXT (a fixed string)
 #   expect-not: TEXT          the output does not hold TEXT
 #   expect-re: REGEX          some line of the output matches REGEX (grep -E)
+#   expect-not-re: REGEX      no line of the output matches REGEX
+#   expect-once: TEXT         the output holds TEXT on exactly one line
 #   run-lang: en | es         pass --lang=en|es (both checkers take it); without
 #                             it the locale is neutral (LANG=C) unless run-env sets it
 #   run-env: VAR=VALUE        set VAR in the checker's environment
 #   run-only: F...            a C lab: run only the checks of functions F...
-#                             (their Criterion suites, through --filter)
+#                             (one --filter F each)
+#   run-args: ARG...          more arguments for the checker (e.g. --summary)
 #   run-file: PATH            with --input: the checker reads PATH (relative to
 #                             the subject's folder) instead of the subject
+#   build: unvetted           a C lab: the learner's file is linked without the
+#                             symbol checks (read by the build rule, not here)
+#
+# A statement may hold for one build only: `expect@sanitize: TEXT` counts
+# when the checker runs with --variant sanitize, `expect-exit@plain: N` with
+# --variant plain; without --variant such lines are ignored. (A C lab's
+# self-test runs in the plain build and in the LAB_SANITIZE=1 build.)
 #
 # A subject must state its exit status and at least one expected text.
 # Any exit status above 2 (a crash, a sanitizer's report) fails unless
@@ -27,10 +38,12 @@
 set -u
 verbose=
 input=
+variant=
 while :; do
   case "${1:-}" in
     -v) verbose=1; shift ;;
     --input) input=1; shift ;;
+    --variant) variant=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -40,23 +53,31 @@ name=$(basename "$subject")
 
 # text - the subject's lines, without carriage returns
 text() { tr -d '\r' < "$subject"; }
+# statements - the subject's statement lines, as NAME<US>VALUE (US, the
+# unit separator, since a value may hold tabs): without the comment marks,
+# and only those for all builds or for this one (@variant)
+us=$(printf '\037')
+statements() {
+  text | sed -n "s/^[[:space:]/*#]*\([a-z-]*\)\(@[a-z]*\)\{0,1\}: \{0,1\}\(.*\)$/\1\2$us\3/p" |
+    sed 's/[[:space:]]*\*\/[[:space:]]*$//' |
+    awk -F "$us" -v v="$variant" '{ n = split($1, p, "@"); if (n == 1 || p[2] == v) print p[1] FS $2 }'
+}
 # directive NAME - the values of `NAME: value` lines, one per line
 directive() {
-  text | sed -n "s/^[[:space:]/*#]*$1: \{0,1\}//p" | sed 's/[[:space:]]*\*\/[[:space:]]*$//'
+  statements | awk -F "$us" -v n="$1" '$1 == n { print $2 }'
 }
 
 want_exit=$(directive expect-exit | head -n 1)
 lang=$(directive run-lang | head -n 1)
 only=$(directive run-only | head -n 1)
 file=$(directive run-file | head -n 1)
+args=$(directive run-args | head -n 1)
 
 set -- "$@"
 [ -n "$lang" ] && set -- "$@" "--lang=$lang"
-case "$only" in
-  "") ;;
-  *" "*) set -- "$@" --filter "@($(echo $only | tr ' ' '|'))/*" ;;
-  *) set -- "$@" --filter "$only/*" ;;
-esac
+for f in $only; do set -- "$@" --filter "$f"; done
+# shellcheck disable=SC2086
+set -- "$@" $args
 if [ -n "$input" ]; then
   if [ -n "$file" ]; then set -- "$@" "$(dirname "$subject")/$file"; else set -- "$@" "$subject"; fi
 fi
@@ -78,18 +99,19 @@ if [ "$want_exit" = nonzero ] && [ "$status" -gt 2 ]; then
 fi
 
 n=0
-tab=$(printf '\t')
-while IFS="$tab" read -r kind want; do
+while IFS="$us" read -r kind want; do
   [ -n "$kind" ] || continue
   n=$((n + 1))
   case "$kind" in
     expect) grep -qF -- "$want" "$log" || problems="$problems; missing '$want'" ;;
     expect-not) ! grep -qF -- "$want" "$log" || problems="$problems; holds '$want'" ;;
     expect-re) grep -qE -- "$want" "$log" || problems="$problems; no line matches /$want/" ;;
+    expect-not-re) ! grep -qE -- "$want" "$log" || problems="$problems; a line matches /$want/" ;;
+    expect-once) c=$(grep -cF -- "$want" "$log")
+                 [ "$c" -eq 1 ] || problems="$problems; '$want' on $c lines, not 1" ;;
   esac
 done <<LINES
-$(text | sed -n "s/^[[:space:]/*#]*\(expect\(-not\|-re\)\{0,1\}\): \(.*\)$/\1$tab\3/p" \
-  | sed 's/[[:space:]]*\*\/[[:space:]]*$//')
+$(statements | grep -E "^expect(-not|-re|-not-re|-once)?$us")
 LINES
 [ "$n" -gt 0 ] || problems="$problems; states no expected text"
 

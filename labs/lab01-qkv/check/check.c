@@ -1,7 +1,10 @@
-/* check.c - the checks of lab 01: each of the learner's five functions on
- * the chapter's worked example (tangled/examples/ch01-worked.h, the numbers
- * the chapter states), a non-square case, random cases, and bad arguments;
- * the result is compared with the reference library's. */
+/* check.c - the checks of lab 01, run by the judge: each of the learner's
+ * five functions on the chapter's worked example (tangled/examples/
+ * ch01-worked.h, the numbers the chapter states), a non-square case, random
+ * cases, and bad arguments; the learner's results (from its own process,
+ * through lab_call) are compared with the library's, the reference. The
+ * checks of one function run in this order against one learner process,
+ * on cases of different shapes, so that state kept between calls shows. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +14,7 @@
 #include "minimodel/core/rng.h"
 #include "lab01.h"
 
+const char lab_id[] = "01";
 const char *const lab_title[2] = {
     "Lab 01 (the Q, K, V projections)", "Lab 01 (las proyecciones Q, K, V)"
 };
@@ -19,16 +23,12 @@ const char *const lab_functions[] = {
     "attention_param_count", NULL
 };
 
-/* REF - the reference must accept what the checks give it */
-#define REF(call) cr_assert((call) == MM_OK, "harness: the reference failed: %s", mm_last_error())
-
 /* ---- the cases ---------------------------------------------------------------- */
 
-/* fresh - a harness-owned array of n doubles, copied from values if given */
+/* fresh - n doubles of the check, copied from values if given */
 static double *fresh(size_t n, const double *values)
 {
-    double *p = calloc(n ? n : 1, sizeof *p);
-    cr_assert(p, "harness: out of memory");
+    double *p = lab_temp(n * sizeof *p);
     if (values) memcpy(p, values, n * sizeof *p);
     return p;
 }
@@ -126,10 +126,9 @@ void qkv_case_make(qkv_case *c, int which)
                            fresh((size_t)c->T * c->d_v, NULL) };
     c->w_qkv = fresh((size_t)c->d_model * d_qkv, NULL);
     c->qkv = fresh((size_t)c->T * d_qkv, NULL);
-    REF(ref_qkv_pack(c->w_qkv, c->w_q, c->w_k, c->w_v, c->d_model, c->d_k, c->d_v));
-    REF(ref_qkv_project_fused(scratch[0], scratch[1], scratch[2], c->qkv, c->x, c->w_qkv,
+    LAB_REF(qkv_pack(c->w_qkv, c->w_q, c->w_k, c->w_v, c->d_model, c->d_k, c->d_v));
+    LAB_REF(qkv_project_fused(scratch[0], scratch[1], scratch[2], c->qkv, c->x, c->w_qkv,
                               c->T, c->d_model, c->d_k, c->d_v));
-    for (int i = 0; i < 3; i++) free(scratch[i]);
 }
 
 /* begin_case - case number which, named as the running check's case */
@@ -168,7 +167,7 @@ static void check_project(int which)
     int T = c.T, d_model = c.d_model, d_k = c.d_k, d_v = c.d_v;
     double *want[3];
     fresh_qkv(want, &c);
-    REF(ref_qkv_project(want[0], want[1], want[2], c.x, c.w_q, c.w_k, c.w_v,
+    LAB_REF(qkv_project(want[0], want[1], want[2], c.x, c.w_q, c.w_k, c.w_v,
                         T, d_model, d_k, d_v));
 
     lab_mat *x = lab_in("x", T, d_model, c.x);
@@ -177,11 +176,8 @@ static void check_project(int which)
     lab_mat *w_v = lab_in("w_v", d_model, d_v, c.w_v);
     lab_mat *out[3];
     out_qkv(out, &c);
-    lab_call_begin("qkv_project", "qkv_project(q, k, v, x, w_q, w_k, w_v, %d, %d, %d, %d)",
-                   T, d_model, d_k, d_v);
-    mm_status s = qkv_project(out[0]->p, out[1]->p, out[2]->p, x->p, w_q->p, w_k->p,
-                              w_v->p, T, d_model, d_k, d_v);
-    lab_call_end();
+    mm_status s = lab_call("qkv_project", LAB_BUFS(out[0], out[1], out[2], x, w_q, w_k, w_v),
+                           LAB_INTS(T, d_model, d_k, d_v));
     lab_check_values(s, 3, out, (const double **)want, diagnose_project, &c);
 }
 
@@ -194,10 +190,8 @@ static void check_pack(int which)
     lab_mat *w_k = lab_in("w_k", d_model, d_k, c.w_k);
     lab_mat *w_v = lab_in("w_v", d_model, d_v, c.w_v);
     lab_mat *w_qkv = lab_out("w_qkv", d_model, 2 * d_k + d_v);
-    lab_call_begin("qkv_pack", "qkv_pack(w_qkv, w_q, w_k, w_v, %d, %d, %d)",
-                   d_model, d_k, d_v);
-    mm_status s = qkv_pack(w_qkv->p, w_q->p, w_k->p, w_v->p, d_model, d_k, d_v);
-    lab_call_end();
+    mm_status s = lab_call("qkv_pack", LAB_BUFS(w_qkv, w_q, w_k, w_v),
+                           LAB_INTS(d_model, d_k, d_v));
     const double *want[1] = { c.w_qkv };
     lab_check_values(s, 1, &w_qkv, want, diagnose_pack, &c);
 }
@@ -209,14 +203,13 @@ static void check_split(int which)
     int T = c.T, d_k = c.d_k, d_v = c.d_v;
     double *want[3];
     fresh_qkv(want, &c);
-    REF(ref_qkv_split(want[0], want[1], want[2], c.qkv, T, d_k, d_v));
+    LAB_REF(qkv_split(want[0], want[1], want[2], c.qkv, T, d_k, d_v));
 
     lab_mat *qkv = lab_in("qkv", T, 2 * d_k + d_v, c.qkv);
     lab_mat *out[3];
     out_qkv(out, &c);
-    lab_call_begin("qkv_split", "qkv_split(q, k, v, qkv, %d, %d, %d)", T, d_k, d_v);
-    mm_status s = qkv_split(out[0]->p, out[1]->p, out[2]->p, qkv->p, T, d_k, d_v);
-    lab_call_end();
+    mm_status s = lab_call("qkv_split", LAB_BUFS(out[0], out[1], out[2], qkv),
+                           LAB_INTS(T, d_k, d_v));
     lab_check_values(s, 3, out, (const double **)want, diagnose_split, &c);
 }
 
@@ -228,27 +221,24 @@ static void check_fused(int which)
     double *want[4];
     fresh_qkv(want, &c);
     want[3] = c.qkv;
-    REF(ref_qkv_split(want[0], want[1], want[2], c.qkv, T, d_k, d_v));
+    LAB_REF(qkv_split(want[0], want[1], want[2], c.qkv, T, d_k, d_v));
 
     lab_mat *x = lab_in("x", T, d_model, c.x);
     lab_mat *w_qkv = lab_in("w_qkv", d_model, d_qkv, c.w_qkv);
     lab_mat *out[4];
     out_qkv(out, &c);
     out[3] = lab_out("qkv", T, d_qkv);
-    lab_call_begin("qkv_project_fused", "qkv_project_fused(q, k, v, qkv, x, w_qkv, "
-                   "%d, %d, %d, %d)", T, d_model, d_k, d_v);
-    mm_status s = qkv_project_fused(out[0]->p, out[1]->p, out[2]->p, out[3]->p, x->p,
-                                    w_qkv->p, T, d_model, d_k, d_v);
-    lab_call_end();
+    mm_status s = lab_call("qkv_project_fused",
+                           LAB_BUFS(out[0], out[1], out[2], out[3], x, w_qkv),
+                           LAB_INTS(T, d_model, d_k, d_v));
     lab_check_values(s, 4, out, (const double **)want, diagnose_fused, &c);
 }
 
 /* ---- bad arguments ------------------------------------------------------------------ */
 
 /* The NULL and size checks are the same for the four functions that take
- * buffers: each is described by an arg_fn (its pointer arguments, the sizes
- * it takes, and an adapter that calls it), and check_nulls / check_sizes
- * run the bad calls. */
+ * buffers: each is described by an arg_fn (its pointer arguments and the
+ * sizes it takes), and check_nulls / check_sizes make the bad calls. */
 
 /* the size arguments, in the order the functions take them */
 enum { S_T, S_D_MODEL, S_D_K, S_D_V, N_SIZES };
@@ -270,73 +260,35 @@ typedef struct {
     const char *name;                        /* "qkv_split" */
     const char *buffer[MAX_BUFFERS];         /* its pointer arguments, in order, NULL-ended */
     unsigned sizes;                          /* the sizes it takes: bit S_T, S_D_MODEL, ... */
-    mm_status (*call)(double *const buf[], const int n[N_SIZES]);
 } arg_fn;
 
-/* the adapters: buf[] are the pointer arguments in order, n[] the sizes */
-static mm_status call_project(double *const b[], const int n[N_SIZES])
-{
-    return qkv_project(b[0], b[1], b[2], b[3], b[4], b[5], b[6],
-                       n[S_T], n[S_D_MODEL], n[S_D_K], n[S_D_V]);
-}
-static mm_status call_pack(double *const b[], const int n[N_SIZES])
-{
-    return qkv_pack(b[0], b[1], b[2], b[3], n[S_D_MODEL], n[S_D_K], n[S_D_V]);
-}
-static mm_status call_split(double *const b[], const int n[N_SIZES])
-{
-    return qkv_split(b[0], b[1], b[2], b[3], n[S_T], n[S_D_K], n[S_D_V]);
-}
-static mm_status call_fused(double *const b[], const int n[N_SIZES])
-{
-    return qkv_project_fused(b[0], b[1], b[2], b[3], b[4], b[5],
-                             n[S_T], n[S_D_MODEL], n[S_D_K], n[S_D_V]);
-}
-
-static const arg_fn project_args = {
-    "qkv_project", { "q", "k", "v", "x", "w_q", "w_k", "w_v" }, ALL_SIZES, call_project };
-static const arg_fn pack_args = {
-    "qkv_pack", { "w_qkv", "w_q", "w_k", "w_v" }, ALL_SIZES & ~(1u << S_T), call_pack };
-static const arg_fn split_args = {
-    "qkv_split", { "q", "k", "v", "qkv" }, ALL_SIZES & ~(1u << S_D_MODEL), call_split };
-static const arg_fn fused_args = {
-    "qkv_project_fused", { "q", "k", "v", "qkv", "x", "w_qkv" }, ALL_SIZES, call_fused };
-
-/* call_text - "fn(q, NULL, v, ..., 2, 2, 2)": the call as messages show it,
- * with pointer argument null (none if -1) as NULL, then the sizes f takes */
-static void call_text(char *buf, size_t size, const arg_fn *f, int null, const int n[N_SIZES])
-{
-    int len = snprintf(buf, size, "%s(", f->name);
-    for (int i = 0; f->buffer[i]; i++)
-        len += snprintf(buf + len, size - len, "%s, ", i == null ? "NULL" : f->buffer[i]);
-    const char *sep = "";
-    for (int s = 0; s < N_SIZES; s++)
-        if (f->sizes & 1u << s) {
-            len += snprintf(buf + len, size - len, "%s%d", sep, n[s]);
-            sep = ", ";
-        }
-    snprintf(buf + len, size - len, ")");
-}
+static const arg_fn arg_fns[] = {
+    { "qkv_project", { "q", "k", "v", "x", "w_q", "w_k", "w_v" }, ALL_SIZES },
+    { "qkv_pack", { "w_qkv", "w_q", "w_k", "w_v" }, ALL_SIZES & ~(1u << S_T) },
+    { "qkv_split", { "q", "k", "v", "qkv" }, ALL_SIZES & ~(1u << S_D_MODEL) },
+    { "qkv_project_fused", { "q", "k", "v", "qkv", "x", "w_qkv" }, ALL_SIZES },
+};
+enum { ARGS_PROJECT, ARGS_PACK, ARGS_SPLIT, ARGS_FUSED };
 
 /* rooms - one buffer per pointer argument of f, large enough for every size
  * the bad-argument checks pass; returns how many */
-static int rooms(const arg_fn *f, double *room[MAX_BUFFERS])
+static int rooms(const arg_fn *f, lab_mat *room[MAX_BUFFERS])
 {
     int n = 0;
-    for (; f->buffer[n]; n++) room[n] = lab_out(f->buffer[n], 8, 8)->p;
+    for (; n < MAX_BUFFERS && f->buffer[n]; n++) room[n] = lab_out(f->buffer[n], 8, 8);
     return n;
 }
 
-/* expect_einval - call f with buf[] and n[] (pointer argument null is NULL,
- * none if -1) and require MM_EINVAL; when says which argument is bad */
-static bool expect_einval(const arg_fn *f, double *const buf[], const int n[N_SIZES],
-                          int null, const char *when)
+/* expect_einval - call f with buf[] (NULL where a NULL is passed) and the
+ * sizes n[] it takes, and require MM_EINVAL; when says which argument is bad */
+static bool expect_einval(const arg_fn *f, lab_mat *const buf[], int n_buffers,
+                          const int n[N_SIZES], const char *when)
 {
-    char call[200];
-    call_text(call, sizeof call, f, null, n);
-    lab_call_begin(f->name, "%s", call);
-    mm_status s = f->call(buf, n);
-    lab_call_end();
+    long sizes[N_SIZES];
+    int n_sizes = 0;
+    for (int s = 0; s < N_SIZES; s++)
+        if (f->sizes & 1u << s) sizes[n_sizes++] = n[s];
+    mm_status s = lab_call(f->name, n_buffers, buf, n_sizes, sizes);
     return lab_expect_status(s, MM_EINVAL, when);
 }
 
@@ -347,28 +299,30 @@ static const char *const null_hint[2] = {
     "desde tu función cuando p es NULL, con un mensaje que nombra la función y p"
 };
 
-/* check_nulls - each pointer argument of f NULL in turn, the sizes valid */
-static void check_nulls(const arg_fn *f)
+/* check_nulls - each pointer argument of arg_fns[which] NULL in turn, the sizes valid */
+static void check_nulls(int which)
 {
-    double *room[MAX_BUFFERS];
+    const arg_fn *f = &arg_fns[which];
+    lab_mat *room[MAX_BUFFERS];
     int n_buffers = rooms(f, room);
     bool ok = true;
     for (int null = 0; null < n_buffers; null++) {
-        double *buf[MAX_BUFFERS];
+        lab_mat *buf[MAX_BUFFERS];
         for (int i = 0; i < n_buffers; i++) buf[i] = i == null ? NULL : room[i];
         char when[64];
         snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), f->buffer[null]);
         lab_case("%s = NULL", f->buffer[null]);
-        ok &= expect_einval(f, buf, good_sizes, null, when);
+        ok &= expect_einval(f, buf, n_buffers, good_sizes, when);
     }
     if (!ok) lab_hint("%s", null_hint[lab_es()]);
 }
 
-/* check_sizes - each size f takes not positive in turn (0, then negative) */
-static void check_sizes(const arg_fn *f)
+/* check_sizes - each size arg_fns[which] takes not positive in turn (0, then negative) */
+static void check_sizes(int which)
 {
-    double *room[MAX_BUFFERS];
-    rooms(f, room);
+    const arg_fn *f = &arg_fns[which];
+    lab_mat *room[MAX_BUFFERS];
+    int n_buffers = rooms(f, room);
     bool ok = true;
     for (int i = 0; i < N_BAD_SIZES; i++) {
         int bad = bad_sizes[i].bad, value = bad_sizes[i].value;
@@ -379,7 +333,7 @@ static void check_sizes(const arg_fn *f)
         char when[64];
         snprintf(when, sizeof when, EN_ES("for %s = %d", "con %s = %d"), size_name[bad], value);
         lab_case("%s = %d", size_name[bad], value);
-        ok &= expect_einval(f, room, n, -1, when);
+        ok &= expect_einval(f, room, n_buffers, n, when);
     }
     if (!ok)
         lab_hint(EN_ES("check every size before using it: MM_NEED_POSITIVE(n) returns "
@@ -399,13 +353,12 @@ static void check_sizes(const arg_fn *f)
  * the count untouched on failure */
 static bool check_count(int d_model, int n_heads)
 {
-    long want = COUNT_UNTOUCHED, got = COUNT_UNTOUCHED;
-    mm_status want_status = ref_attention_param_count(&want, d_model, n_heads);
+    long want = COUNT_UNTOUCHED;
+    mm_status want_status = attention_param_count(&want, d_model, n_heads);
     lab_case("d_model=%d n_heads=%d", d_model, n_heads);
-    lab_call_begin("attention_param_count", "attention_param_count(&count, %d, %d)",
-                   d_model, n_heads);
-    mm_status s = attention_param_count(&got, d_model, n_heads);
-    lab_call_end();
+    lab_mat *count = lab_out_long("count", COUNT_UNTOUCHED);
+    mm_status s = lab_call("attention_param_count", LAB_BUFS(count), LAB_INTS(d_model, n_heads));
+    long got = lab_long(count);
     char when[96];
     snprintf(when, sizeof when, EN_ES("for d_model = %d, n_heads = %d",
                                       "con d_model = %d, n_heads = %d"), d_model, n_heads);
@@ -427,65 +380,57 @@ static bool check_count(int d_model, int n_heads)
     return ok;
 }
 
-/* check_null_count - count = NULL, the sizes valid */
-static void check_null_count(void)
+/* the cases of attention_param_count, by check: n calls of (d_model, n_heads) */
+static const struct { int n, arg[4][2]; } count_cases[] = {
+    { 1, { { 64, 4 } } },                                    /* Mini-GPT: 16384, chapter 01 */
+    { 4, { { 8, 2 }, { 12, 3 }, { 6, 6 }, { 1, 1 } } },      /* small: each mistake differs */
+    { 1, { { 32768, 8 } } },                                 /* 2^32: past INT_MAX */
+    { 1, { { 65536, 4 } } },                                 /* d_model^2 itself past INT_MAX */
+    { 3, { { 65, 4 }, { 64, 3 }, { 4, 8 } } },               /* not divisible */
+    { 4, { { 0, 4 }, { 64, 0 }, { -64, 4 }, { 64, -4 } } }, /* not positive */
+    /* 4 d_model^2 must fit in a long: the largest d_model that fits, the
+     * next, and the largest even int (which is divisible by 2) */
+    { 3, { { 1518500249, 1 }, { 1518500250, 1 }, { INT_MAX - 1, 2 } } },
+};
+
+static void check_counts(int which)
 {
+    for (int i = 0; i < count_cases[which].n; i++)
+        check_count(count_cases[which].arg[i][0], count_cases[which].arg[i][1]);
+}
+
+/* check_null_count - count = NULL, the sizes valid */
+static void check_null_count(int unused)
+{
+    (void)unused;
     lab_case("count = NULL");
-    lab_call_begin("attention_param_count", "attention_param_count(NULL, 64, 4)");
-    mm_status s = attention_param_count(NULL, 64, 4);
-    lab_call_end();
+    mm_status s = lab_call("attention_param_count", LAB_BUFS(NULL), LAB_INTS(64, 4));
     if (!lab_expect_status(s, MM_EINVAL, EN_ES("for count = NULL", "con count = NULL")))
         lab_hint("%s", null_hint[lab_es()]);
 }
 
-/* ---- the tests: one suite per function, one test per case ------------------------------- */
+/* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
 
-/* CASE_TESTS - the suite of a function that takes buffers: check on each
- * case, then its NULL and size checks with args */
-#define CASE_TESTS(suite, check, args)                                     \
-    TestSuite(suite, .timeout = LAB_TIMEOUT);                              \
-    Test(suite, c1_worked_example) { check(0); }                           \
-    Test(suite, c2_non_square) { check(1); }                               \
-    Test(suite, c3_random_a) { check(2); }                                 \
-    Test(suite, c4_random_b) { check(3); }                                 \
-    Test(suite, c5_random_c) { check(4); }                                 \
-    Test(suite, e1_null_buffers) { check_nulls(&args); }                   \
-    Test(suite, e2_bad_sizes) { check_sizes(&args); }
+/* CASE_CHECKS - the checks of a function that takes buffers */
+#define CASE_CHECKS(fn, check, args)                                        \
+    { #fn, "c1_worked_example", check, 0 }, { #fn, "c2_non_square", check, 1 }, \
+    { #fn, "c3_random_a", check, 2 },       { #fn, "c4_random_b", check, 3 },    \
+    { #fn, "c5_random_c", check, 4 },                                        \
+    { #fn, "e1_null_buffers", check_nulls, args },                          \
+    { #fn, "e2_bad_sizes", check_sizes, args }
 
-CASE_TESTS(qkv_project, check_project, project_args)
-CASE_TESTS(qkv_pack, check_pack, pack_args)
-CASE_TESTS(qkv_split, check_split, split_args)
-CASE_TESTS(qkv_project_fused, check_fused, fused_args)
-
-TestSuite(attention_param_count, .timeout = LAB_TIMEOUT);
-Test(attention_param_count, c1_mini_gpt) { check_count(64, 4); }   /* 16384, chapter 01 */
-Test(attention_param_count, c2_small)
-{
-    check_count(8, 2);
-    check_count(12, 3);
-    check_count(6, 6);
-    check_count(1, 1);
-}
-Test(attention_param_count, c3_large) { check_count(32768, 8); }  /* 2^32: past INT_MAX */
-Test(attention_param_count, e1_not_divisible)
-{
-    check_count(65, 4);
-    check_count(64, 3);
-    check_count(4, 8);
-}
-Test(attention_param_count, e2_not_positive)
-{
-    check_count(0, 4);
-    check_count(64, 0);
-    check_count(-64, 4);
-    check_count(64, -4);
-}
-/* 4 d_model^2 must fit in a long: the largest d_model that fits, the next,
- * and the largest even int (which is divisible by 2) */
-Test(attention_param_count, e3_too_large)
-{
-    check_count(1518500249, 1);
-    check_count(1518500250, 1);
-    check_count(INT_MAX - 1, 2);
-}
-Test(attention_param_count, e4_null_count) { check_null_count(); }
+const lab_check lab_checks[] = {
+    CASE_CHECKS(qkv_project, check_project, ARGS_PROJECT),
+    CASE_CHECKS(qkv_pack, check_pack, ARGS_PACK),
+    CASE_CHECKS(qkv_split, check_split, ARGS_SPLIT),
+    CASE_CHECKS(qkv_project_fused, check_fused, ARGS_FUSED),
+    { "attention_param_count", "c1_mini_gpt", check_counts, 0 },
+    { "attention_param_count", "c2_small", check_counts, 1 },
+    { "attention_param_count", "c3_large", check_counts, 2 },
+    { "attention_param_count", "c4_larger", check_counts, 3 },
+    { "attention_param_count", "e1_not_divisible", check_counts, 4 },
+    { "attention_param_count", "e2_not_positive", check_counts, 5 },
+    { "attention_param_count", "e3_too_large", check_counts, 6 },
+    { "attention_param_count", "e4_null_count", check_null_count, 0 },
+    { NULL, NULL, NULL, 0 }
+};

@@ -1,16 +1,11 @@
-/* lab01.h - the checks of lab 01: cases, the reference, the known mistakes */
+/* lab01.h - the checks of lab 01 (the judge's side): cases and the known
+ * mistakes. The reference is the library itself (qkv.h): the learner's
+ * functions run in another process, reached through lab_call. */
 #ifndef LAB01_H
 #define LAB01_H
 
 #include "minimodel/attention/qkv.h"
 #include "harness.h"
-
-/* The reference library, renamed so it links beside the learner's functions. */
-extern __typeof__(qkv_project) ref_qkv_project;
-extern __typeof__(qkv_pack) ref_qkv_pack;
-extern __typeof__(qkv_split) ref_qkv_split;
-extern __typeof__(qkv_project_fused) ref_qkv_project_fused;
-extern __typeof__(attention_param_count) ref_attention_param_count;
 
 /* qkv_case - one input of the projections: X and the three matrices, and
  * (from the reference) what the fused path makes of them */

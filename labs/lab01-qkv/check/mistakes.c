@@ -10,13 +10,8 @@
 #include <string.h>
 #include "lab01.h"
 
-/* scratch - a harness-owned array of n doubles, zeroed */
-static double *scratch(size_t n)
-{
-    double *p = calloc(n ? n : 1, sizeof *p);
-    cr_assert(p, "harness: out of memory");
-    return p;
-}
+/* scratch - n doubles of the check, zeroed (freed when the check ends) */
+static double *scratch(size_t n) { return lab_temp(n * sizeof(double)); }
 
 /* scratch_qkv - zeroed q, k, v in m[0..2], each (T, width[i]) of len[i]
  * elements: where a mistake's outputs are computed */
@@ -151,8 +146,7 @@ void diagnose_project(const double *const got[], const double *const want[], dou
             goto done;
         }
     }
-done:
-    for (int i = 0; i < 3; i++) free(m[i]);
+done:;
 }
 
 /* ---- qkv_pack -------------------------------------------------------------------------- */
@@ -226,8 +220,7 @@ void diagnose_pack(const double *const got_[], const double *const want_[], doub
                        "recorriste las filas de W_QKV con el ancho de un solo bloque: una "
                        "fila de W_QKV tiene 2 d_k + d_v números (Q, K y V uno al lado de "
                        "otro), así que la fila i empieza en i * (2 d_k + d_v)"));
-done:
-    free(m);
+done:;
 }
 
 /* ---- qkv_split --------------------------------------------------------------------------- */
@@ -285,27 +278,20 @@ void diagnose_split(const double *const got[], const double *const want[], doubl
                        "leíste qkv como Q, luego K y luego V, una matriz entera detrás de "
                        "otra: cada fila de qkv tiene la q, la k y la v de esa fila una al "
                        "lado de otra"));
-done:
-    for (int b = 0; b < 3; b++) free(m[b]);
+done:;
 }
 
 /* ---- qkv_project_fused ------------------------------------------------------------------ */
 
-/* split_probe - the learner's qkv_split on the right qkv */
-typedef struct {
-    const double *qkv;
-    int T, d_k, d_v;
-    lab_mat *out[3];
-    mm_status status;
-} split_probe;
-
-static void run_split_probe(void *arg)
+/* split_probe - the learner's qkv_split on the right qkv: true if it
+ * returned (its status in *status, its outputs in out); *todo if it still
+ * calls LAB_TODO() */
+static bool split_probe(const double *qkv, int T, int d_k, int d_v, lab_mat *out[3],
+                        mm_status *status, bool *todo)
 {
-    split_probe *p = arg;
-    lab_call_begin("qkv_split", "qkv_split(q, k, v, qkv, %d, %d, %d)", p->T, p->d_k, p->d_v);
-    p->status = qkv_split(p->out[0]->p, p->out[1]->p, p->out[2]->p, p->qkv,
-                          p->T, p->d_k, p->d_v);
-    lab_call_end();
+    lab_mat *in = lab_in("qkv", T, 2 * d_k + d_v, qkv);
+    return lab_probe(status, todo, "qkv_split", LAB_BUFS(out[0], out[1], out[2], in),
+                     LAB_INTS(T, d_k, d_v));
 }
 
 void diagnose_fused(const double *const got[], const double *const want[], double scale,
@@ -330,7 +316,7 @@ void diagnose_fused(const double *const got[], const double *const want[], doubl
         double *m[4];
         for (int i = 0; i < 4; i++) m[i] = scratch(len[i]);
         product(m[3], c->x, w_qkv, T, d_model, d_qkv, true);
-        cr_assert(ref_qkv_split(m[0], m[1], m[2], m[3], T, d_k, d_v) == MM_OK);
+        LAB_REF(qkv_split(m[0], m[1], m[2], m[3], T, d_k, d_v));
         if (lab_explained(4, got, want, (const double **)m, len, scale))
             lab_hint(EN_ES("you read W_QKV transposed: it is (d_model, 2 d_k + d_v), "
                            "stored row by row, so its element (i, j) is "
@@ -338,25 +324,25 @@ void diagnose_fused(const double *const got[], const double *const want[], doubl
                            "leíste W_QKV traspuesta: es (d_model, 2 d_k + d_v), guardada "
                            "por filas, así que su elemento (i, j) es "
                            "w_qkv[i * (2 d_k + d_v) + j]"));
-        for (int i = 0; i < 4; i++) free(m[i]);
         return;
     }
 
     /* qkv is right: q, k, v were cut wrong; is the learner's qkv_split to blame? */
-    split_probe p = { want[3], T, d_k, d_v,
-                      { lab_out("q", T, d_k), lab_out("k", T, d_k), lab_out("v", T, d_v) },
-                      MM_OK };
-    if (!lab_probe(run_split_probe, &p)) {
+    lab_mat *out[3] = { lab_out("q", T, d_k), lab_out("k", T, d_k), lab_out("v", T, d_v) };
+    mm_status status = MM_OK;
+    bool todo = false;
+    bool returned = split_probe(want[3], T, d_k, d_v, out, &status, &todo);
+    if (!returned && todo) {
         lab_hint(EN_ES("qkv holds X W_QKV as it should, but q, k and v are not cut out "
                        "of it right; your qkv_split, which does that cut, still calls "
                        "LAB_TODO(): write it, then call it here",
                        "qkv tiene X W_QKV como debe, pero q, k y v no están bien cortadas "
                        "de ella; tu qkv_split, que hace ese corte, aún llama a LAB_TODO(): "
                        "escríbela y luego llámala aquí"));
-    } else {
-        bool split_right = p.status == MM_OK;
+    } else if (returned) {
+        bool split_right = status == MM_OK;
         for (int i = 0; i < 3; i++)
-            split_right &= lab_close(p.out[i]->p, want[i], len[i], scale);
+            split_right &= lab_close(out[i]->p, want[i], len[i], scale);
         if (split_right)
             lab_hint(EN_ES("qkv holds X W_QKV as it should, but q, k and v are not cut "
                            "out of it the way your qkv_split does (it gets this case "
@@ -435,10 +421,22 @@ void diagnose_param_count(int d_model, int n_heads, mm_status status, long count
                                    "d_k = d_model / n_heads, not d_model x d_model",
                                    "las W_Q, W_K y W_V de cada cabeza son d_model x d_k, con "
                                    "d_k = d_model / n_heads, no d_model x d_model" } },
-        { 3 * d * d_k + d * d, { "you counted the W_Q, W_K and W_V of one head: there are "
-                                 "n_heads heads",
-                                 "contaste las W_Q, W_K y W_V de una sola cabeza: hay "
-                                 "n_heads cabezas" } },
+        /* one head's d_model x d_k matrices, or - the same number - every head's
+         * as d_k x d_k: n_heads d_k^2 = d_model d_k */
+        { 3 * d * d_k + d * d, { "your count has 3 d_model d_k weights for W_Q, W_K and W_V: "
+                                 "that is one head's (or every head's taken as d_k x d_k). "
+                                 "Each head's W_Q, W_K and W_V are d_model x d_k (they read "
+                                 "all d_model features of a token) and there are n_heads "
+                                 "heads: 3 d_model^2 in all",
+                                 "tu recuento tiene 3 d_model d_k pesos para W_Q, W_K y W_V: "
+                                 "son los de una cabeza (o los de cada cabeza tomados como "
+                                 "d_k x d_k). Las W_Q, W_K y W_V de cada cabeza son d_model x "
+                                 "d_k (leen los d_model rasgos de un token) y hay n_heads "
+                                 "cabezas: 3 d_model^2 en total" } },
+        { h * 4 * d_k * d_k, { "you counted every matrix as d_k x d_k: each head's W_Q, W_K "
+                               "and W_V are d_model x d_k, and W_O is d_model x d_model",
+                               "contaste cada matriz como d_k x d_k: las W_Q, W_K y W_V de "
+                               "cada cabeza son d_model x d_k, y W_O es d_model x d_model" } },
         { h * (3 * d * d_k + d * d), { "W_O is one d_model x d_model matrix for the whole "
                                        "layer, not one per head",
                                        "W_O es una sola matriz d_model x d_model para toda la "
@@ -454,10 +452,16 @@ void diagnose_param_count(int d_model, int n_heads, mm_status status, long count
             lab_hint("%s", mistakes[i].hint[lab_es()]);
             return;
         }
-    if (want > INT_MAX)
-        lab_hint(EN_ES("the count is %ld, more than an int holds (%d): do the arithmetic "
-                       "in long (convert d_model to long before multiplying)",
-                       "el recuento es %ld, más de lo que cabe en un int (%d): haz la "
-                       "aritmética en long (convierte d_model a long antes de multiplicar)"),
-                 want, INT_MAX);
+    /* int arithmetic that wrapped: whatever it wrapped, the result agrees
+     * with the right count in its low 32 bits */
+    if (want > INT_MAX && (((unsigned long)count ^ (unsigned long)want) & 0xffffffffUL) == 0)
+        lab_hint(EN_ES("your count, %ld, is the right one, %ld, cut to 32 bits: some of "
+                       "your arithmetic is done in int, which holds at most %d (d_model * "
+                       "d_model overflows it from d_model = 46341). Convert to long before "
+                       "multiplying",
+                       "tu recuento, %ld, es el correcto, %ld, recortado a 32 bits: parte "
+                       "de tu aritmética se hace en int, que llega como mucho a %d (d_model "
+                       "* d_model lo desborda desde d_model = 46341). Convierte a long antes "
+                       "de multiplicar"),
+                 count, want, INT_MAX);
 }

@@ -2,9 +2,9 @@
  * overflows for d_model = 32768 (the count is 2^32).
  * run-only: attention_param_count
  * expect-exit: nonzero
- * expect: attention_param_count(&count, 32768, 8) set count =
- * expect: hint: the count is 4294967296, more than an int holds
- * expect-re: ^attention_param_count +0 +5 +2$
+ * expect: attention_param_count(&count, 32768, 8) set count = 0; expected 4294967296
+ * expect: hint: your count, 0, is the right one, 4294967296, cut to 32 bits: some of your arithmetic is done in int
+ * expect-re: ^attention_param_count +0 +5 +3$
  */
 #include <limits.h>
 #include <stdint.h>

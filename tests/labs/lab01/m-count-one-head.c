@@ -2,7 +2,8 @@
  * run-only: attention_param_count
  * expect-exit: nonzero
  * expect: set count = 7168; expected 16384
- * expect: hint: you counted the W_Q, W_K and W_V of one head
+ * expect: hint: your count has 3 d_model d_k weights for W_Q, W_K and W_V: that is one head's
+ * expect-re: ^attention_param_count +0 +4 +4$
  */
 #include <limits.h>
 #define MUTANT_attention_param_count

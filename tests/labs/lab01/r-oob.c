@@ -1,8 +1,9 @@
 /* r-oob.c - qkv_split copies one element too many per row of v (j <= d_v):
- * the last one lands past the end of v.
+ * on the last row it reads past the end of qkv (and would write past v),
+ * which stops it at once, the buffer and element named.
  * run-only: qkv_split qkv_project_fused
  * expect-exit: nonzero
- * expect: qkv_split, case 'random T=5 d_model=4 d_k=3 d_v=2 seed=12': wrote past the end of v (element 10
+ * expect: CRASH qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': read past the end of qkv (element 21; qkv is (3, 7), elements 0 to 20)
  * expect-re: ^qkv_split +0 +2 +5$
  */
 #define MUTANT_qkv_split

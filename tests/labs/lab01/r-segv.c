@@ -1,8 +1,10 @@
 /* r-segv.c - qkv_project checks no pointer: a NULL output crashes it.
  * The crash is reported with the function, the case and the call in flight,
- * and the other checks still run.
+ * and the other checks still run. (Under LAB_SANITIZE=1, UBSan stops the
+ * store first, and its report names the line.)
  * expect-exit: nonzero
- * expect: CRASH qkv_project, case 'q = NULL': crashed (signal 11, SIGSEGV
+ * expect@plain: CRASH qkv_project, case 'q = NULL': crashed (signal 11, SIGSEGV
+ * expect-re@sanitize: CRASH qkv_project, case 'q = NULL': UndefinedBehaviorSanitizer: tests/labs/lab01/r-segv.c:[0-9]+:[0-9]+: runtime error: store to null pointer
  * expect: call in flight: qkv_project(NULL, k, v, x, w_q, w_k, w_v, 2, 2, 2, 2)
  * expect-re: ^qkv_project +0 +6 +1$
  * expect-re: ^qkv_pack +0 +7 +0$

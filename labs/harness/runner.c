@@ -1,0 +1,444 @@
+/* runner.c - the judge's main: it runs the lab's checks in order, each
+ * function's checks against one learner process (so that state kept from
+ * one call to the next shows), and prints the report: the failures grouped
+ * by check, what the learner's code printed (labelled, cut short), the
+ * progress table (pending, passed, failed per function) and one closing
+ * line. A check passes only if it ran to its end with no failure: every
+ * learner call it made returned and was compared. A failed check that came
+ * after other calls in the same process is run again, quietly, in a fresh
+ * one: if it passes there, the learner's code keeps state between calls
+ * (once a re-run fails too, the function's later failures are not re-run).
+ * After a call that did not return by its deadline, the function's other
+ * checks are not run (each would wait as long) and count as failed.
+ *
+ * Options: --driver PATH (the learner's driver, required), --lang=en|es,
+ * --filter FUNCTION/CHECK (a glob; repeatable), --timeout SECONDS (per
+ * call), --brief (for make check: failures and the closing line),
+ * --summary (only "function<TAB>pending<TAB>passed<TAB>failed" lines). */
+#define _GNU_SOURCE
+#include <fnmatch.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "internal.h"
+
+typedef struct {
+    lab_msg_kind kind;
+    char *text;
+} message;
+
+typedef struct {
+    const lab_check *check;
+    bool ran;
+    int outcome;
+    char case_text[256];
+    message *msgs;
+    int n_msgs;
+    char *output;              /* what the learner's code printed, the start of it */
+    size_t output_len, output_total;
+} record;
+
+static record *records, *cur;
+static int n_checks;
+static jmp_buf *check_jmp;
+static bool quiet, run_failed, hung;
+static lab_child *child;
+static const char *child_fn;
+static const char *hung_fn;    /* a function that did not return: its other checks are not run */
+static const char *plain_fn;   /* a function that failed alone too: no more re-runs for it */
+static const char *state_fn;   /* a function whose state was already explained */
+static char start_failure[2400];
+static const char *driver;
+static double timeout_s = 2.0;
+static bool brief, summary;
+#define MAX_FILTERS 16
+static const char *filters[MAX_FILTERS];
+static int n_filters;
+
+/* ---- what the harness's other files ask of the running check ------------------------------ */
+
+const char *lab_fn(void) { return cur ? cur->check->function : "?"; }
+double lab_timeout(void) { return timeout_s; }
+
+void lab_case(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cur->case_text, sizeof cur->case_text, fmt, ap);
+    va_end(ap);
+}
+
+void lab_prefix(char *buf, size_t size)
+{
+    if (cur->case_text[0])
+        snprintf(buf, size, EN_ES("%s, case '%s': ", "%s, caso '%s': "), lab_fn(), cur->case_text);
+    else
+        snprintf(buf, size, "%s, %s: ", lab_fn(), cur->check->name);
+}
+
+void lab_message(lab_msg_kind kind, const char *text)
+{
+    if (kind == MSG_FAIL || kind == MSG_CRASH || kind == MSG_HANG) run_failed = true;
+    if (kind == MSG_HANG) hung = true;
+    if (quiet) return;
+    if (kind == MSG_HINT)                /* a hint is said once in a check */
+        for (int i = 0; i < cur->n_msgs; i++)
+            if (cur->msgs[i].kind == MSG_HINT && strcmp(cur->msgs[i].text, text) == 0) return;
+    cur->msgs = realloc(cur->msgs, (cur->n_msgs + 1) * sizeof *cur->msgs);
+    if (!cur->msgs) abort();
+    cur->msgs[cur->n_msgs++] = (message){ kind, strdup(text) };
+}
+
+void lab_output(const lab_exchange *x)
+{
+    if (quiet || !x->out_total) return;
+    const size_t keep = 4096;
+    size_t room = cur->output_len < keep ? keep - cur->output_len : 0;
+    size_t n = x->out_len < room ? x->out_len : room;
+    cur->output = realloc(cur->output, cur->output_len + n + 1);
+    if (!cur->output) abort();
+    memcpy(cur->output + cur->output_len, x->out, n);
+    cur->output_len += n;
+    cur->output[cur->output_len] = '\0';
+    cur->output_total += x->out_total;
+}
+
+_Noreturn void lab_end_check(int outcome)
+{
+    longjmp(*check_jmp, outcome + 1);
+}
+
+/* start_text - why the learner's process did not start */
+static void start_text(const lab_exchange *x)
+{
+    char pre[512];
+    lab_prefix(pre, sizeof pre);
+    const char *how = x->end == END_HUNG ? EN_ES("it did not get ready in time",
+                                                 "no estuvo listo a tiempo")
+                    : EN_ES("it ended before it was ready", "terminó antes de estar listo");
+    snprintf(start_failure, sizeof start_failure,
+             EN_ES("%sthe process that runs your code could not start: %s (%s %d). Code "
+                   "that runs before any check - a constructor, or a library the lab does "
+                   "not use - is not allowed. Every check fails until it starts.",
+                   "%sel proceso que ejecuta tu código no pudo arrancar: %s (%s %d). No se "
+                   "permite código que corra antes de las comprobaciones: un constructor, o "
+                   "una biblioteca que el laboratorio no usa. Todas las comprobaciones "
+                   "fallan mientras no arranque."),
+             pre, how,
+             WIFSIGNALED(x->wstatus) ? EN_ES("signal", "señal") : EN_ES("exit status", "estado"),
+             WIFSIGNALED(x->wstatus) ? WTERMSIG(x->wstatus) : WEXITSTATUS(x->wstatus));
+}
+
+lab_child *lab_child_now(void)
+{
+    if (child) return child;
+    if (start_failure[0]) lab_end_check(OUTCOME_FAILED);   /* said once, above */
+    static lab_exchange x;
+    child = child_start(driver, &x);
+    if (!child) {
+        lab_output(&x);
+        start_text(&x);
+        lab_message(MSG_CRASH, start_failure);
+        lab_end_check(OUTCOME_FAILED);
+    }
+    for (int i = 0; lab_functions[i] || i < child->ctl->n_functions; i++)
+        if (i >= child->ctl->n_functions || !lab_functions[i] ||
+            strcmp(lab_functions[i], child->ctl->functions[i]) != 0)
+            lab_bug("the driver's functions are not the lab's (%s)",
+                    i < child->ctl->n_functions ? child->ctl->functions[i] : "missing");
+    return child;
+}
+
+void lab_child_lost(void)
+{
+    child_stop(child);
+    child = NULL;
+}
+
+/* ---- running the checks ------------------------------------------------------------------- */
+
+static int run_once(const lab_check *c)
+{
+    jmp_buf here, *outer = check_jmp;
+    check_jmp = &here;
+    run_failed = hung = false;
+    cur->case_text[0] = '\0';
+    volatile int outcome = setjmp(here);
+    if (outcome == 0) {
+        c->run(c->arg);
+        outcome = run_failed ? OUTCOME_FAILED : OUTCOME_PASSED;
+    } else {
+        outcome--;
+    }
+    buffers_reset();
+    check_jmp = outer;
+    return outcome;
+}
+
+/* state_hint - the check failed after earlier calls in the same process:
+ * run it again, quietly, in a fresh one; if it passes, say so */
+static void state_hint(const lab_check *c, int calls_before, const char *history)
+{
+    lab_child *kept = child;
+    char case_text[256];
+    snprintf(case_text, sizeof case_text, "%s", cur->case_text);
+    child = NULL;
+    quiet = true;
+    int again = run_once(c);
+    quiet = false;
+    child_stop(child);
+    child = kept;
+    snprintf(cur->case_text, sizeof cur->case_text, "%s", case_text);
+    if (again != OUTCOME_PASSED) {
+        plain_fn = c->function;
+        return;
+    }
+    char first[300];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(history, ";"), history);
+    char text[1200];
+    bool one = calls_before == 1;
+    if (state_fn && strcmp(state_fn, c->function) == 0)
+        snprintf(text, sizeof text, "%s", EN_ES("hint: this case too passes alone, in a fresh "
+                                                "process: state kept between calls (see above)",
+                                                "pista: este caso también pasa solo, en un "
+                                                "proceso nuevo: estado guardado entre llamadas "
+                                                "(mira arriba)"));
+    else if (lab_es())
+        snprintf(text, sizeof text,
+                 "pista: este caso pasa cuando es la primera llamada en un proceso nuevo; "
+                 "aquí llegó tras %d llamada%s anterior%s en el mismo proceso (la primera: "
+                 "%s). Tu código guarda algo de una llamada a la siguiente - una variable "
+                 "static, un tamaño, puntero o indicador guardado - o una llamada anterior "
+                 "dañó memoria que esta usó: cada llamada debe depender solo de sus "
+                 "argumentos", calls_before, one ? "" : "s", one ? "" : "es", first);
+    else
+        snprintf(text, sizeof text,
+                 "hint: this case passes when it is the first call in a fresh process; here "
+                 "it came after %d earlier call%s in the same process (the first: %s). Your "
+                 "code keeps something from one call to the next - a static variable, a "
+                 "cached size, pointer or flag - or an earlier call damaged memory this one "
+                 "used: each call must depend only on its arguments",
+                 calls_before, one ? "" : "s", first);
+    state_fn = c->function;
+    /* after the first message: the hint comes before the details */
+    cur->msgs = realloc(cur->msgs, (cur->n_msgs + 1) * sizeof *cur->msgs);
+    if (!cur->msgs) abort();
+    int at = cur->n_msgs ? 1 : 0;
+    memmove(cur->msgs + at + 1, cur->msgs + at, (cur->n_msgs - at) * sizeof *cur->msgs);
+    cur->msgs[at] = (message){ MSG_HINT, strdup(text) };
+    cur->n_msgs++;
+}
+
+static bool selected(const lab_check *c);
+
+static void run_check(record *r)
+{
+    cur = r;
+    r->ran = true;
+    const lab_check *c = r->check;
+    if (!child_fn || strcmp(child_fn, c->function) != 0) {
+        child_stop(child);
+        child = NULL;
+        child_fn = c->function;
+    }
+    if (hung_fn && strcmp(hung_fn, c->function) == 0) {
+        r->outcome = OUTCOME_FAILED;          /* said with the hang */
+        return;
+    }
+    int calls_before = child ? child->calls : 0;
+    char history[512] = "";
+    if (child) snprintf(history, sizeof history, "%s", child->history);
+    r->outcome = run_once(c);
+    if (hung) {
+        hung_fn = c->function;
+        bool more = false;
+        for (const lab_check *n = c + 1; n->function; n++)
+            more |= strcmp(n->function, c->function) == 0 && selected(n);
+        if (more)
+            lab_message(MSG_DETAIL, lab_es()
+                ? "(las demás comprobaciones de esta función no se ejecutan y cuentan como "
+                  "fallidas: arregla esto primero)"
+                : "(the other checks of this function are not run, and count as failed: "
+                  "fix this first)");
+    } else if (r->outcome == OUTCOME_FAILED && calls_before > 0 && !start_failure[0] &&
+               !(plain_fn && strcmp(plain_fn, c->function) == 0)) {
+        state_hint(c, calls_before, history);
+    }
+}
+
+static bool selected(const lab_check *c)
+{
+    if (!n_filters) return true;
+    char name[256];
+    snprintf(name, sizeof name, "%s/%s", c->function, c->name);
+    for (int i = 0; i < n_filters; i++)
+        if (fnmatch(filters[i], name, 0) == 0 || strcmp(filters[i], c->function) == 0)
+            return true;
+    return false;
+}
+
+/* ---- the report ------------------------------------------------------------------------- */
+
+static int function_index(const char *name)
+{
+    int i = 0;
+    for (; lab_functions[i]; i++)
+        if (strcmp(lab_functions[i], name) == 0) return i;
+    return i;
+}
+
+/* print_lines - text, its first line after first, the others after rest */
+static void print_lines(const char *first, const char *rest, const char *text)
+{
+    for (const char *line = text, *pre = first; *line; pre = rest) {
+        size_t n = strcspn(line, "\n");
+        printf("%s%.*s\n", pre, (int)n, line);
+        line += n + (line[n] == '\n');
+    }
+}
+
+static void print_messages(const record *r)
+{
+    for (int i = 0; i < r->n_msgs; i++) {
+        const message *m = &r->msgs[i];
+        switch (m->kind) {
+        case MSG_HINT:   print_lines("        ", "              ", m->text); break;
+        case MSG_DETAIL: print_lines("          ", "          ", m->text); break;
+        case MSG_CRASH:  print_lines("  CRASH ", "          ", m->text); break;
+        case MSG_HANG:   print_lines("  HANG  ", "          ", m->text); break;
+        default:         print_lines("  FAIL  ", "          ", m->text); break;
+        }
+    }
+}
+
+/* print_output - what the learner's code printed during a check, labelled */
+static void print_output(const record *r)
+{
+    printf(EN_ES("  OUTPUT %s, case '%s': your code printed this (shown as it came, "
+                 "not part of the report):\n",
+                 "  SALIDA %s, caso '%s': tu código imprimió esto (tal cual, no es parte "
+                 "del informe):\n"),
+           r->check->function, r->case_text[0] ? r->case_text : r->check->name);
+    int lines = 0;
+    const char *p = r->output;
+    for (; *p && lines < 20; lines++) {
+        size_t n = strcspn(p, "\n");
+        printf("        | %.*s\n", (int)(n > 200 ? 200 : n), p);
+        p += n + (p[n] == '\n');
+    }
+    size_t shown = (size_t)(p - r->output);
+    if (r->output_total > shown)
+        printf(EN_ES("        (%zu more bytes not shown)\n", "        (%zu bytes más sin mostrar)\n"),
+               r->output_total - shown);
+}
+
+static void print_left(const char *s, int width)
+{
+    int n = 0;
+    for (const char *p = s; *p; p++) n += ((unsigned char)*p & 0xC0) != 0x80;
+    printf("%s%*s", s, width > n ? width - n : 0, "");
+}
+
+int main(int argc, char *argv[])
+{
+    if (!lab_lang_setup(&argc, argv)) return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--driver") == 0 && i + 1 < argc) driver = argv[++i];
+        else if (strcmp(a, "--filter") == 0 && i + 1 < argc && n_filters < MAX_FILTERS)
+            filters[n_filters++] = argv[++i];
+        else if (strcmp(a, "--timeout") == 0 && i + 1 < argc) timeout_s = atof(argv[++i]);
+        else if (strcmp(a, "--brief") == 0) brief = true;
+        else if (strcmp(a, "--summary") == 0) summary = true;
+        else {
+            fprintf(stderr, "lab harness: unknown option %s (the options are --filter "
+                    "FUNCTION[/CHECK], --timeout SECONDS, --brief, --summary, --lang=en|es)\n", a);
+            return 2;
+        }
+    }
+    if (!driver || timeout_s <= 0) {
+        fprintf(stderr, "lab harness: usage: %s --driver PATH [options]\n", argv[0]);
+        return 2;
+    }
+    child_setup();
+    while (lab_checks[n_checks].function) n_checks++;
+    records = calloc(n_checks, sizeof *records);
+    if (!records) return 2;
+    if (!summary && !brief)
+        printf(EN_ES("%s: checking your functions...\n", "%s: comprobando tus funciones...\n"),
+               lab_title[lab_es()]);
+    fflush(stdout);
+    for (int i = 0; i < n_checks; i++) {
+        records[i].check = &lab_checks[i];
+        if (selected(&lab_checks[i])) run_check(&records[i]);
+    }
+    child_stop(child);
+    child = NULL;
+    child_sweep();
+
+    int n_functions = 0;
+    while (lab_functions[n_functions]) n_functions++;
+    int (*count)[3] = calloc(n_functions + 1, sizeof *count), total[3] = { 0, 0, 0 };
+    if (!count) return 2;
+    for (int i = 0; i < n_checks; i++)
+        if (records[i].ran) {
+            count[function_index(records[i].check->function)][records[i].outcome]++;
+            total[records[i].outcome]++;
+        }
+    enum { P = OUTCOME_PENDING, OK = OUTCOME_PASSED, F = OUTCOME_FAILED };
+    if (summary) {
+        for (int f = 0; f < n_functions; f++)
+            printf("%s\t%d\t%d\t%d\n", lab_functions[f], count[f][P], count[f][OK], count[f][F]);
+        return 0;
+    }
+    bool first = true;
+    for (int i = 0; i < n_checks; i++) {
+        const record *r = &records[i];
+        bool out = r->output_total && (!brief || r->outcome == F);
+        if (!r->n_msgs && !out) continue;
+        if (first) printf("\n");
+        first = false;
+        print_messages(r);
+        if (out) print_output(r);
+    }
+    if (!brief || total[F]) {
+        printf("\n");
+        print_left(EN_ES("function", "función"), 24);
+        printf(" %10s %10s %10s\n", EN_ES("pending", "pendientes"),
+               EN_ES("passed", "superadas"), EN_ES("failed", "fallidas"));
+        for (int f = 0; f < n_functions; f++)
+            if (count[f][P] || count[f][OK] || count[f][F])
+                printf("%-24s %10d %10d %10d\n", lab_functions[f], count[f][P], count[f][OK],
+                       count[f][F]);
+        printf("%-24s %10d %10d %10d\n\n", "total", total[P], total[OK], total[F]);
+    }
+    if (brief) printf("lab %s: ", lab_id);
+    int all = total[P] + total[OK] + total[F];
+    if (total[F])
+        printf(EN_ES("%d %s FAIL (messages above), %d pending, %d passed.\n",
+                     "%d %s (mensajes arriba), %d pendientes, %d superadas.\n"),
+               total[F], total[F] == 1 ? EN_ES("check", "comprobación FALLA")
+                                       : EN_ES("checks", "comprobaciones FALLAN"),
+               total[P], total[OK]);
+    else if (total[P])
+        printf(EN_ES("%d %s pending (functions that still call LAB_TODO()), "
+                     "%d passed, none failing.\n",
+                     "%d %s (funciones que aún llaman a LAB_TODO()), "
+                     "%d superadas, ninguna falla.\n"),
+               total[P], total[P] == 1 ? EN_ES("check", "comprobación pendiente")
+                                       : EN_ES("checks", "comprobaciones pendientes"),
+               total[OK]);
+    else if (all)
+        printf(EN_ES("All %d checks pass: %s is done.\n",
+                     "Las %d comprobaciones pasan: %s está terminado.\n"),
+               all, lab_title[lab_es()]);
+    else
+        printf(EN_ES("No check ran (a --filter that matches nothing?).\n",
+                     "No se ejecutó ninguna comprobación (¿un --filter que no encaja con "
+                     "nada?).\n"));
+    fflush(stdout);
+    return total[F] ? 1 : 0;
+}

@@ -1,0 +1,104 @@
+/* wire.h - what the judge and the driver say to each other.
+ *
+ * The judge (the parent: checks, reference, report) starts the driver (the
+ * child: the learner's functions and nothing of the judge) with four file
+ * descriptors: requests come in on LAB_FD_REQ, replies go out on
+ * LAB_FD_REP, the buffers of a call live in a shared memory file
+ * (LAB_FD_SHM), and stdout/stderr are one pipe the judge reads as the
+ * learner's output. The first page of the shared memory is the control
+ * block, where the driver notes what it is doing, so that the judge can
+ * tell, when the driver dies, what it died doing.
+ *
+ * One call: the judge lays the buffers out in the shared memory (each one
+ * ending at a page boundary, with protected pages between them), writes a
+ * lab_request; the driver makes the buffer pages accessible, calls the
+ * learner's function and writes a lab_reply. Nothing in a reply is trusted
+ * beyond what it says about the learner's own call: the judge reads the
+ * outputs from the shared memory itself and compares them. */
+#ifndef LAB_WIRE_H
+#define LAB_WIRE_H
+
+#include <stdint.h>
+
+enum { LAB_FD_REQ = 3, LAB_FD_REP = 4, LAB_FD_SHM = 5 };
+
+#define LAB_SHM_SIZE   ((int64_t)64 << 20)   /* bytes of shared memory (sparse) */
+#define LAB_GUARD_PAGES 16                   /* protected pages around each buffer */
+#define LAB_MAX_ARGS   8                     /* buffers, and integers, per call */
+#define LAB_MAGIC      0x4c616230u           /* "Lab0" */
+#define LAB_SAN_PAD    4096                  /* sanitizer build: see lab_control.copy */
+/* what the learner's code prints with stdio (stdout, stderr) during a call
+ * goes to shared memory, not to a pipe: it costs no system call and
+ * survives a crash. The first LAB_OUT_CAP bytes are kept, at LAB_OUT_OFF;
+ * lab_control.out_total counts them all. (Raw writes to descriptors 1 and
+ * 2 - the C library's own fatal messages, a sanitizer's report - go to the
+ * output pipe.) The buffers of a call start after it. */
+#define LAB_OUT_OFF    4096
+#define LAB_OUT_CAP    (15 * 4096)
+#define LAB_BUFS_OFF   (LAB_OUT_OFF + LAB_OUT_CAP)
+
+/* fresh memory from the learner's malloc and realloc holds this value in
+ * every aligned double (a finite value: it survives arithmetic visibly) */
+#define LAB_POISON (-8765432.5)
+
+/* what a buffer is to the learner's function */
+enum { LAB_BUF_NULL, LAB_BUF_IN, LAB_BUF_OUT };
+
+/* lab_wire_buf - one buffer argument of a call */
+typedef struct {
+    int64_t off, len;               /* data at shm + off, len bytes */
+    int64_t span, span_len;         /* the pages that hold it (page-aligned) */
+    int32_t kind;                   /* LAB_BUF_* */
+    int32_t pad;
+} lab_wire_buf;
+
+typedef struct {
+    uint32_t magic, seq;
+    uint64_t nonce;                 /* echoed in the reply */
+    int32_t fn;                     /* index in the driver's table */
+    int32_t n_bufs, n_ints;
+    int32_t pad;
+    int64_t ints[LAB_MAX_ARGS];
+    lab_wire_buf bufs[LAB_MAX_ARGS];
+} lab_request;
+
+/* how a call ended, as the driver saw it */
+enum { LAB_REPLY_HELLO = 1, LAB_REPLY_RETURNED, LAB_REPLY_TODO };
+
+typedef struct {
+    uint32_t magic, seq;
+    uint64_t nonce;
+    int32_t kind;                   /* LAB_REPLY_* */
+    int32_t status;                 /* the learner's mm_status */
+    int64_t leaked_blocks, leaked_bytes;   /* allocated in the call, not freed */
+    int64_t bad_frees;              /* free/realloc of memory it did not allocate */
+    int64_t damaged_blocks;         /* its own blocks written past (plain build) */
+    int64_t damaged_size;           /* the size of the first of them */
+    char todo_fn[64];               /* LAB_TODO(): the function that called it */
+    char last_error[512];           /* mm_last_error() after the call */
+} lab_reply;
+
+/* what the driver is doing (lab_control.phase) */
+enum { LAB_PHASE_START, LAB_PHASE_IDLE, LAB_PHASE_CALL, LAB_PHASE_AFTER };
+
+#define LAB_MAX_FUNCTIONS 16
+
+typedef struct {
+    volatile int32_t phase;         /* LAB_PHASE_* */
+    volatile uint32_t seq;          /* of the call in phase CALL or AFTER */
+    volatile int32_t signal;        /* a fatal signal the driver caught, or 0 */
+    volatile int32_t fault_write;   /* 1 write, 0 read, -1 unknown */
+    volatile uint64_t fault_addr;   /* SIGSEGV, SIGBUS: the address */
+    volatile int32_t syscall_nr;    /* SIGSYS: the refused system call */
+    volatile int32_t sanitize;      /* the driver is built with the sanitizers */
+    volatile uint64_t base;         /* where the driver mapped the shared memory */
+    /* sanitizer build: the heap copies of the buffers of the call in flight,
+     * each LAB_SAN_PAD poisoned bytes, the data, LAB_SAN_PAD poisoned bytes */
+    volatile uint64_t copy[LAB_MAX_ARGS];
+    volatile int64_t damaged_size;  /* a learner block found written past, or 0 */
+    volatile uint64_t out_total;    /* bytes printed with stdio in this call */
+    int32_t n_functions;
+    char functions[LAB_MAX_FUNCTIONS][48];   /* the driver's table, for the judge to verify */
+} lab_control;
+
+#endif
