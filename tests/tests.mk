@@ -1,23 +1,15 @@
-# tests.mk - the library's Criterion tests, the book's claims, the editions.
+# tests.mk - the book's claims, the editions; the library's gates are in
+# tests/library/library.mk, included at the end.
 
 TEST_BIN  := $(BUILD)/tests
-LIB_TESTS := $(TEST_BIN)/test_qkv $(TEST_BIN)/test_errors
-
-$(TEST_BIN)/%: tests/%.c $(LIB)
-	@mkdir -p $(@D)
-	$(call say,CCLD,$@)
-	$(Q)$(COMPILE) $< $(LIB) -lcriterion $(LDLIBS) -o $@
 
 $(TEST_BIN)/bench: $(TEST_BIN)/%: tests/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(call say,CCLD,$@)
 	$(Q)$(COMPILE) $< $(LIB) $(LDLIBS) -o $@
 
-.PHONY: check-library check-claims check-tangle check-committed bench
-CHECK_TARGETS += check-tangle check-library check-claims
-
-check-library: $(LIB_TESTS)
-	@set -e; for t in $(LIB_TESTS); do echo "$$t:"; $$t --jobs 2; done
+.PHONY: check-claims check-tangle check-committed bench
+CHECK_TARGETS += check-tangle check-claims
 
 # ---- claims -------------------------------------------------------------------
 # Every number of the prose (tests/claims.tsv) is recomputed by a facts
@@ -70,3 +62,5 @@ check-committed: $(BUILD)/tangle.stamp
 
 bench: $(TEST_BIN)/bench
 	$(TEST_BIN)/bench 256
+
+include tests/library/library.mk

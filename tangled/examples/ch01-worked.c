@@ -71,6 +71,12 @@ static void plain_softmax_limits(void)
     printf("plain.underflow_score_abs=%.17g\n", -lo);
 }
 
+/* normal_bound - sqrt(-2 ln s) at the smallest s of the polar method */
+static void normal_bound(void)
+{
+    printf("core.normal_bound=%.17g\n", sqrt(-2.0 * log(0x1p-104)));
+}
+
 int main(void)
 {
     example("worked", ch01_w_k, ch01_w_v, 1.0);
@@ -80,5 +86,6 @@ int main(void)
     example("scaled", ch01_w_k, ch01_w_v, 1.0 / sqrt(CH01_D)); /* chapter 2 */
     mini_gpt_counts();
     plain_softmax_limits();
+    normal_bound();                               /* appendix A */
     return 0;
 }

@@ -8,6 +8,20 @@
 #include "../core/matrix.h"
 #include "../core/rng.h"
 
+/* product_status - the status s of a product into c (n, m) made for fn; an
+ * MM_ERANGE is reported again as fn's, naming c and what overflowed */
+static mm_status product_status(mm_status s, const char *fn, const char *c_name,
+                                const double *c, int n, int m, const char *what)
+{
+    if (s != MM_ERANGE) return s;
+    return mm_need_finite(MM_ERANGE, fn, c_name, c, n, m, what);
+}
+
+/* PRODUCT(c, a, b, n, k, m, bt, what) - c = a b (or a b^T when bt) in a
+ * function whose checks have passed; return on failure */
+#define PRODUCT(c, a, b, n, k, m, bt, what) MM_TRY(product_status( \
+        mm_matmul(c, a, b, n, k, m, bt), __func__, #c, c, n, m, what))
+
 /* qkv_project - Q = X W_Q, K = X W_K, V = X W_V */
 mm_status qkv_project(double *q, double *k, double *v, const double *x,
                       const double *w_q, const double *w_k, const double *w_v,
@@ -18,9 +32,22 @@ mm_status qkv_project(double *q, double *k, double *v, const double *x,
     MM_NEED_BUFFER(w_q);  MM_NEED_BUFFER(w_k);  MM_NEED_BUFFER(w_v);
     MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(d_model);
     MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);
-    MM_TRY(mm_matmul(q, x, w_q, T, d_model, d_k, false));   /* Q = X W_Q */
-    MM_TRY(mm_matmul(k, x, w_k, T, d_model, d_k, false));   /* K = X W_K */
-    MM_TRY(mm_matmul(v, x, w_v, T, d_model, d_v, false));   /* V = X W_V */
+    MM_NEED_SIZE_PRODUCT(T, d_model);  MM_NEED_SIZE_PRODUCT(T, d_k);
+    MM_NEED_SIZE_PRODUCT(T, d_v);  MM_NEED_SIZE_PRODUCT(d_model, d_k);
+    MM_NEED_SIZE_PRODUCT(d_model, d_v);
+    const mm_buffer bufs[] = {                             /* outputs first */
+        MM_BUFFER(q, (size_t)T * d_k), MM_BUFFER(k, (size_t)T * d_k),
+        MM_BUFFER(v, (size_t)T * d_v), MM_BUFFER(x, (size_t)T * d_model),
+        MM_BUFFER(w_q, (size_t)d_model * d_k),
+        MM_BUFFER(w_k, (size_t)d_model * d_k),
+        MM_BUFFER(w_v, (size_t)d_model * d_v) };
+    MM_NEED_DISJOINT(bufs, 3);
+    MM_NEED_FINITE(x, T, d_model);
+    MM_NEED_FINITE(w_q, d_model, d_k);  MM_NEED_FINITE(w_k, d_model, d_k);
+    MM_NEED_FINITE(w_v, d_model, d_v);
+    PRODUCT(q, x, w_q, T, d_model, d_k, false, "Q = X W_Q overflows");
+    PRODUCT(k, x, w_k, T, d_model, d_k, false, "K = X W_K overflows");
+    PRODUCT(v, x, w_v, T, d_model, d_v, false, "V = X W_V overflows");
     return MM_OK;
 }
 
@@ -34,6 +61,15 @@ static void copy_block(double *dst, int dst_stride, const double *src,
             dst[(size_t)r * dst_stride + c] = src[(size_t)r * src_stride + c];
 }
 
+/* check_qkv_width - MM_EINVAL, named after fn, unless 2 d_k + d_v fits in
+ * an int; d_k, d_v > 0 */
+static mm_status check_qkv_width(const char *fn, int d_k, int d_v)
+{
+    if (d_k <= (INT_MAX - d_v) / 2) return MM_OK;
+    return mm_fail(MM_EINVAL, "%s: the width 2 d_k + d_v = 2 * %d + %d does "
+                   "not fit in an int", fn, d_k, d_v);
+}
+
 /* qkv_pack - W_QKV = [W_Q | W_K | W_V] */
 mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
                    const double *w_v, int d_model, int d_k, int d_v)
@@ -41,7 +77,14 @@ mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
     MM_NEED_BUFFER(w_qkv);
     MM_NEED_BUFFER(w_q);  MM_NEED_BUFFER(w_k);  MM_NEED_BUFFER(w_v);
     MM_NEED_POSITIVE(d_model);  MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);
-    int d_qkv = 2 * d_k + d_v;                       /* width of W_QKV */
+    MM_TRY(check_qkv_width(__func__, d_k, d_v));
+    int d_qkv = 2 * d_k + d_v;                               /* width of W_QKV */
+    MM_NEED_SIZE_PRODUCT(d_model, d_qkv);
+    const mm_buffer bufs[] = { MM_BUFFER(w_qkv, (size_t)d_model * d_qkv),
+        MM_BUFFER(w_q, (size_t)d_model * d_k),
+        MM_BUFFER(w_k, (size_t)d_model * d_k),
+        MM_BUFFER(w_v, (size_t)d_model * d_v) };
+    MM_NEED_DISJOINT(bufs, 1);
     copy_block(w_qkv, d_qkv, w_q, d_k, d_model, d_k);
     copy_block(w_qkv + d_k, d_qkv, w_k, d_k, d_model, d_k);
     copy_block(w_qkv + 2 * d_k, d_qkv, w_v, d_v, d_model, d_v);
@@ -55,7 +98,13 @@ mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
     MM_NEED_BUFFER(q);  MM_NEED_BUFFER(k);  MM_NEED_BUFFER(v);
     MM_NEED_BUFFER(qkv);
     MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);
-    int d_qkv = 2 * d_k + d_v;                       /* row stride of qkv */
+    MM_TRY(check_qkv_width(__func__, d_k, d_v));
+    int d_qkv = 2 * d_k + d_v;                             /* row stride of qkv */
+    MM_NEED_SIZE_PRODUCT(T, d_qkv);
+    const mm_buffer bufs[] = {                             /* outputs first */
+        MM_BUFFER(q, (size_t)T * d_k), MM_BUFFER(k, (size_t)T * d_k),
+        MM_BUFFER(v, (size_t)T * d_v), MM_BUFFER(qkv, (size_t)T * d_qkv) };
+    MM_NEED_DISJOINT(bufs, 3);
     copy_block(q, d_k, qkv, d_qkv, T, d_k);
     copy_block(k, d_k, qkv + d_k, d_qkv, T, d_k);
     copy_block(v, d_v, qkv + 2 * d_k, d_qkv, T, d_v);
@@ -71,12 +120,23 @@ mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
     MM_NEED_BUFFER(qkv);  MM_NEED_BUFFER(x);  MM_NEED_BUFFER(w_qkv);
     MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(d_model);
     MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);
-    MM_TRY(mm_matmul(qkv, x, w_qkv, T, d_model, 2 * d_k + d_v, false));
+    MM_TRY(check_qkv_width(__func__, d_k, d_v));
+    int d_qkv = 2 * d_k + d_v;                               /* width of W_QKV */
+    MM_NEED_SIZE_PRODUCT(T, d_model);  MM_NEED_SIZE_PRODUCT(T, d_qkv);
+    MM_NEED_SIZE_PRODUCT(d_model, d_qkv);
+    const mm_buffer bufs[] = {                             /* outputs first */
+        MM_BUFFER(q, (size_t)T * d_k), MM_BUFFER(k, (size_t)T * d_k),
+        MM_BUFFER(v, (size_t)T * d_v), MM_BUFFER(qkv, (size_t)T * d_qkv),
+        MM_BUFFER(x, (size_t)T * d_model),
+        MM_BUFFER(w_qkv, (size_t)d_model * d_qkv) };
+    MM_NEED_DISJOINT(bufs, 4);
+    MM_NEED_FINITE(x, T, d_model);  MM_NEED_FINITE(w_qkv, d_model, d_qkv);
+    PRODUCT(qkv, x, w_qkv, T, d_model, d_qkv, false, "X W_QKV overflows");
     return qkv_split(q, k, v, qkv, T, d_k, d_v);
 }
 
-/* softmax_row_plain - w[j] = exp(s[j]) / sum_j' exp(s[j']), in place;
- * MM_ERANGE when the sum overflows to inf or underflows to 0 */
+/* softmax_row_plain - w[j] = exp(s[j]) / sum_j' exp(s[j']), in place, for
+ * finite scores; MM_ERANGE, worded by its cause, when the sum is inf or 0 */
 static mm_status softmax_row_plain(double *w, int n, int row)
 {
     double sum = 0.0;
@@ -84,10 +144,14 @@ static mm_status softmax_row_plain(double *w, int n, int row)
         w[j] = exp(w[j]);
         sum += w[j];
     }
-    if (!isfinite(sum) || sum == 0.0)
-        return mm_fail(MM_ERANGE, "qkv_attend_unscaled: the exponentials "
-                       "of score row %d sum to %g; chapter 02's softmax "
-                       "subtracts the row maximum to avoid this", row, sum);
+    if (isinf(sum))
+        return mm_fail(MM_ERANGE, "qkv_attend_unscaled: overflow: the exponentials"
+                       " of score row %d sum to inf (exp overflows past about 709);"
+                       " chapter 02's softmax subtracts the row maximum", row);
+    if (sum == 0.0)
+        return mm_fail(MM_ERANGE, "qkv_attend_unscaled: underflow: the exponentials"
+                       " of score row %d sum to 0 (every score is below about -745);"
+                       " chapter 02's softmax subtracts the row maximum", row);
     for (int j = 0; j < n; j++) w[j] /= sum;
     return MM_OK;
 }
@@ -100,10 +164,19 @@ mm_status qkv_attend_unscaled(double *out, double *weights, const double *q,
     MM_NEED_BUFFER(out);  MM_NEED_BUFFER(weights);
     MM_NEED_BUFFER(q);  MM_NEED_BUFFER(k);  MM_NEED_BUFFER(v);
     MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);
-    MM_TRY(mm_matmul(weights, q, k, T, d_k, T, true));      /* scores Q K^T */
+    MM_NEED_SIZE_PRODUCT(T, T);  MM_NEED_SIZE_PRODUCT(T, d_k);
+    MM_NEED_SIZE_PRODUCT(T, d_v);
+    const mm_buffer bufs[] = {                             /* outputs first */
+        MM_BUFFER(out, (size_t)T * d_v), MM_BUFFER(weights, (size_t)T * T),
+        MM_BUFFER(q, (size_t)T * d_k), MM_BUFFER(k, (size_t)T * d_k),
+        MM_BUFFER(v, (size_t)T * d_v) };
+    MM_NEED_DISJOINT(bufs, 2);
+    MM_NEED_FINITE(q, T, d_k);  MM_NEED_FINITE(k, T, d_k);  MM_NEED_FINITE(v, T, d_v);
+    PRODUCT(weights, q, k, T, d_k, T, true, "the scores Q K^T overflow");
     for (int i = 0; i < T; i++)
         MM_TRY(softmax_row_plain(weights + (size_t)i * T, T, i));
-    return mm_matmul(out, weights, v, T, T, d_v, false);     /* weights V */
+    PRODUCT(out, weights, v, T, T, d_v, false, "weights V overflows");
+    return MM_OK;
 }
 
 /* attention_param_count - *count = the weights of W_Q, W_K, W_V and W_O */
@@ -130,12 +203,15 @@ mm_status attention_init_weights(double *w_q, double *w_k, double *w_v,
 {
     MM_NEED_BUFFER(w_q);  MM_NEED_BUFFER(w_k);  MM_NEED_BUFFER(w_v);
     MM_NEED_BUFFER(w_o);
-    MM_NEED_POSITIVE(d_model);
-    size_t n = (size_t)d_model * d_model;
+    MM_NEED_POSITIVE(d_model);  MM_NEED_SIZE_PRODUCT(d_model, d_model);
+    size_t n = (size_t)d_model * d_model;              /* doubles per matrix */
+    const mm_buffer bufs[] = { MM_BUFFER(w_q, n), MM_BUFFER(w_k, n),
+                               MM_BUFFER(w_v, n), MM_BUFFER(w_o, n) };
+    MM_NEED_DISJOINT(bufs, 4);
     mm_rng r;
     mm_rng_seed(&r, seed);
     double *w[4] = { w_q, w_k, w_v, w_o };
-    for (int m = 0; m < 4; m++)
-        MM_TRY(mm_fill_normal(w[m], n, MM_INIT_STD, &r));
+    for (int m = 0; m < 4; m++)                 /* row by row, one stream */
+        for (size_t i = 0; i < n; i++) w[m][i] = MM_INIT_STD * mm_rng_normal(&r);
     return MM_OK;
 }

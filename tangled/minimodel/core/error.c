@@ -1,7 +1,9 @@
 /* Generated from the book: book/en/90-core.nw (the Spanish edition tangles
  * the same bytes). Edit the chapter, not this file. */
 /* error.c - the last error message, one per thread */
+#include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "error.h"
 
@@ -25,6 +27,9 @@ const char *mm_status_name(mm_status s)
 /* mm_fail - keep the formatted message, hand back status */
 mm_status mm_fail(mm_status status, const char *fmt, ...)
 {
+    if (fmt == NULL)                          /* the caller's mistake, named */
+        return mm_fail(status, "mm_fail: fmt is NULL (status %s)",
+                       mm_status_name(status));
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(last_error, sizeof last_error, fmt, ap);
@@ -45,4 +50,47 @@ mm_status mm_need_buffer(const char *fn, const char *arg, const void *p)
 {
     if (p != NULL) return MM_OK;
     return mm_fail(MM_EINVAL, "%s: %s is NULL", fn, arg);
+}
+
+/* mm_need_size_product - MM_OK if a * b doubles fit in one buffer */
+mm_status mm_need_size_product(const char *fn, const char *a_name, long a,
+                               const char *b_name, long b)
+{
+    if ((size_t)a <= MM_MAX_ELEMENTS / (size_t)b) return MM_OK;
+    return mm_fail(MM_EINVAL, "%s: %s * %s = %ld * %ld doubles do not fit "
+                   "in one buffer (at most %zu)", fn, a_name, b_name, a, b,
+                   MM_MAX_ELEMENTS);
+}
+
+/* overlap - whether two buffers share a byte, addresses as integers */
+static int overlap(const mm_buffer *a, const mm_buffer *b)
+{
+    uintptr_t a0 = (uintptr_t)a->p, b0 = (uintptr_t)b->p;
+    return a0 < b0 + b->bytes && b0 < a0 + a->bytes;
+}
+
+/* mm_need_disjoint - MM_OK if no output shares a byte with another buffer */
+mm_status mm_need_disjoint(const char *fn, const mm_buffer *buf, int n_out,
+                           int n)
+{
+    for (int i = 0; i < n_out; i++)
+        for (int j = i + 1; j < n; j++)
+            if (overlap(&buf[i], &buf[j]))
+                return mm_fail(MM_EINVAL, "%s: %s must not %s %s", fn,
+                               buf[i].name, buf[i].p == buf[j].p ?
+                               "be the same buffer as" : "overlap",
+                               buf[j].name);
+    return MM_OK;
+}
+
+/* mm_need_finite - MM_OK if no element of p is an infinity or a NaN */
+mm_status mm_need_finite(mm_status status, const char *fn, const char *arg,
+                         const double *p, int rows, int cols, const char *why)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            if (!isfinite(p[(size_t)i * cols + j]))
+                return mm_fail(status, "%s: %s[%d][%d] is %g; %s", fn, arg,
+                               i, j, p[(size_t)i * cols + j], why);
+    return MM_OK;
 }

@@ -4,28 +4,20 @@
 #include <stddef.h>
 #include "matrix.h"
 
-/* check_matmul_args - the checked errors of mm_matmul */
-static mm_status check_matmul_args(double *c, const double *a, const double *b,
-                                   int n, int k, int m)
-{
-    const char *fn = "mm_matmul";
-    MM_TRY(mm_need_buffer(fn, "c", c));
-    MM_TRY(mm_need_buffer(fn, "a", a));
-    MM_TRY(mm_need_buffer(fn, "b", b));
-    MM_TRY(mm_need_positive(fn, "n", n));
-    MM_TRY(mm_need_positive(fn, "k", k));
-    MM_TRY(mm_need_positive(fn, "m", m));
-    if (c == a || c == b)
-        return mm_fail(MM_EINVAL, "%s: c must not be the same buffer as %s",
-                       fn, c == a ? "a" : "b");
-    return MM_OK;
-}
-
 /* mm_matmul - c = a b (or a b^T), row by row */
 mm_status mm_matmul(double *c, const double *a, const double *b,
                     int n, int k, int m, bool b_transposed)
 {
-    MM_TRY(check_matmul_args(c, a, b, n, k, m));
+    MM_NEED_BUFFER(c);  MM_NEED_BUFFER(a);  MM_NEED_BUFFER(b);
+    MM_NEED_POSITIVE(n);  MM_NEED_POSITIVE(k);  MM_NEED_POSITIVE(m);
+    MM_NEED_SIZE_PRODUCT(n, k);  MM_NEED_SIZE_PRODUCT(k, m);
+    MM_NEED_SIZE_PRODUCT(n, m);
+    const mm_buffer bufs[] = { MM_BUFFER(c, (size_t)n * m),     /* output first */
+                               MM_BUFFER(a, (size_t)n * k),
+                               MM_BUFFER(b, (size_t)k * m) };
+    MM_NEED_DISJOINT(bufs, 1);
+    MM_NEED_FINITE(a, n, k);
+    MM_NEED_FINITE(b, b_transposed ? m : k, b_transposed ? k : m);
     for (int i = 0; i < n; i++) {
         double *c_i = c + (size_t)i * m;          /* row i of C: (m) */
         const double *a_i = a + (size_t)i * k;    /* row i of A: (k) */
@@ -44,5 +36,6 @@ mm_status mm_matmul(double *c, const double *a, const double *b,
             }
         }
     }
-    return MM_OK;
+    return mm_need_finite(MM_ERANGE, __func__, "c", c, n, m,
+                          "the product overflows");
 }

@@ -13,10 +13,13 @@
  *   c (n, m)                                   written
  *   a (n, k)                                   read
  *   b (k, m), or (m, k) when b_transposed      read
- * Checked: n, k, m > 0; no NULL buffer; c is not a or b.
- * Unchecked: buffers of the stated sizes; c does not partly overlap a or b.
- * Aliasing: a and b may be the same buffer; c may not be either.
- * On failure: c is unchanged. */
+ * Checked, MM_EINVAL: no NULL buffer; n, k, m > 0; n k, k m and n m at
+ * most MM_MAX_ELEMENTS; c shares no byte with a or b; a and b finite.
+ * Checked, MM_ERANGE: c finite (finite inputs can overflow).
+ * Unchecked: buffers of the stated sizes.
+ * Aliasing: a and b may be the same buffer or overlap; c may touch neither.
+ * On failure: MM_EINVAL leaves c unchanged; after MM_ERANGE c holds the
+ * product, non-finite elements included. */
 mm_status mm_matmul(double *c, const double *a, const double *b,
                     int n, int k, int m, bool b_transposed);
 

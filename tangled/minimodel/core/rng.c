@@ -39,7 +39,7 @@ double mm_rng_normal(mm_rng *r)
         u = 2.0 * mm_rng_uniform(r) - 1.0;
         v = 2.0 * mm_rng_uniform(r) - 1.0;
         s = u * u + v * v;
-    } while (s >= 1.0 || s == 0.0);
+    } while (s >= 1.0 || s == 0.0);   /* GCOVR_EXCL_BR_LINE: see the text */
     double scale = sqrt(-2.0 * log(s) / s);
     r->spare = v * scale;
     r->has_spare = 1;
@@ -49,13 +49,15 @@ double mm_rng_normal(mm_rng *r)
 /* mm_fill_normal - n scaled normal draws into w */
 mm_status mm_fill_normal(double *w, size_t n, double std, mm_rng *r)
 {
-    MM_NEED_BUFFER(w);
-    MM_NEED_BUFFER(r);
-    if (n == 0)
-        return mm_fail(MM_EINVAL, "%s: n must be positive, got 0", __func__);
-    if (!(std >= 0.0) || isinf(std))
-        return mm_fail(MM_EINVAL, "%s: std must be finite and >= 0, got %g",
+    MM_NEED_BUFFER(w);  MM_NEED_BUFFER(r);
+    if (n == 0 || n > MM_MAX_ELEMENTS)
+        return mm_fail(MM_EINVAL, "%s: n must be in 1..%zu, got %zu", __func__,
+                       MM_MAX_ELEMENTS, n);
+    if (!(std >= 0.0 && std <= MM_STD_MAX))                /* false for NaN */
+        return mm_fail(MM_EINVAL, "%s: std must be in [0, DBL_MAX / 16], got %g",
                        __func__, std);
+    const mm_buffer bufs[] = { MM_BUFFER(w, n), MM_BUFFER(r, 1) };
+    MM_NEED_DISJOINT(bufs, 1);
     for (size_t i = 0; i < n; i++) w[i] = std * mm_rng_normal(r);
     return MM_OK;
 }

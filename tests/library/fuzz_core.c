@@ -1,0 +1,409 @@
+/* fuzz_core.c - the cases and the long-double references of fuzz_core.h. */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fuzz_core.h"
+#include "minimodel/attention/qkv.h"
+#include "minimodel/core/matrix.h"
+#include "minimodel/core/rng.h"
+
+#define U 0x1p-53L                       /* unit roundoff of double */
+enum { MAXT = 12, MAXD = 24 };
+
+/* ---- random choices ------------------------------------------------------------ */
+
+void fz_from_seed(fz_source *s, uint64_t seed) { memset(s, 0, sizeof *s); s->state = seed; }
+
+void fz_from_bytes(fz_source *s, const uint8_t *data, size_t size)
+{
+    memset(s, 0, sizeof *s);
+    s->data = data;
+    s->size = size;
+}
+
+/* next - 64 bits: from the bytes while they last, then splitmix64 */
+static uint64_t next(fz_source *s)
+{
+    if (s->pos + 8 <= s->size) {
+        uint64_t x;
+        memcpy(&x, s->data + s->pos, 8);
+        s->pos += 8;
+        return x;
+    }
+    uint64_t z = (s->state += 0x9E3779B97F4A7C15u);     /* Steele, Lea, Flood */
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+static int pick(fz_source *s, int lo, int hi) { return lo + (int)(next(s) % (uint64_t)(hi - lo + 1)); }
+
+/* value - a finite double: mostly ordinary, sometimes zero, tiny or huge */
+static double value(fz_source *s, int exp_lo, int exp_hi)
+{
+    uint64_t r = next(s);
+    if (r % 17 == 0) return 0.0;
+    double m = 1.0 + (double)(r >> 12) * 0x1p-52;          /* [1, 2) */
+    int e = exp_lo + (int)((r >> 4) % (uint64_t)(exp_hi - exp_lo + 1));
+    return (r & 1 ? -1 : 1) * ldexp(m, e);
+}
+
+/* scale - the exponent range of a case: ordinary, wide, or near overflow */
+static void scale(fz_source *s, int *lo, int *hi)
+{
+    switch (pick(s, 0, 5)) {
+    case 0: *lo = -1060; *hi = -1000; break;                /* subnormal products */
+    case 1: *lo = 500; *hi = 520; break;                    /* products overflow */
+    case 2: *lo = -30; *hi = 30; break;
+    default: *lo = -3; *hi = 2; break;
+    }
+}
+
+static void fill(fz_source *s, double *a, int n, int lo, int hi)
+{
+    for (int i = 0; i < n; i++) a[i] = value(s, lo, hi);
+}
+
+/* ---- reporting ------------------------------------------------------------------ */
+
+static long n_cases[8];
+static const char *const kinds[8] = { "mm_matmul", "qkv_project", "qkv_project_fused",
+                                      "qkv_split", "qkv_attend_unscaled",
+                                      "attention_param_count", "mm_fill_normal",
+                                      "attention_init_weights" };
+
+const char *fz_counts(void)
+{
+    static char text[400];
+    size_t len = 0;
+    for (int i = 0; i < 8; i++)
+        len += snprintf(text + len, sizeof text - len, "%s%s %ld", i ? ", " : "",
+                        kinds[i], n_cases[i]);
+    return text;
+}
+
+static char *why_buf;
+static size_t why_len;
+static const char *fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why_buf, why_len, fmt, ap);
+    va_end(ap);
+    return why_buf;
+}
+
+/* ---- products -------------------------------------------------------------------- */
+
+/* check_product - c (n, m) against sum_p a[i][p] b[p][j] (or b[j][p]) */
+static const char *check_product(const char *what, mm_status st, const double *c,
+                                 const double *a, const double *b, int n, int k, int m,
+                                 int bt)
+{
+    long double worst = 0;                   /* largest sum |a b| of an element */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            long double r = 0, abs_sum = 0;
+            for (int p = 0; p < k; p++) {
+                long double t = (long double)a[i * k + p] * (bt ? b[j * k + p] : b[p * m + j]);
+                r += t;
+                abs_sum += fabsl(t);
+            }
+            if (abs_sum > worst) worst = abs_sum;
+            long double bound = (k + 2) * U * abs_sum + 0x1p-1070L * k;
+            if (st == MM_OK && !(fabsl(c[i * m + j] - r) <= bound))
+                return fail("%s: element [%d][%d] is %.17g, reference %.20Lg, error "
+                            "beyond (k + 2) u sum|a b| = %Lg (n %d, k %d, m %d)", what,
+                            i, j, c[i * m + j], r, bound, n, k, m);
+        }
+    long double edge = DBL_MAX * (1 - 2 * (k + 2) * U);
+    if (st == MM_ERANGE && worst < edge)
+        return fail("%s: MM_ERANGE, but the largest sum |a b| is %Lg < DBL_MAX", what, worst);
+    if (st != MM_OK && st != MM_ERANGE)
+        return fail("%s: returned %s on valid arguments: %s", what, mm_status_name(st),
+                    mm_last_error());
+    if (st != MM_OK && worst < DBL_MAX / 2)
+        return fail("%s: %s on values far from overflow: %s", what, mm_status_name(st),
+                    mm_last_error());
+    return NULL;
+}
+
+/* abs_sum - the largest sum_p |a[i][p] b[p][j]| of a product */
+static long double abs_sum(const double *a, const double *b, int n, int k, int m)
+{
+    long double worst = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            long double t = 0;
+            for (int p = 0; p < k; p++) t += fabsl((long double)a[i * k + p] * b[p * m + j]);
+            if (t > worst) worst = t;
+        }
+    return worst;
+}
+
+static const char *case_matmul(fz_source *s)
+{
+    int n = pick(s, 1, MAXT), k = pick(s, 1, MAXD), m = pick(s, 1, MAXD), bt = pick(s, 0, 1);
+    int lo, hi;
+    double a[MAXT * MAXD], b[MAXD * MAXD], c[MAXT * MAXD];
+    scale(s, &lo, &hi);
+    fill(s, a, n * k, lo, hi);
+    fill(s, b, k * m, lo, hi);
+    mm_status st = mm_matmul(c, a, b, n, k, m, bt);
+    return check_product(bt ? "mm_matmul (b transposed)" : "mm_matmul", st, c, a, b,
+                         n, k, m, bt);
+}
+
+/* project_case - shapes and inputs of a projection */
+typedef struct {
+    int T, d, d_k, d_v;
+    double x[MAXT * MAXD], w_q[MAXD * MAXD], w_k[MAXD * MAXD], w_v[MAXD * MAXD];
+} project_case;
+
+static void make_project(fz_source *s, project_case *p)
+{
+    int lo, hi;
+    p->T = pick(s, 1, MAXT); p->d = pick(s, 1, MAXD);
+    p->d_k = pick(s, 1, 8); p->d_v = pick(s, 1, 8);
+    scale(s, &lo, &hi);
+    fill(s, p->x, p->T * p->d, lo, hi);
+    fill(s, p->w_q, p->d * p->d_k, lo, hi);
+    fill(s, p->w_k, p->d * p->d_k, lo, hi);
+    fill(s, p->w_v, p->d * p->d_v, lo, hi);
+}
+
+static const char *case_project(fz_source *s)
+{
+    static project_case p;
+    double q[MAXT * 8], k[MAXT * 8], v[MAXT * 8];
+    make_project(s, &p);
+    mm_status st = qkv_project(q, k, v, p.x, p.w_q, p.w_k, p.w_v, p.T, p.d, p.d_k, p.d_v);
+    if (st == MM_ERANGE) {                     /* one of the three reached the edge */
+        long double worst = fmaxl(abs_sum(p.x, p.w_q, p.T, p.d, p.d_k),
+                                  fmaxl(abs_sum(p.x, p.w_k, p.T, p.d, p.d_k),
+                                        abs_sum(p.x, p.w_v, p.T, p.d, p.d_v)));
+        if (worst < DBL_MAX * (1 - 2 * (p.d + 2) * U))
+            return fail("qkv_project: MM_ERANGE far from overflow: %s", mm_last_error());
+        return NULL;
+    }
+    const char *bad;
+    if ((bad = check_product("qkv_project Q", st, q, p.x, p.w_q, p.T, p.d, p.d_k, 0))) return bad;
+    if ((bad = check_product("qkv_project K", st, k, p.x, p.w_k, p.T, p.d, p.d_k, 0))) return bad;
+    return check_product("qkv_project V", st, v, p.x, p.w_v, p.T, p.d, p.d_v, 0);
+}
+
+static const char *case_fused(fz_source *s)
+{
+    static project_case p;
+    double q1[MAXT * 8], k1[MAXT * 8], v1[MAXT * 8], q2[MAXT * 8], k2[MAXT * 8], v2[MAXT * 8];
+    double w_qkv[MAXD * 24], qkv[MAXT * 24];
+    make_project(s, &p);
+    int d_qkv = 2 * p.d_k + p.d_v;
+    if (qkv_pack(w_qkv, p.w_q, p.w_k, p.w_v, p.d, p.d_k, p.d_v) != MM_OK)
+        return fail("qkv_pack failed on valid arguments: %s", mm_last_error());
+    for (int r = 0; r < p.d; r++)                          /* the blocks, exactly */
+        for (int c = 0; c < d_qkv; c++) {
+            double want = c < p.d_k ? p.w_q[r * p.d_k + c]
+                        : c < 2 * p.d_k ? p.w_k[r * p.d_k + c - p.d_k]
+                        : p.w_v[r * p.d_v + c - 2 * p.d_k];
+            if (memcmp(&want, &w_qkv[r * d_qkv + c], sizeof want))
+                return fail("qkv_pack: w_qkv[%d][%d] is %g, expected %g", r, c,
+                            w_qkv[r * d_qkv + c], want);
+        }
+    mm_status s1 = qkv_project(q1, k1, v1, p.x, p.w_q, p.w_k, p.w_v, p.T, p.d, p.d_k, p.d_v);
+    mm_status s2 = qkv_project_fused(q2, k2, v2, qkv, p.x, w_qkv, p.T, p.d, p.d_k, p.d_v);
+    const char *bad = check_product("qkv_project_fused QKV", s2, qkv, p.x, w_qkv, p.T, p.d,
+                                    d_qkv, 0);
+    if (bad) return bad;
+    if ((s1 == MM_OK) != (s2 == MM_OK))
+        return fail("qkv_project returned %s but qkv_project_fused %s", mm_status_name(s1),
+                    mm_status_name(s2));
+    if (s1 == MM_OK && (memcmp(q1, q2, sizeof(double) * p.T * p.d_k) ||
+                        memcmp(k1, k2, sizeof(double) * p.T * p.d_k) ||
+                        memcmp(v1, v2, sizeof(double) * p.T * p.d_v)))
+        return fail("qkv_project_fused differs from qkv_project (T %d, d %d, d_k %d, "
+                    "d_v %d): the chapter says they agree bit for bit", p.T, p.d, p.d_k, p.d_v);
+    return NULL;
+}
+
+static const char *case_split(fz_source *s)
+{
+    int T = pick(s, 1, MAXT), d_k = pick(s, 1, 8), d_v = pick(s, 1, 8), d_qkv = 2 * d_k + d_v;
+    double qkv[MAXT * 24], q[MAXT * 8], k[MAXT * 8], v[MAXT * 8];
+    fill(s, qkv, T * d_qkv, -1074, 1023);
+    if (qkv_split(q, k, v, qkv, T, d_k, d_v) != MM_OK)
+        return fail("qkv_split failed on valid arguments: %s", mm_last_error());
+    for (int t = 0; t < T; t++)
+        for (int c = 0; c < d_qkv; c++) {
+            const double *got = c < d_k ? &q[t * d_k + c] : c < 2 * d_k ? &k[t * d_k + c - d_k]
+                              : &v[t * d_v + c - 2 * d_k];
+            if (memcmp(got, &qkv[t * d_qkv + c], sizeof *got))
+                return fail("qkv_split: row %d, column %d of qkv not copied exactly", t, c);
+        }
+    return NULL;
+}
+
+/* ---- the plain attention ------------------------------------------------------------ */
+
+static const char *case_attend(fz_source *s)
+{
+    int T = pick(s, 1, MAXT), d_k = pick(s, 1, 8), d_v = pick(s, 1, 8), lo, hi;
+    double q[MAXT * 8], k[MAXT * 8], v[MAXT * 8], w[MAXT * MAXT], out[MAXT * 8];
+    switch (pick(s, 0, 3)) {                    /* scores of size about 2^(2 e) */
+    case 0: lo = 3; hi = 5; break;              /* past 709: overflow and underflow */
+    case 1: lo = 255; hi = 520; break;          /* the scores themselves overflow */
+    default: lo = -4; hi = 2; break;
+    }
+    fill(s, q, T * d_k, lo, hi);
+    fill(s, k, T * d_k, lo, hi);
+    fill(s, v, T * d_v, -3, pick(s, 0, 1) ? 3 : 1020);
+    mm_status st = qkv_attend_unscaled(out, w, q, k, v, T, d_k, d_v);
+    int danger = 0;
+    for (int i = 0; i < T; i++) {
+        long double sc[MAXT], E = 0, max = -INFINITY, sum = 0, tolw[MAXT], wr[MAXT];
+        for (int j = 0; j < T; j++) {
+            long double r = 0, a = 0;
+            for (int p = 0; p < d_k; p++) {
+                long double t = (long double)q[i * d_k + p] * k[j * d_k + p];
+                r += t; a += fabsl(t);
+            }
+            sc[j] = r;
+            if ((d_k + 2) * U * a > E) E = (d_k + 2) * U * a;
+            if (a >= DBL_MAX / 4) danger = 1;
+            if (r > max) max = r;
+        }
+        for (int j = 0; j < T; j++) sum += expl(sc[j]);
+        if (max > 700 || max < -700 || sum >= DBL_MAX / 4 || E > 1e-3) { danger = 1; continue; }
+        for (int j = 0; j < T; j++) {
+            wr[j] = expl(sc[j]) / sum;
+            tolw[j] = wr[j] * (2.5L * E + (T + 8) * U)       /* exp below 2^-1022 */
+                    + (T + 1) * 0x1p-1074L / sum + 0x1p-1020L;   /* keeps 2^-1074 */
+            if (st == MM_OK && !(fabsl(w[i * T + j] - wr[j]) <= tolw[j]))
+                return fail("qkv_attend_unscaled: weight [%d][%d] is %.17g, reference "
+                            "%.20Lg, error beyond the bound %Lg (T %d, d_k %d)", i, j,
+                            w[i * T + j], wr[j], tolw[j], T, d_k);
+        }
+        for (int c = 0; c < d_v; c++) {
+            long double r = 0, bound = 0x1p-1020L;
+            for (int j = 0; j < T; j++) {
+                r += wr[j] * v[j * d_v + c];
+                bound += (tolw[j] + (T + 2) * U * wr[j]) * fabsl((long double)v[j * d_v + c]);
+            }
+            if (fabsl(r) >= DBL_MAX / 4 || bound >= DBL_MAX / 4) { danger = 1; continue; }
+            if (st == MM_OK && !(fabsl(out[i * d_v + c] - r) <= bound))
+                return fail("qkv_attend_unscaled: out[%d][%d] is %.17g, reference %.20Lg, "
+                            "error beyond the bound %Lg (T %d, d_k %d, d_v %d)", i, c,
+                            out[i * d_v + c], r, bound, T, d_k, d_v);
+        }
+    }
+    if (st == MM_OK)
+        for (int i = 0; i < T * d_v; i++)
+            if (!isfinite(out[i])) return fail("qkv_attend_unscaled: MM_OK but out[%d] = %g", i, out[i]);
+    if (st != MM_OK && (st != MM_ERANGE || !danger))
+        return fail("qkv_attend_unscaled: %s with every row far from the limits: %s",
+                    mm_status_name(st), mm_last_error());
+    return NULL;
+}
+
+/* ---- the count and the generator --------------------------------------------------- */
+
+static const char *case_count(fz_source *s)
+{
+    int d = pick(s, 0, 1) ? pick(s, 1, 4096) : (int)(next(s) % INT_MAX) + 1;
+    int h = pick(s, 0, 3) ? pick(s, 1, 16) : pick(s, 1, INT_MAX);
+    long got = -7;
+    mm_status st = attention_param_count(&got, d, h);
+    long double want = 4.0L * d * d;              /* exact: below 2^64 */
+    mm_status want_st = d % h ? MM_EINVAL : want > (long double)LONG_MAX ? MM_ERANGE : MM_OK;
+    if (st != want_st)
+        return fail("attention_param_count(%d, %d) returned %s, expected %s", d, h,
+                    mm_status_name(st), mm_status_name(want_st));
+    if (st == MM_OK && (long double)got != want)
+        return fail("attention_param_count(%d, %d) = %ld, expected 4 d^2", d, h, got);
+    if (st != MM_OK && got != -7) return fail("attention_param_count changed *count on failure");
+    return NULL;
+}
+
+/* ref_normal - splitmix64 and the polar method, written from their papers */
+static long double ref_normal(uint64_t *state, long double *spare, int *has)
+{
+    if (*has) { *has = 0; return *spare; }
+    double u, v, s;
+    do {
+        uint64_t z1 = (*state += 0x9E3779B97F4A7C15u);
+        z1 = (z1 ^ (z1 >> 30)) * 0xBF58476D1CE4E5B9u;
+        z1 = (z1 ^ (z1 >> 27)) * 0x94D049BB133111EBu;
+        z1 ^= z1 >> 31;
+        uint64_t z2 = (*state += 0x9E3779B97F4A7C15u);
+        z2 = (z2 ^ (z2 >> 30)) * 0xBF58476D1CE4E5B9u;
+        z2 = (z2 ^ (z2 >> 27)) * 0x94D049BB133111EBu;
+        z2 ^= z2 >> 31;
+        u = 2.0 * ldexp((double)(z1 >> 11), -53) - 1.0;
+        v = 2.0 * ldexp((double)(z2 >> 11), -53) - 1.0;
+        s = u * u + v * v;
+    } while (s >= 1.0 || s == 0.0);
+    long double f = sqrtl(-2.0L * logl(s) / s);
+    *spare = v * f;
+    *has = 1;
+    return u * f;
+}
+
+static const char *case_fill(fz_source *s)
+{
+    double w[256];
+    int n = pick(s, 1, 256);
+    double std = pick(s, 0, 3) ? value(s, -10, 10) : pick(s, 0, 1) ? MM_STD_MAX : 0.0;
+    std = fabs(std);
+    uint64_t seed = next(s), state = seed;
+    mm_rng r;
+    mm_rng_seed(&r, seed);
+    if (mm_fill_normal(w, n, std, &r) != MM_OK)
+        return fail("mm_fill_normal(n %d, std %g) failed: %s", n, std, mm_last_error());
+    long double spare = 0;
+    int has = 0;
+    for (int i = 0; i < n; i++) {
+        long double z = ref_normal(&state, &spare, &has), want = std * z;
+        if (!isfinite(w[i]) || fabsl(z) >= MM_NORMAL_BOUND)
+            return fail("mm_fill_normal: draw %d is %g (std %g), beyond the bound", i, w[i], std);
+        if (!(fabsl(w[i] - want) <= 16 * U * fabsl(want) + 0x1p-1070L))
+            return fail("mm_fill_normal(seed %llu): draw %d is %.17g, reference %.20Lg",
+                        (unsigned long long)seed, i, w[i], want);
+    }
+    return NULL;
+}
+
+static const char *case_init(fz_source *s)
+{
+    int d = pick(s, 1, 12);
+    uint64_t seed = next(s), state = seed;
+    double w[4][144];
+    if (attention_init_weights(w[0], w[1], w[2], w[3], d, seed) != MM_OK)
+        return fail("attention_init_weights(%d) failed: %s", d, mm_last_error());
+    long double spare = 0;
+    int has = 0;
+    for (int m = 0; m < 4; m++)
+        for (int i = 0; i < d * d; i++) {
+            long double want = (long double)MM_INIT_STD * ref_normal(&state, &spare, &has);
+            if (!(fabsl(w[m][i] - want) <= 16 * U * fabsl(want)))
+                return fail("attention_init_weights(seed %llu): matrix %d, element %d is "
+                            "%.17g, reference %.20Lg", (unsigned long long)seed, m, i,
+                            w[m][i], want);
+        }
+    return NULL;
+}
+
+const char *fz_run(fz_source *s, char *why, size_t why_size)
+{
+    static const char *(*const cases[8])(fz_source *) = {
+        case_matmul, case_project, case_fused, case_split, case_attend,
+        case_count, case_fill, case_init };
+    why_buf = why;
+    why_len = why_size;
+    int kind = pick(s, 0, 7);
+    n_cases[kind]++;
+    return cases[kind](s);
+}

@@ -1,0 +1,42 @@
+/* fuzz_core.h - one fuzz case: random shapes and values, every public
+ * computing function of the library compared with a long-double reference
+ * written here, independently of the library.
+ *
+ * The bound: for a dot product of length k of finite doubles, the library's
+ * result c and the exact value r satisfy |c - r| <= (k + 2) u sum |a_p b_p|
+ * (u = 2^-53, the unit roundoff; the classic gamma_k bound of Higham, with
+ * one u to spare for the long-double reference itself). The softmax weights
+ * of a row whose scores carry errors up to E satisfy |w - r| <= r (2.5 E +
+ * (T + 8) u) + (T + 1) 2^-1074 / sum (an exponential in the subnormals
+ * keeps only 2^-1074), and the output adds the bound of its own sums; rows whose
+ * exponentials overflow or reach the subnormals are only required to be
+ * reported (MM_ERANGE) or finite. Copies (pack, split) must be exact; the
+ * fused projection must equal the separate one bit for bit; the parameter
+ * count must be exact; the generator must match an independent splitmix64
+ * and polar method to 16 u. Statuses: MM_OK with finite outputs whenever the
+ * exact results are comfortably inside the range of double, MM_ERANGE only
+ * when they are at or past its edge. */
+#ifndef TESTS_LIBRARY_FUZZ_CORE_H
+#define TESTS_LIBRARY_FUZZ_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* fz_source - where a case's random choices come from: bytes (libFuzzer),
+ * then, when they run out, a splitmix64 stream of seed */
+typedef struct {
+    const uint8_t *data;
+    size_t size, pos;
+    uint64_t state;
+} fz_source;
+
+void fz_from_seed(fz_source *s, uint64_t seed);
+void fz_from_bytes(fz_source *s, const uint8_t *data, size_t size);
+
+/* fz_run - one case; NULL if it passes, else what failed, in why */
+const char *fz_run(fz_source *s, char *why, size_t why_size);
+
+/* fz_counts - how many cases of each kind ran, as text, for the report */
+const char *fz_counts(void);
+
+#endif

@@ -1,0 +1,547 @@
+/* test_bad_args.c - every bad argument of every public function, from one
+ * table and one runner; each case runs in its own process (Criterion).
+ *
+ * The table has two parts. FUNCS describes each function: its pointer
+ * arguments in order (output, input checked for finiteness, input copied as
+ * it is, or the generator) with their shapes, and its number arguments with
+ * valid defaults. From it the runner generates the families that hold for
+ * every function: each pointer NULL; each size 0, -1 and INT_MIN; each output
+ * the same buffer as, and overlapping by one element, each other buffer;
+ * each checked input holding NaN, +inf or -inf; and the valid call. ROWS adds
+ * the cases particular to one function: sizes whose product or sum
+ * overflows, INT_MAX accepted, results that overflow (MM_ERANGE), and the
+ * documented-but-unchecked cases.
+ *
+ * A case is a spec of overrides of the valid call:
+ *   size=VALUE        T=0, d_k=INT_MAX, n=SIZE_MAX, std=nan
+ *   ptr=NULL          a NULL buffer
+ *   ptr=other[+k]     ptr is the buffer other, or k doubles into it
+ *   ptr=VALUE         every element of ptr's buffer set to VALUE
+ *   ptr[i]=VALUE      element i of ptr's buffer set to VALUE
+ * For every case the runner checks: the status; the message, which must
+ * start with "function: " and contain the expected text (argument, value);
+ * after MM_EINVAL, every buffer byte for byte as before (nothing written);
+ * inputs never changed; after MM_OK, outputs finite (unless the function
+ * copies its values as they are). Crashes fail the case (Criterion), leaks
+ * and undefined behaviour fail the sanitizer and valgrind runs. */
+#define _POSIX_C_SOURCE 200809L     /* strtok_r */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "minimodel/attention/qkv.h"
+#include "minimodel/core/matrix.h"
+#include "minimodel/core/rng.h"
+
+/* ---- the functions -------------------------------------------------------------- */
+
+enum { MAXP = 8, MAXN = 5 };
+typedef struct {
+    const char *name;
+    char kind;              /* 'o' output, 'i' input checked finite, 'c' input
+                               copied as it is, 'r' generator, 'l' long output */
+    const char *rows, *cols;    /* names of size arguments ("d_qkv": 2 d_k + d_v) */
+} ptr_arg;
+typedef struct {
+    const char *name;
+    char kind;              /* 'i' int size > 0, 'z' size_t count, 'x' other */
+    const char *value;      /* valid default */
+} num_arg;
+typedef struct {
+    const char *fn;
+    ptr_arg p[MAXP];
+    num_arg n[MAXN];
+} fn_desc;
+
+static const fn_desc FUNCS[] = {
+    { "mm_matmul",
+      { { "c", 'o', "n", "m" }, { "a", 'i', "n", "k" }, { "b", 'i', "k", "m" } },
+      { { "n", 'i', "2" }, { "k", 'i', "3" }, { "m", 'i', "2" }, { "bt", 'x', "0" } } },
+    { "qkv_project",
+      { { "q", 'o', "T", "d_k" }, { "k", 'o', "T", "d_k" }, { "v", 'o', "T", "d_v" },
+        { "x", 'i', "T", "d_model" }, { "w_q", 'i', "d_model", "d_k" },
+        { "w_k", 'i', "d_model", "d_k" }, { "w_v", 'i', "d_model", "d_v" } },
+      { { "T", 'i', "2" }, { "d_model", 'i', "3" }, { "d_k", 'i', "4" }, { "d_v", 'i', "5" } } },
+    { "qkv_pack",
+      { { "w_qkv", 'o', "d_model", "d_qkv" }, { "w_q", 'c', "d_model", "d_k" },
+        { "w_k", 'c', "d_model", "d_k" }, { "w_v", 'c', "d_model", "d_v" } },
+      { { "d_model", 'i', "3" }, { "d_k", 'i', "4" }, { "d_v", 'i', "5" } } },
+    { "qkv_split",
+      { { "q", 'o', "T", "d_k" }, { "k", 'o', "T", "d_k" }, { "v", 'o', "T", "d_v" },
+        { "qkv", 'c', "T", "d_qkv" } },
+      { { "T", 'i', "2" }, { "d_k", 'i', "4" }, { "d_v", 'i', "5" } } },
+    { "qkv_project_fused",
+      { { "q", 'o', "T", "d_k" }, { "k", 'o', "T", "d_k" }, { "v", 'o', "T", "d_v" },
+        { "qkv", 'o', "T", "d_qkv" }, { "x", 'i', "T", "d_model" },
+        { "w_qkv", 'i', "d_model", "d_qkv" } },
+      { { "T", 'i', "2" }, { "d_model", 'i', "3" }, { "d_k", 'i', "4" }, { "d_v", 'i', "5" } } },
+    { "qkv_attend_unscaled",
+      { { "out", 'o', "T", "d_v" }, { "weights", 'o', "T", "T" }, { "q", 'i', "T", "d_k" },
+        { "k", 'i', "T", "d_k" }, { "v", 'i', "T", "d_v" } },
+      { { "T", 'i', "2" }, { "d_k", 'i', "4" }, { "d_v", 'i', "5" } } },
+    { "attention_param_count",
+      { { "count", 'l', "1", "1" } },
+      { { "d_model", 'i', "8" }, { "n_heads", 'i', "2" } } },
+    { "attention_init_weights",
+      { { "w_q", 'o', "d_model", "d_model" }, { "w_k", 'o', "d_model", "d_model" },
+        { "w_v", 'o', "d_model", "d_model" }, { "w_o", 'o', "d_model", "d_model" } },
+      { { "d_model", 'i', "3" }, { "seed", 'x', "1" } } },
+    { "mm_fill_normal",
+      { { "w", 'o', "n", "1" }, { "r", 'r', "1", "1" } },
+      { { "n", 'z', "5" }, { "std", 'x', "1" } } },
+    { "mm_fail", { { NULL } }, { { "fmt", 'x', "ok" } } },
+    { "mm_rng_seed", { { "r", 'r', "1", "1" } }, { { NULL } } },
+    { "mm_rng_next", { { "r", 'r', "1", "1" } }, { { NULL } } },
+    { "mm_rng_uniform", { { "r", 'r', "1", "1" } }, { { NULL } } },
+    { "mm_rng_normal", { { "r", 'r', "1", "1" } }, { { NULL } } },
+};
+enum { N_FUNCS = sizeof FUNCS / sizeof FUNCS[0] };
+
+/* ---- the cases particular to one function ------------------------------------ */
+
+#define UNCHECKED ((mm_status)-1)   /* documented as unchecked: not run */
+typedef struct { const char *fn, *spec; mm_status want; const char *msg; } row;
+
+static const row ROWS[] = {
+    /* sizes whose product does not fit in one buffer; INT_MAX accepted */
+    { "mm_matmul", "n=INT_MAX,k=INT_MAX", MM_EINVAL,
+      "n * k = 2147483647 * 2147483647 doubles do not fit in one buffer" },
+    { "mm_matmul", "k=INT_MAX,m=INT_MAX", MM_EINVAL, "k * m = 2147483647 * 2147483647" },
+    { "mm_matmul", "n=INT_MAX,m=INT_MAX", MM_EINVAL, "n * m = 2147483647 * 2147483647" },
+    { "mm_matmul", "n=INT_MAX,c=a", MM_EINVAL, "c must not be the same buffer as a" },
+    { "mm_matmul", "bt=1", MM_OK, "" },
+    { "mm_matmul", "bt=1,b[5]=nan", MM_EINVAL, "b[1][2] is nan; inputs must be finite" },
+    { "mm_matmul", "a=b", MM_OK, "" },                        /* inputs may coincide */
+    { "mm_matmul", "a=1e200,b=1e200", MM_ERANGE, "c[0][0] is inf; the product overflows" },
+    { "mm_matmul", "a=1e300,b=1e300,b[2]=-1e300", MM_ERANGE,
+      "nan; the product overflows" },             /* inf - inf, at c[0][0] */
+    { "qkv_project", "T=INT_MAX,d_model=INT_MAX", MM_EINVAL,
+      "T * d_model = 2147483647 * 2147483647 doubles do not fit" },
+    { "qkv_project", "T=INT_MAX,d_k=INT_MAX", MM_EINVAL, "T * d_k = 2147483647 * 2147483647" },
+    { "qkv_project", "T=INT_MAX,d_v=INT_MAX", MM_EINVAL, "T * d_v = 2147483647 * 2147483647" },
+    { "qkv_project", "d_model=INT_MAX,d_k=INT_MAX", MM_EINVAL,
+      "d_model * d_k = 2147483647 * 2147483647" },
+    { "qkv_project", "d_model=INT_MAX,d_v=INT_MAX", MM_EINVAL,
+      "d_model * d_v = 2147483647 * 2147483647" },
+    { "qkv_project", "T=INT_MAX,q=k", MM_EINVAL, "q must not be the same buffer as k" },
+    { "qkv_project", "w_q=w_k", MM_OK, "" },                 /* tied: inputs coincide */
+    { "qkv_project", "x=w_q", MM_OK, "" },
+    { "qkv_project", "x=1e200,w_q=1e200", MM_ERANGE, "q[0][0] is inf; Q = X W_Q overflows" },
+    { "qkv_project", "x=1e200,w_k=1e200", MM_ERANGE, "k[0][0] is inf; K = X W_K overflows" },
+    { "qkv_project", "x=1e200,w_v=-1e200", MM_ERANGE, "v[0][0] is -inf; V = X W_V overflows" },
+    { "qkv_pack", "d_k=INT_MAX", MM_EINVAL,
+      "the width 2 d_k + d_v = 2 * 2147483647 + 5 does not fit in an int" },
+    { "qkv_pack", "d_v=INT_MAX", MM_EINVAL, "2 d_k + d_v = 2 * 4 + 2147483647 does not fit" },
+    { "qkv_pack", "d_k=1073741823,d_v=2", MM_EINVAL, "2 * 1073741823 + 2 does not fit" },
+    { "qkv_pack", "d_model=INT_MAX,d_k=1073741823,d_v=1", MM_EINVAL, /* the width fits */
+      "d_model * d_qkv = 2147483647 * 2147483647 doubles do not fit" },
+    { "qkv_pack", "d_model=INT_MAX,d_k=1000000000,d_v=1", MM_EINVAL,
+      "d_model * d_qkv = 2147483647 * 2000000001 doubles do not fit" },
+    { "qkv_pack", "w_q=w_k", MM_OK, "" },
+    { "qkv_split", "d_k=INT_MAX", MM_EINVAL, "2 d_k + d_v = 2 * 2147483647 + 5" },
+    { "qkv_split", "d_v=INT_MAX", MM_EINVAL, "2 d_k + d_v = 2 * 4 + 2147483647" },
+    { "qkv_split", "T=INT_MAX,d_k=1073741823,d_v=1", MM_EINVAL,   /* the width fits */
+      "T * d_qkv = 2147483647 * 2147483647" },
+    { "qkv_split", "T=INT_MAX,d_k=1000000000,d_v=1", MM_EINVAL,
+      "T * d_qkv = 2147483647 * 2000000001" },
+    { "qkv_project_fused", "d_k=INT_MAX", MM_EINVAL, "2 d_k + d_v = 2 * 2147483647 + 5" },
+    { "qkv_project_fused", "T=INT_MAX,d_model=INT_MAX", MM_EINVAL,
+      "T * d_model = 2147483647 * 2147483647" },
+    { "qkv_project_fused", "T=INT_MAX,d_k=1000000000", MM_EINVAL,
+      "T * d_qkv = 2147483647 * 2000000005" },
+    { "qkv_project_fused", "d_model=INT_MAX,d_k=1000000000", MM_EINVAL,
+      "d_model * d_qkv = 2147483647 * 2000000005" },
+    { "qkv_project_fused", "x=w_qkv", MM_OK, "" },
+    { "qkv_project_fused", "x=1e200,w_qkv=1e200", MM_ERANGE,
+      "qkv[0][0] is inf; X W_QKV overflows" },
+    { "qkv_attend_unscaled", "T=INT_MAX", MM_EINVAL, "T * T = 2147483647 * 2147483647" },
+    { "qkv_attend_unscaled", "T=1073741823,d_k=INT_MAX", MM_EINVAL,
+      "T * d_k = 1073741823 * 2147483647" },
+    { "qkv_attend_unscaled", "T=1073741823,d_v=INT_MAX", MM_EINVAL,
+      "T * d_v = 1073741823 * 2147483647" },
+    { "qkv_attend_unscaled", "q=k", MM_OK, "" },
+    { "qkv_attend_unscaled", "q=1e200,k=1e200", MM_ERANGE,
+      "weights[0][0] is inf; the scores Q K^T overflow" },
+    { "qkv_attend_unscaled", "q=30,k=30", MM_ERANGE,
+      "overflow: the exponentials of score row 0 sum to inf" },
+    { "qkv_attend_unscaled", "q=-30,k=30", MM_ERANGE,
+      "underflow: the exponentials of score row 0 sum to 0" },
+    { "qkv_attend_unscaled", "T=11,d_k=1,d_v=1,q=0,k=0,v=DBL_MAX", MM_ERANGE,
+      "out[0][0] is inf; weights V overflows" },       /* rounding past DBL_MAX */
+    { "attention_param_count", "d_model=65,n_heads=4", MM_EINVAL,
+      "d_model (65) is not divisible by n_heads (4)" },
+    { "attention_param_count", "d_model=INT_MAX,n_heads=1", MM_ERANGE,
+      "the count for d_model 2147483647 does not fit in a long" },
+    { "attention_param_count", "d_model=1518500250,n_heads=1", MM_ERANGE,
+      "the count for d_model 1518500250 does not fit in a long" },
+    { "attention_param_count", "d_model=1518500249,n_heads=1", MM_OK, "" },
+    { "attention_init_weights", "d_model=INT_MAX", MM_EINVAL,
+      "d_model * d_model = 2147483647 * 2147483647" },
+    { "attention_init_weights", "d_model=536870912,w_q=w_k", MM_EINVAL,
+      "w_q must not be the same buffer as w_k" },
+    { "attention_init_weights", "seed=0", MM_OK, "" },
+    { "mm_fill_normal", "n=1152921504606846976", MM_EINVAL,
+      "n must be in 1..1152921504606846975, got 1152921504606846976" },
+    { "mm_fill_normal", "n=1152921504606846975,w=r", MM_EINVAL,
+      "w must not be the same buffer as r" },
+    { "mm_fill_normal", "std=-1", MM_EINVAL, "std must be in [0, DBL_MAX / 16], got -1" },
+    { "mm_fill_normal", "std=nan", MM_EINVAL, "got nan" },
+    { "mm_fill_normal", "std=inf", MM_EINVAL, "got inf" },
+    { "mm_fill_normal", "std=-inf", MM_EINVAL, "got -inf" },
+    { "mm_fill_normal", "std=DBL_MAX", MM_EINVAL, "got 1.79769e+308" },
+    { "mm_fill_normal", "std=MM_STD_MAX", MM_OK, "" },
+    { "mm_fill_normal", "std=0", MM_OK, "" },
+    { "mm_fail", "fmt=NULL", MM_ERANGE, "mm_fail: fmt is NULL (status MM_ERANGE)" },
+    { "mm_fail", "", MM_ERANGE, "mm_fail: ok" },
+    { "mm_rng_seed", "r=NULL", UNCHECKED, "rng.h: r is not NULL (unchecked)" },
+    { "mm_rng_next", "r=NULL", UNCHECKED, "rng.h: r is not NULL (unchecked)" },
+    { "mm_rng_uniform", "r=NULL", UNCHECKED, "rng.h: r is not NULL (unchecked)" },
+    { "mm_rng_normal", "r=NULL", UNCHECKED, "rng.h: r is not NULL (unchecked)" },
+    { "mm_rng_normal", "", MM_OK, "" },
+};
+enum { N_ROWS = sizeof ROWS / sizeof ROWS[0] };
+
+/* ---- a case: generated from FUNCS or taken from ROWS ---------------------------- */
+
+typedef struct {
+    int fn;                 /* index in FUNCS */
+    char spec[96];
+    int want;
+    char msg[160];
+} test_case;
+
+static const fn_desc *find_fn(const char *name)
+{
+    for (int i = 0; i < N_FUNCS; i++)
+        if (strcmp(FUNCS[i].fn, name) == 0) return &FUNCS[i];
+    return NULL;
+}
+
+static int n_ptrs(const fn_desc *f) { int n = 0; while (n < MAXP && f->p[n].name) n++; return n; }
+static int n_nums(const fn_desc *f) { int n = 0; while (n < MAXN && f->n[n].name) n++; return n; }
+
+static test_case *add(test_case *all, size_t *n, const fn_desc *f, const char *spec,
+                      int want, const char *msg)
+{
+    test_case *c = &all[(*n)++];
+    c->fn = (int)(f - FUNCS);
+    snprintf(c->spec, sizeof c->spec, "%s", spec);
+    c->want = want;
+    snprintf(c->msg, sizeof c->msg, "%s", msg);
+    return c;
+}
+
+/* generate - the families every function has, then ROWS */
+static size_t generate(test_case *all)
+{
+    size_t n = 0;
+    char spec[96], msg[160];
+    for (int fi = 0; fi < N_FUNCS; fi++) {
+        const fn_desc *f = &FUNCS[fi];
+        if (f->p[0].name == NULL && f->n[0].name && strcmp(f->fn, "mm_fail") == 0) continue;
+        if (strncmp(f->fn, "mm_rng_", 7) == 0) continue;    /* unchecked: in ROWS */
+        int np = n_ptrs(f), nn = n_nums(f);
+        add(all, &n, f, "", MM_OK, "");                     /* the valid call */
+        for (int i = 0; i < np; i++) {                      /* every pointer NULL */
+            snprintf(spec, sizeof spec, "%s=NULL", f->p[i].name);
+            snprintf(msg, sizeof msg, "%s is NULL", f->p[i].name);
+            add(all, &n, f, spec, MM_EINVAL, msg);
+        }
+        for (int i = 0; i < nn; i++) {                      /* every size 0, < 0 */
+            static const char *const bad[] = { "0", "-1", "INT_MIN" };
+            static const char *const got[] = { "0", "-1", "-2147483648" };
+            for (int b = 0; b < 3; b++) {
+                if (f->n[i].kind == 'i') {
+                    snprintf(spec, sizeof spec, "%s=%s", f->n[i].name, bad[b]);
+                    snprintf(msg, sizeof msg, "%s must be positive, got %s",
+                             f->n[i].name, got[b]);
+                    add(all, &n, f, spec, MM_EINVAL, msg);
+                } else if (f->n[i].kind == 'z' && b < 2) {  /* -1 is SIZE_MAX */
+                    snprintf(spec, sizeof spec, "%s=%s", f->n[i].name, b ? "SIZE_MAX" : "0");
+                    snprintf(msg, sizeof msg, "%s must be in 1..%zu, got %s",
+                             f->n[i].name, MM_MAX_ELEMENTS, b ? "18446744073709551615" : "0");
+                    add(all, &n, f, spec, MM_EINVAL, msg);
+                }
+            }
+        }
+        for (int i = 0; i < np; i++)                        /* every forbidden alias */
+            for (int j = 0; j < np; j++) {
+                if (i == j || (f->p[i].kind != 'o' && f->p[j].kind != 'o')) continue;
+                int lo = i < j ? i : j, hi = i < j ? j : i;
+                snprintf(spec, sizeof spec, "%s=%s", f->p[i].name, f->p[j].name);
+                snprintf(msg, sizeof msg, "%s must not be the same buffer as %s",
+                         f->p[lo].name, f->p[hi].name);
+                add(all, &n, f, spec, MM_EINVAL, msg);
+                snprintf(spec, sizeof spec, "%s=%s+1", f->p[i].name, f->p[j].name);
+                snprintf(msg, sizeof msg, "%s must not overlap %s",
+                         f->p[lo].name, f->p[hi].name);
+                add(all, &n, f, spec, MM_EINVAL, msg);
+            }
+        for (int i = 0; i < np; i++) {                      /* NaN and infinities */
+            if (f->p[i].kind != 'i' && f->p[i].kind != 'c') continue;
+            static const char *const v[] = { "nan", "inf", "-inf" };
+            for (int b = 0; b < 3; b++) {
+                snprintf(spec, sizeof spec, "%s[LAST]=%s", f->p[i].name, v[b]);
+                if (f->p[i].kind == 'i') {
+                    snprintf(msg, sizeof msg, "%s[LAST] is %s; inputs must be finite",
+                             f->p[i].name, v[b]);
+                    add(all, &n, f, spec, MM_EINVAL, msg);
+                } else {
+                    add(all, &n, f, spec, MM_OK, "");        /* copied as it is */
+                }
+            }
+        }
+    }
+    for (int r = 0; r < N_ROWS; r++)
+        add(all, &n, find_fn(ROWS[r].fn), ROWS[r].spec, ROWS[r].want, ROWS[r].msg);
+    const char *every = getenv("MM_BAD_ARGS_EVERY");     /* a sample, for valgrind */
+    long k = every ? atol(every) : 1, kept = 0;
+    for (size_t i = 0; k > 1 && i < n; i += (size_t)k) all[kept++] = all[i];
+    return k > 1 ? (size_t)kept : n;
+}
+
+/* ---- running a case ---------------------------------------------------------------- */
+
+typedef struct {
+    const fn_desc *f;
+    char num[MAXN][32];         /* the number arguments, as text */
+    double *buf[MAXP];          /* the buffers, one allocation each */
+    size_t len[MAXP];           /* their lengths in doubles */
+    void *p[MAXP];              /* the pointer arguments */
+} call_env;
+
+static int num_index(const call_env *e, const char *name)
+{
+    for (int i = 0; i < n_nums(e->f); i++)
+        if (strcmp(e->f->n[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int ptr_index(const call_env *e, const char *name)
+{
+    for (int i = 0; i < n_ptrs(e->f); i++)
+        if (strcmp(e->f->p[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* number - a numeric literal or one of the named limits */
+static long double number(const char *s)
+{
+    static const struct { const char *name; long double value; } named[] = {
+        { "INT_MAX", INT_MAX }, { "INT_MIN", INT_MIN }, { "SIZE_MAX", SIZE_MAX },
+        { "DBL_MAX", DBL_MAX }, { "MM_STD_MAX", MM_STD_MAX },
+        { "nan", NAN }, { "inf", INFINITY }, { "-inf", -INFINITY },
+    };
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strcmp(s, named[i].name) == 0) return named[i].value;
+    return strtold(s, NULL);
+}
+
+/* count - a size_t argument, exactly (valgrind computes long double as double) */
+static size_t count(const char *s)
+{
+    return strcmp(s, "SIZE_MAX") == 0 ? SIZE_MAX : (size_t)strtoull(s, NULL, 10);
+}
+
+/* I - a number argument as a long, clamped (SIZE_MAX does not fit) */
+static long I(const call_env *e, const char *name)
+{
+    long double v = number(e->num[num_index(e, name)]);
+    return v > LONG_MAX ? LONG_MAX : v < LONG_MIN ? LONG_MIN : (long)v;
+}
+
+/* dim - a size of a shape, as the case sets it ("d_qkv" is 2 d_k + d_v) */
+static long dim(const call_env *e, const char *name)
+{
+    if (strcmp(name, "1") == 0) return 1;
+    if (strcmp(name, "d_qkv") == 0) return 2 * I(e, "d_k") + I(e, "d_v");
+    return I(e, name);
+}
+
+/* apply - one override of the spec; returns 0 if it is not understood */
+static int apply(call_env *e, const char *tok, int buffers_ready)
+{
+    char name[32], value[32];
+    const char *eq = strchr(tok, '=');
+    if (!eq || eq - tok >= (long)sizeof name) return 0;
+    snprintf(name, sizeof name, "%.*s", (int)(eq - tok), tok);
+    snprintf(value, sizeof value, "%s", eq + 1);
+    char *bracket = strchr(name, '[');
+    long index = -1;
+    if (bracket) { *bracket = '\0'; index = strcmp(bracket + 1, "LAST]") == 0 ? -2 : atol(bracket + 1); }
+    int ni = num_index(e, name), pi = ptr_index(e, name);
+    if (ni >= 0 && !buffers_ready) { snprintf(e->num[ni], sizeof e->num[ni], "%s", value); return 1; }
+    if (ni >= 0 || pi < 0) return ni >= 0 || pi >= 0;
+    if (!buffers_ready) return 1;
+    if (strcmp(value, "NULL") == 0) { e->p[pi] = NULL; return 1; }
+    char other[32];
+    long shift = 0;
+    snprintf(other, sizeof other, "%s", value);
+    char *plus = strchr(other, '+');
+    if (plus) { *plus = '\0'; shift = atol(plus + 1); }
+    int oi = ptr_index(e, other);
+    if (oi >= 0) { e->p[pi] = (char *)e->buf[oi] + shift * sizeof(double); return 1; }
+    double v = (double)number(value);
+    if (index == -1)
+        for (size_t k = 0; k < e->len[pi]; k++) e->buf[pi][k] = v;
+    else
+        e->buf[pi][index == -2 ? e->len[pi] - 1 : (size_t)index] = v;
+    return 1;
+}
+
+static void for_each_override(call_env *e, const char *spec, int buffers_ready)
+{
+    char copy[96], *save = NULL;
+    snprintf(copy, sizeof copy, "%s", spec);
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        cr_assert(apply(e, tok, buffers_ready), "test table: cannot apply '%s'", tok);
+}
+
+/* setup - the valid call, with the case's sizes, then its overrides */
+static void setup(call_env *e, const test_case *c)
+{
+    memset(e, 0, sizeof *e);
+    e->f = &FUNCS[c->fn];
+    for (int i = 0; i < n_nums(e->f); i++)
+        snprintf(e->num[i], sizeof e->num[i], "%s", e->f->n[i].value);
+    for_each_override(e, c->spec, 0);
+    for (int i = 0; i < n_ptrs(e->f); i++) {
+        long double rows = dim(e, e->f->p[i].rows), cols = dim(e, e->f->p[i].cols);
+        size_t len = rows > 0 && cols > 0 && rows * cols <= 4096 ? (size_t)(rows * cols) : 64;
+        if (e->f->p[i].kind == 'r') len = (sizeof(mm_rng) + 7) / 8;
+        e->len[i] = len;
+        e->buf[i] = calloc(len, sizeof(double));
+        cr_assert_not_null(e->buf[i]);
+        for (size_t k = 0; k < len; k++)          /* inputs small, outputs marked */
+            e->buf[i][k] = e->f->p[i].kind == 'o' ? 1234.5 + k
+                         : (double)((long)(k * 37 % 11) - 5) / 8.0;
+        if (e->f->p[i].kind == 'r') mm_rng_seed((mm_rng *)e->buf[i], 7);
+        if (e->f->p[i].kind == 'l') *(long *)e->buf[i] = 777;
+        e->p[i] = e->buf[i];
+    }
+    for_each_override(e, c->spec, 1);
+}
+
+/* call - the function with the case's arguments */
+static mm_status call(call_env *e)
+{
+    const char *fn = e->f->fn;
+    void **p = e->p;
+    if (!strcmp(fn, "mm_matmul"))
+        return mm_matmul(p[0], p[1], p[2], I(e, "n"), I(e, "k"), I(e, "m"), I(e, "bt"));
+    if (!strcmp(fn, "qkv_project"))
+        return qkv_project(p[0], p[1], p[2], p[3], p[4], p[5], p[6], I(e, "T"),
+                           I(e, "d_model"), I(e, "d_k"), I(e, "d_v"));
+    if (!strcmp(fn, "qkv_pack"))
+        return qkv_pack(p[0], p[1], p[2], p[3], I(e, "d_model"), I(e, "d_k"), I(e, "d_v"));
+    if (!strcmp(fn, "qkv_split"))
+        return qkv_split(p[0], p[1], p[2], p[3], I(e, "T"), I(e, "d_k"), I(e, "d_v"));
+    if (!strcmp(fn, "qkv_project_fused"))
+        return qkv_project_fused(p[0], p[1], p[2], p[3], p[4], p[5], I(e, "T"),
+                                 I(e, "d_model"), I(e, "d_k"), I(e, "d_v"));
+    if (!strcmp(fn, "qkv_attend_unscaled"))
+        return qkv_attend_unscaled(p[0], p[1], p[2], p[3], p[4], I(e, "T"), I(e, "d_k"),
+                                   I(e, "d_v"));
+    if (!strcmp(fn, "attention_param_count"))
+        return attention_param_count(p[0], I(e, "d_model"), I(e, "n_heads"));
+    if (!strcmp(fn, "attention_init_weights"))
+        return attention_init_weights(p[0], p[1], p[2], p[3], I(e, "d_model"),
+                                      (uint64_t)I(e, "seed"));
+    if (!strcmp(fn, "mm_fill_normal"))
+        return mm_fill_normal(p[0], count(e->num[num_index(e, "n")]),
+                              (double)number(e->num[num_index(e, "std")]), p[1]);
+    if (!strcmp(fn, "mm_fail")) {
+        const char *volatile fmt = strcmp(e->num[0], "NULL") ? "mm_fail: ok" : NULL;
+        return mm_fail(MM_ERANGE, fmt);
+    }
+    if (!strcmp(fn, "mm_rng_normal")) {
+        double z = mm_rng_normal(p[0]);
+        return fabs(z) < MM_NORMAL_BOUND ? MM_OK : MM_ERANGE;
+    }
+    cr_assert_fail("test table: no call for %s", fn);
+    return MM_EINVAL;
+}
+
+/* expected_message - c->msg with [LAST] replaced by the last element's index */
+static void expected_message(const call_env *e, const test_case *c, char *out, size_t size)
+{
+    const char *last = strstr(c->msg, "[LAST]");
+    if (!last) { snprintf(out, size, "%s", c->msg); return; }
+    char name[32];
+    const char *start = last;
+    while (start > c->msg && start[-1] != ' ') start--;
+    snprintf(name, sizeof name, "%.*s", (int)(last - start), start);
+    int i = ptr_index(e, name);
+    long rows = dim(e, e->f->p[i].rows), cols = dim(e, e->f->p[i].cols);
+    snprintf(out, size, "%.*s[%ld][%ld]%s", (int)(last - c->msg), c->msg,
+             rows - 1, cols - 1, last + 6);
+}
+
+static void free_env(call_env *e)
+{
+    for (int i = 0; i < MAXP; i++) free(e->buf[i]);
+}
+
+/* ---- the runner ------------------------------------------------------------------ */
+
+static void free_cases(struct criterion_test_params *params) { cr_free(params->params); }
+
+ParameterizedTestParameters(bad_args, table)
+{
+    static test_case scratch[2048];
+    size_t n = generate(scratch);
+    test_case *cases = cr_malloc(n * sizeof *cases);
+    memcpy(cases, scratch, n * sizeof *cases);
+    return cr_make_param_array(test_case, cases, n, free_cases);
+}
+
+ParameterizedTest(test_case *c, bad_args, table)
+{
+    call_env e;
+    const char *fn = FUNCS[c->fn].fn;
+    cr_log_info("%s(%s): expect %s %s", fn, c->spec[0] ? c->spec : "valid call",
+                c->want == (int)UNCHECKED ? "(unchecked)" : mm_status_name(c->want), c->msg);
+    if (c->want == (int)UNCHECKED) return;         /* documented, not run: UB by contract */
+    setup(&e, c);
+    double *before[MAXP];
+    for (int i = 0; i < MAXP; i++) {
+        before[i] = e.buf[i] ? malloc(e.len[i] * sizeof(double)) : NULL;
+        if (before[i]) memcpy(before[i], e.buf[i], e.len[i] * sizeof(double));
+    }
+    mm_fail(MM_OK, "%s", "(no message)");
+    mm_status s = call(&e);
+    char want_msg[200];
+    expected_message(&e, c, want_msg, sizeof want_msg);
+    const char *msg = mm_last_error();
+    cr_expect_eq(s, (mm_status)c->want, "%s(%s) returned %s, expected %s (message: %s)", fn,
+                 c->spec, mm_status_name(s), mm_status_name(c->want), msg);
+    if (c->want != MM_OK) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "%s: ", fn);
+        cr_expect(strncmp(msg, prefix, strlen(prefix)) == 0,
+                  "%s(%s): the message \"%s\" does not name the function", fn, c->spec, msg);
+        cr_expect(strstr(msg, want_msg) != NULL, "%s(%s): message \"%s\" lacks \"%s\"",
+                  fn, c->spec, msg, want_msg);
+    }
+    for (int i = 0; i < n_ptrs(e.f); i++) {
+        char kind = e.f->p[i].kind;
+        int changed = memcmp(before[i], e.buf[i], e.len[i] * sizeof(double)) != 0;
+        if (kind == 'i' || kind == 'c' || (s == MM_EINVAL && kind != 'r'))
+            cr_expect(!changed, "%s(%s) returned %s but changed %s", fn, c->spec,
+                      mm_status_name(s), e.f->p[i].name);
+        if (s == MM_OK && kind == 'o' && e.p[i] == e.buf[i] && !strstr(c->spec, "[LAST]"))
+            for (size_t k = 0; k < e.len[i]; k++)
+                cr_expect(isfinite(e.buf[i][k]), "%s(%s): MM_OK but %s[%zu] = %g", fn,
+                          c->spec, e.f->p[i].name, k, e.buf[i][k]);
+    }
+    if (s == MM_EINVAL && !strcmp(fn, "mm_fill_normal"))   /* the generator unchanged */
+        cr_expect(!memcmp(before[1], e.buf[1], e.len[1] * sizeof(double)),
+                  "mm_fill_normal(%s) failed but advanced r", c->spec);
+    for (int i = 0; i < MAXP; i++) free(before[i]);
+    free_env(&e);
+}

@@ -1,0 +1,95 @@
+/* test_threads.c - the library from several threads at once.
+ * mm_last_error is one message per thread: threads that fail differently at
+ * the same time each read their own message. The projections on shared,
+ * read-only inputs give, in every thread, the same bits as in one thread
+ * (chapter 03 adds its forward pass on one shared layer here). */
+#define _POSIX_C_SOURCE 200809L     /* pthread_barrier_t */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include "minimodel/attention/qkv.h"
+#include "minimodel/core/matrix.h"
+#include "minimodel/core/rng.h"
+
+enum { THREADS = 8, ROUNDS = 2000 };
+static pthread_barrier_t start;
+
+/* failing - thread i fails with its own size, over and over, and checks the
+ * message it reads back is its own */
+static void *failing(void *arg)
+{
+    long id = (long)arg;
+    double a[4] = { 1, 2, 3, 4 }, c[4];
+    char want[128];
+    pthread_barrier_wait(&start);
+    for (int r = 0; r < ROUNDS; r++) {
+        int bad = -(int)(id * ROUNDS + r) - 1;             /* unique to this call */
+        mm_status s = id % 2 ? mm_matmul(c, a, a, 2, bad, 2, false)
+                             : qkv_split(c, c + 1, c + 2, a, bad, 1, 1);
+        snprintf(want, sizeof want, id % 2 ? "mm_matmul: k must be positive, got %d"
+                                           : "qkv_split: T must be positive, got %d", bad);
+        if (s != MM_EINVAL || strcmp(mm_last_error(), want) != 0) return (void *)1;
+    }
+    return NULL;
+}
+
+Test(threads, each_thread_reads_its_own_last_error)
+{
+    pthread_t t[THREADS];
+    pthread_barrier_init(&start, NULL, THREADS);
+    for (long i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, failing, (void *)i);
+    for (int i = 0; i < THREADS; i++) {
+        void *bad;
+        pthread_join(t[i], &bad);
+        cr_expect_null(bad, "thread %d read another thread's message from mm_last_error", i);
+    }
+    pthread_barrier_destroy(&start);
+}
+
+/* ---- the same bits from every thread ----------------------------------------------- */
+
+enum { T = 16, D = 64, DK = 16, DV = 16, DQKV = 2 * DK + DV };
+static double x[T * D], w_q[D * DK], w_k[D * DK], w_v[D * DV], w_qkv[D * DQKV];
+
+typedef struct { double q[T * DK], k[T * DK], v[T * DV], qkv[T * DQKV], f[3][T * DK],
+                        w[T * T], out[T * DV]; mm_status s; } result;
+
+static void compute(result *r)
+{
+    r->s = qkv_project(r->q, r->k, r->v, x, w_q, w_k, w_v, T, D, DK, DV);
+    if (r->s == MM_OK)
+        r->s = qkv_project_fused(r->f[0], r->f[1], r->f[2], r->qkv, x, w_qkv, T, D, DK, DV);
+    if (r->s == MM_OK) r->s = qkv_attend_unscaled(r->out, r->w, r->q, r->k, r->v, T, DK, DV);
+}
+
+static result one, many[THREADS];
+
+static void *computing(void *arg)
+{
+    pthread_barrier_wait(&start);
+    for (int r = 0; r < 50; r++) compute((result *)arg);
+    return NULL;
+}
+
+Test(threads, shared_read_only_inputs_give_the_same_bits)
+{
+    mm_rng r;
+    mm_rng_seed(&r, 3);
+    cr_assert_eq(mm_fill_normal(x, T * D, 1.0, &r), MM_OK);
+    cr_assert_eq(mm_fill_normal(w_q, D * DK, 0.25, &r), MM_OK);
+    cr_assert_eq(mm_fill_normal(w_k, D * DK, 0.25, &r), MM_OK);
+    cr_assert_eq(mm_fill_normal(w_v, D * DV, 0.25, &r), MM_OK);
+    cr_assert_eq(qkv_pack(w_qkv, w_q, w_k, w_v, D, DK, DV), MM_OK);
+    compute(&one);
+    cr_assert_eq(one.s, MM_OK, "%s", mm_last_error());
+    pthread_t t[THREADS];
+    pthread_barrier_init(&start, NULL, THREADS);
+    for (int i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, computing, &many[i]);
+    for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start);
+    for (int i = 0; i < THREADS; i++)
+        cr_expect(memcmp(&one, &many[i], sizeof one) == 0,
+                  "thread %d computed different bits from one thread: something in "
+                  "the library is shared and written (a static buffer?)", i);
+}
