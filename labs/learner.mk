@@ -6,7 +6,8 @@
 # (LC_ALL, LC_MESSAGES, LANG: the first one set decides), as the labs do.
 #
 # A lab takes part through its lab.mk alone: the file the learner edits is
-# LABNN_LEARNER (a C lab) or LABNN_ANSWERS (Lab 00), and its target labNN
+# LABNN_LEARNER (a C lab) or LABNN_ANSWERS (Lab 00), or the list LABNN_FILES
+# when there are several (in one folder), and its target labNN
 # prints, with LAB_ARGS=--summary, one line per function or step,
 # NAME<TAB>pending<TAB>passed<TAB>failed, and nothing else on stdout.
 # LABNN_WATCH_ARGS, if a lab sets it, is passed as LAB_ARGS by make watch.
@@ -19,8 +20,10 @@ LEARNER_MK := 1
 # the labs: NN of every labs/labNN-*/lab.mk
 LEARNER_LABS := $(sort $(foreach f,$(wildcard labs/lab[0-9][0-9]*/lab.mk),\
                   $(firstword $(subst -, ,$(patsubst labs/lab%/lab.mk,%,$(f))))))
-# learner_file(NN) - the file the learner edits in lab NN
+# learner_file(NN) - the file the learner edits in lab NN; learner_files(NN)
+# - every such file (LABNN_FILES, for a lab with several, all in one folder)
 learner_file = $(or $(LAB$(1)_LEARNER),$(LAB$(1)_ANSWERS))
+learner_files = $(or $(LAB$(1)_FILES),$(call learner_file,$(1)))
 
 # Until a lab's target answers LAB_ARGS=--summary, make progress reads the
 # progress table of its report (rows NAME PENDING PASSED FAILED after a
@@ -86,21 +89,21 @@ learner_need_nn = if [ -z '$(NN)' ] || [ -z '$(call learner_file,$(NN))' ]; then
 watch:
 	@$(call learner_need_nn,watch)
 	@command -v inotifywait > /dev/null 2>&1 || { printf '$(call ll,no_inotify)\n' >&2; exit 2; }
-	@file='$(call learner_file,$(NN))'; \
-	[ -f "$$file" ] || { printf '$(call ll,no_file)\n' "$$file" '$(NN)' >&2; exit 2; }; \
+	@files='$(call learner_files,$(NN))'; file=$${files%% *}; \
+	for f in $$files; do [ -f "$$f" ] || { printf '$(call ll,no_file)\n' "$$f" '$(NN)' >&2; exit 2; }; done; \
 	dir=$$(dirname "$$file"); \
-	re=$$(basename "$$file" | sed 's/[].[^$$*+?(){}|\\]/\\&/g'); \
+	re=$$(for f in $$files; do basename "$$f"; done | sed 's/[].[^$$*+?(){}|\\]/\\&/g' | paste -sd '|'); \
 	child=; \
 	stop() { trap - INT TERM HUP; [ -z "$$child" ] || kill -TERM "$$child" 2> /dev/null; \
 	         wait 2> /dev/null; printf '\n$(call ll,stopped)\n'; exit 0; }; \
 	trap stop INT TERM HUP; \
 	while :; do \
 	  if [ -t 1 ]; then printf '\033[H\033[2J\033[3J'; fi; \
-	  before=$$(cksum < "$$file" 2> /dev/null); \
+	  before=$$(cat $$files 2> /dev/null | cksum); \
 	  $(MAKE) -s lab$(NN) LAB_LANG=$(LEARNER_LANG) $(if $(LAB$(NN)_WATCH_ARGS),LAB_ARGS='$(LAB$(NN)_WATCH_ARGS)'); \
-	  printf '\n$(call ll,watching)\n' "$$file" "$$(date +%H:%M:%S)"; \
-	  if [ "$$(cksum < "$$file" 2> /dev/null)" = "$$before" ]; then \
-	    inotifywait -qq -e close_write,moved_to,create --include "(^|/)$$re\$$" "$$dir" & child=$$!; \
+	  printf '\n$(call ll,watching)\n' "$$(echo $$files | sed 's/ /, /g')" "$$(date +%H:%M:%S)"; \
+	  if [ "$$(cat $$files 2> /dev/null | cksum)" = "$$before" ]; then \
+	    inotifywait -qq -e close_write,moved_to,create --include "(^|/)($$re)\$$" "$$dir" & child=$$!; \
 	    wait "$$child"; status=$$?; child=; \
 	    [ $$status -eq 0 ] || { printf '$(call ll,inotify_failed)\n' "$$dir" "$$status" >&2; exit 2; }; \
 	    sleep 0.1; \
@@ -134,7 +137,7 @@ progress:
 	  -v broken='$(call ll,broken)' -v next_failing='$(call ll,next_failing)' \
 	  -v next_pending='$(call ll,next_pending)' -v next_broken='$(call ll,next_broken)' \
 	  -v all_done='$(call ll,all_done)' \
-	  -v files='$(foreach nn,$(LEARNER_LABS),$(nn)=$(call learner_file,$(nn)))' ' \
+	  -v files='$(foreach nn,$(LEARNER_LABS),$(nn)=$(subst $(eval) ,+,$(strip $(call learner_files,$(nn)))))' ' \
 	  function left(s, n,   t) { t = s; n -= length(s) - gsub(/[\200-\277]/, "", t); \
 	                           while (n-- > 0) s = s " "; return s } \
 	  function right(s, n,   t) { t = s; n -= length(s) - gsub(/[\200-\277]/, "", t); \
@@ -148,7 +151,8 @@ progress:
 	    if (todo == "" && (tp > 0 || tf > 0)) { todo = nn; np = tp; nf = tf } \
 	    tp = ta = tf = 0 } \
 	  BEGIN { split(columns, c, "|"); split(words, w, "|"); \
-	          n = split(files, fl, " "); for (i = 1; i <= n; i++) { split(fl[i], kv, "="); file[kv[1]] = kv[2] } \
+	          n = split(files, fl, " "); for (i = 1; i <= n; i++) { split(fl[i], kv, "="); \
+	                                     gsub(/\+/, ", ", kv[2]); file[kv[1]] = kv[2] } \
 	          print title; print ""; row(c[1], c[2], c[3], c[4], c[5], c[6]) } \
 	  $$1 "" != lab "" { total(lab); lab = $$1 "" } \
 	  $$2 == "!broken" { printf "%s " broken "\n", left($$1, 4), $$1; \
@@ -168,7 +172,7 @@ progress:
 # watch sees the change.
 lab-reset:
 	@$(call learner_need_nn,lab-reset)
-	@file='$(call learner_file,$(NN))'; \
+	@for file in $(call learner_files,$(NN)); do \
 	git rev-parse --is-inside-work-tree > /dev/null 2>&1 \
 	  || { printf '$(call ll,no_git)\n' "$$file" >&2; exit 2; }; \
 	git cat-file -e "HEAD:./$$file" 2> /dev/null \
@@ -176,7 +180,7 @@ lab-reset:
 	shipped="$$file.shipped-$$$$"; \
 	git show "HEAD:./$$file" > "$$shipped" || { rm -f "$$shipped"; exit 2; }; \
 	if [ -f "$$file" ] && cmp -s "$$shipped" "$$file"; then \
-	  rm -f "$$shipped"; printf '$(call ll,same)\n' "$$file"; exit 0; fi; \
+	  rm -f "$$shipped"; printf '$(call ll,same)\n' "$$file"; continue; fi; \
 	saved=; \
 	if [ -e "$$file" ]; then \
 	  saved="$$file.saved-$$(date +%Y%m%d-%H%M%S)"; n=1; base=$$saved; \
@@ -184,6 +188,7 @@ lab-reset:
 	  cp -p "$$file" "$$saved" || { rm -f "$$shipped"; printf '$(call ll,no_save)\n' "$$saved" >&2; exit 2; }; \
 	fi; \
 	cat "$$shipped" > "$$file" && rm -f "$$shipped" || exit 2; \
-	if [ -n "$$saved" ]; then printf '$(call ll,reset)\n' "$$saved" "$$file" "$$saved" "$$file"; fi
+	if [ -n "$$saved" ]; then printf '$(call ll,reset)\n' "$$saved" "$$file" "$$saved" "$$file"; fi; \
+	done
 
 endif

@@ -11,6 +11,7 @@
  * step that made it, not on every step after it.
  *
  * Usage: check [--lang=en|es] [--brief | --summary] ANSWERS
+ *        check --reference-json [ANSWERS]
  *        check --print-inputs | --print-exact | --self-test
  * The messages are in Spanish with --lang=es, or when the locale (LC_ALL,
  * LC_MESSAGES or LANG) is Spanish. --brief prints one line unless a step is
@@ -18,7 +19,10 @@
  * passed<TAB>failed` (each 0 or 1), for `make progress`; problems reading
  * the file then go to stderr, and stdout stays empty. The last three print
  * the example's inputs, its exact tables, or check that the example meets
- * its requirements (see self_test). How the file is read (titles, spaces,
+ * its requirements (see self_test). --reference-json prints, for the NumPy
+ * part's checker (numpy_check.py), the inputs and exact tables of the
+ * example and of its probe (X times LARGE), and, given ANSWERS, the
+ * learner's hand tables and the verdict of each step (see print_json). How the file is read (titles, spaces,
  * signs, decimal commas, what is named once) opens "the learner's answers" below.
  * Exit:  0  every filled step is right (untouched or deleted steps are pending)
  *        1  a filled step is wrong (or, with --self-test, the example fails
@@ -153,14 +157,17 @@ static void softmax_rows(double *a, const double *z, double scale)
 
 /* ---- the reference: one step from the tables it depends on ------------------- */
 
+/* the X the reference starts from: the example's, or the probe's (compute_all_from) */
+static const double *x_in = X;
+
 /* compute_step - out = step s computed from in's values of its dependencies */
 static void compute_step(int s, const tables *in, double *out)
 {
     const double scale = 1.0 / sqrt((double)D_K);
     switch (s) {
-    case ST_Q: matmul(out, X, W_Q, T, D_MODEL, D_K, false); break;
-    case ST_K: matmul(out, X, W_K, T, D_MODEL, D_K, false); break;
-    case ST_V: matmul(out, X, W_V, T, D_MODEL, D_V, false); break;
+    case ST_Q: matmul(out, x_in, W_Q, T, D_MODEL, D_K, false); break;
+    case ST_K: matmul(out, x_in, W_K, T, D_MODEL, D_K, false); break;
+    case ST_V: matmul(out, x_in, W_V, T, D_MODEL, D_V, false); break;
     case ST_S: matmul(out, in->v[ST_Q], in->v[ST_K], T, D_K, T, true); break;
     case ST_Z:
         for (int c = 0; c < T * T; c++) out[c] = in->v[ST_S][c] * scale;
@@ -186,6 +193,20 @@ static void compute_step(int s, const tables *in, double *out)
 static void compute_all(tables *t)
 {
     for (int s = 0; s < N_STEPS; s++) compute_step(s, t, t->v[s]);
+}
+
+/* large_x - the probe's X: the example's times LARGE */
+static void large_x(double *x)
+{
+    for (int c = 0; c < T * D_MODEL; c++) x[c] = X[c] * LARGE;
+}
+
+/* compute_all_from - every step, exactly, from x instead of the example's X */
+static void compute_all_from(const double *x, tables *t)
+{
+    x_in = x;
+    compute_all(t);
+    x_in = X;
 }
 
 /* ---- the catalogue of mistakes ------------------------------------------------- */
@@ -1487,6 +1508,118 @@ static void print_exact(void)
     for (int s = 0; s < N_STEPS; s++) print_matrix_line(STEPS[s].key, e.v[s], n_cells(s));
 }
 
+/* json_string - s as a JSON string */
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') printf("\\%c", *p);
+        else if (*p < 0x20) printf("\\u%04x", *p);
+        else putchar(*p);
+    }
+    putchar('"');
+}
+
+/* json_matrix - a table (rows x cols, row-major) as a JSON array of rows;
+ * a cell not written (filled[c] false) is null */
+static void json_matrix(const double *a, const bool *filled, int rows, int cols)
+{
+    putchar('[');
+    for (int i = 0; i < rows; i++) {
+        printf("%s[", i ? ", " : "");
+        for (int j = 0; j < cols; j++) {
+            int c = i * cols + j;
+            if (filled && !filled[c]) printf("%snull", j ? ", " : "");
+            else printf("%s%.17g", j ? ", " : "", a[c]);
+        }
+        putchar(']');
+    }
+    putchar(']');
+}
+
+/* json_inputs - "name": {"X": ..., "W_Q": ..., "W_K": ..., "W_V": ...} */
+static void json_inputs(const char *name, const double *x)
+{
+    printf("  \"%s\": {\"X\": ", name);
+    json_matrix(x, NULL, T, D_MODEL);
+    printf(", \"W_Q\": ");
+    json_matrix(W_Q, NULL, D_MODEL, D_K);
+    printf(", \"W_K\": ");
+    json_matrix(W_K, NULL, D_MODEL, D_K);
+    printf(", \"W_V\": ");
+    json_matrix(W_V, NULL, D_MODEL, D_V);
+    printf("},\n");
+}
+
+/* json_tables - "name": {"Q": ..., ..., "O": ...} */
+static void json_tables(const char *name, const tables *t, const char *end)
+{
+    printf("  \"%s\": {", name);
+    for (int s = 0; s < N_STEPS; s++) {
+        printf("%s\"%s\": ", s ? ", " : "", STEPS[s].key);
+        json_matrix(t->v[s], NULL, STEPS[s].rows, STEPS[s].cols);
+    }
+    printf("}%s\n", end);
+}
+
+/* print_json - what numpy_check.py needs, as one JSON object: the sizes and
+ * the hand tolerance; the steps (key, formula, shape); the inputs and exact
+ * tables of the example ("inputs", "exact") and of the probe, X times LARGE
+ * ("large_inputs", "large_exact"); and "hand": null without ANSWERS, else
+ * {"path", "readable"} and, when readable, "steps": KEY -> {"status": "ok" |
+ * "wrong" | "pending", "follows": KEY of the earlier step it follows from
+ * or null, "cells": the table written, null for a `?`}. Problems reading
+ * ANSWERS go to stderr (msg_out). Exit 0, or 2 when ANSWERS cannot be read. */
+static int print_json(const char *path)
+{
+    tables exact, large;
+    double xl[T * D_MODEL];
+    compute_all(&exact);
+    large_x(xl);
+    compute_all_from(xl, &large);
+    printf("{\n  \"T\": %d, \"d_model\": %d, \"d_k\": %d, \"d_v\": %d, \"atol\": %.17g, \"rtol\": %.17g, "
+           "\"large\": %d,\n  \"steps\": [", T, D_MODEL, D_K, D_V, ATOL, RTOL, LARGE);
+    for (int s = 0; s < N_STEPS; s++)
+        printf("%s{\"key\": \"%s\", \"formula\": \"%s\", \"rows\": %d, \"cols\": %d}", s ? ", " : "",
+               STEPS[s].key, STEPS[s].formula, STEPS[s].rows, STEPS[s].cols);
+    printf("],\n");
+    json_inputs("inputs", X);
+    json_tables("exact", &exact, ",");
+    json_inputs("large_inputs", xl);
+    json_tables("large_exact", &large, ",");
+    static struct answers ans;
+    printf("  \"hand\": ");
+    if (!path) {
+        printf("null\n}\n");
+        return 0;
+    }
+    printf("{\"path\": ");
+    json_string(path);
+    if (!read_answers(path, &ans)) {
+        printf(", \"readable\": false}\n}\n");
+        return 2;
+    }
+    tables mine, own;
+    for (int s = 0; s < N_STEPS; s++)
+        for (int c = 0; c < n_cells(s); c++)
+            mine.v[s][c] = ans.filled[s][c] ? ans.val[s][c] : exact.v[s][c];
+    for (int s = 0; s < N_STEPS; s++) compute_step(s, &mine, own.v[s]);
+    struct verdict v[N_STEPS];
+    judge(&ans, &exact, &own, v);
+    printf(", \"readable\": true, \"steps\": {\n");
+    for (int s = 0; s < N_STEPS; s++) {
+        printf("    \"%s\": {\"status\": \"%s\", \"follows\": ", STEPS[s].key,
+               v[s].status == OK ? "ok" : v[s].status == WRONG ? "wrong" : "pending");
+        if (v[s].status == WRONG && v[s].follows) printf("\"%s\"", STEPS[v[s].root].key);
+        else printf("null");
+        printf(", \"cells\": ");
+        json_matrix(ans.val[s], ans.filled[s], STEPS[s].rows, STEPS[s].cols);
+        printf("}%s\n", s + 1 < N_STEPS ? "," : "");
+    }
+    printf("  }}\n}\n");
+    return 0;
+}
+
 /* far - tables a and b differ by more than 3 tolerances in at least one cell */
 static bool far(const double *a, const double *b, int n)
 {
@@ -1522,6 +1655,24 @@ static int self_test(void)
     for (int c = 0; c < T * T; c++) amin = fmin(amin, e.v[ST_A][c]);
     REQUIRE(amin >= 0.05, "every weight is at least 0.05 (two decimals show it)");
     REQUIRE(fabs(1.0 / sqrt((double)D_K) - 0.5) < 1e-15, "1/sqrt(d_k) is exactly 1/2");
+    {
+        tables l;
+        double xl[T * D_MODEL], zmax = -INFINITY, zmin_rowmax = INFINITY;
+        large_x(xl);
+        compute_all_from(xl, &l);
+        for (int i = 0; i < T; i++) {
+            zmax = fmax(zmax, l.v[ST_M][i]);
+            zmin_rowmax = fmin(zmin_rowmax, l.v[ST_M][i]);
+        }
+        bool finite = true;
+        for (int s = 0; s < N_STEPS; s++)
+            for (int c = 0; c < n_cells(s); c++) finite = finite && isfinite(l.v[s][c]);
+        REQUIRE(finite, "the probe (X times %d): every exact table is finite", LARGE);
+        REQUIRE(!isfinite(exp(zmax)), "the probe: exp of its largest scaled score (%g) overflows", zmax);
+        REQUIRE(isfinite(exp(zmin_rowmax)), "the probe: some row's largest scaled score (%g) does not overflow, "
+                "so a softmax without the maximum is right in that row and wrong in another", zmin_rowmax);
+        REQUIRE(far(l.v[ST_A], e.v[ST_A], T * T), "the probe's weights differ from the example's");
+    }
     for (int k = 0; k < N_MISTAKES; k++) {
         double t[MAX_CELLS];
         MISTAKES[k].fn(&e, t);
@@ -1546,6 +1697,7 @@ static int self_test(void)
 static void usage(void)
 {
     fprintf(stderr, "usage: check [--lang=en|es] [--brief | --summary] ANSWERS\n"
+                    "       check [--lang=en|es] --reference-json [ANSWERS]\n"
                     "       check --print-inputs | --print-exact | --self-test\n");
 }
 
@@ -1564,7 +1716,7 @@ static bool env_is_spanish(void)
 int main(int argc, char **argv)
 {
     const char *path = NULL;
-    bool brief = false, summary = false;
+    bool brief = false, summary = false, json = false;
     msg_out = stdout;
     lang_es = env_is_spanish();
     for (int i = 1; i < argc; i++) {
@@ -1577,10 +1729,12 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--print-inputs") == 0) { print_inputs(); return 0; }
         else if (strcmp(a, "--print-exact") == 0) { print_exact(); return 0; }
         else if (strcmp(a, "--self-test") == 0) return self_test();
+        else if (strcmp(a, "--reference-json") == 0) { json = true; msg_out = stderr; }
         else if (a[0] == '-' && a[1] != '\0') { usage(); return 2; }
         else if (path) { usage(); return 2; }
         else path = a;
     }
+    if (json) return print_json(path);
     if (!path) { usage(); return 2; }
 
     static struct answers ans;

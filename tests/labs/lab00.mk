@@ -8,7 +8,14 @@
 #      the checker built under AddressSanitizer and UBSan;
 #   3. lab00.py cuts: every prefix of a right file, and the file without each
 #      of its lines, under the sanitizers: exit 0, 1 or 2, never a crash;
-#   4. check --self-test: the example meets its own requirements.
+#   4. check --self-test: the example meets its own requirements;
+#   5. the NumPy part (numpy_check.py): every subject of tests/labs/lab00/numpy/
+#      (the learner's numpy_attention.py done, solution.py, or with one change:
+#      a NumPy mistake, an exception, a hang, a wrong shape, a language, a mode;
+#      skeleton.py is the untouched file) run by run-subject.sh with a 1 s
+#      deadline; no process left behind; check --reference-json the same under
+#      the sanitizers; then lab00.py mutants: each mutant of numpy_check.py
+#      makes the subject that proves its promise fail.
 # `make gen-harness-lab00` rewrites the subjects after a change to the checker,
 # the template (answers.txt) or lab00.py.
 include labs/lab00-by-hand/lab.mk
@@ -21,8 +28,14 @@ LAB00_SANENV   := ASAN_OPTIONS=detect_leaks=0:exitcode=99 UBSAN_OPTIONS=exitcode
 LAB00_PY       := python3 tests/labs/lab00/lab00.py
 LAB00_PRISTINE := $(LAB00_ST)/pristine-answers.txt
 LAB00_SUBJECTS := $(sort $(notdir $(basename $(wildcard tests/labs/lab00/*.txt))))
+# the NumPy part: its subjects, the untouched skeleton, the checker as a subject runs it
+LAB00_NPST       := $(LAB00_ST)/numpy
+LAB00_NPSUBJECTS := $(sort $(notdir $(basename $(wildcard tests/labs/lab00/numpy/*.py))))
+LAB00_NPPRISTINE := $(LAB00_NPST)/pristine-numpy_attention.py
+LAB00_NPRUN       = $(LAB00_PYTHON) $(LAB00_DIR)/numpy_check.py --checker $(LAB00_CHECK) \
+                    --answers $(LAB00_PRISTINE) --timeout 1 --grace 3
 
-.PHONY: check-harness-lab00 gen-harness-lab00
+.PHONY: check-harness-lab00 check-harness-lab00-numpy gen-harness-lab00
 CHECK_TARGETS += check-harness-lab00
 
 # the checker with AddressSanitizer and UBSan, built from the library's sources
@@ -49,8 +62,38 @@ $(LAB00_ST)/verify: $(LAB00_CHECK) $(LAB00_PRISTINE) lab-selftest-always
 	  || { grep -v '^ok ' $@.out; exit 1; }
 	@echo "lab 00 verify: $$(grep -c '^ok ' $@.out) statements hold (exact values, inputs in READMEs and answers.txt, subjects up to date)"
 
+# the untouched NumPy skeleton (see pristine.sh)
+$(LAB00_NPPRISTINE): $(LAB00_NUMPY) lab-selftest-always
+	@$(LAB_PRISTINE) $(LAB00_NUMPY) 'LAB_TODO' $@
+
+# each NumPy subject (skeleton.py only states: the checker gets the pristine skeleton)
+$(LAB00_NPST)/%.run: $(LAB00_CHECK) $(LAB00_PRISTINE)
+	@mkdir -p $(@D)
+	@$(LAB_RUN_SUBJECT) --input tests/labs/lab00/numpy/$*.py $(@:.run=.out) $(LAB00_NPRUN)
+$(LAB00_NPST)/skeleton.run: $(LAB00_CHECK) $(LAB00_PRISTINE) $(LAB00_NPPRISTINE)
+	@mkdir -p $(@D)
+	@$(LAB_RUN_SUBJECT) tests/labs/lab00/numpy/skeleton.py $(@:.run=.out) $(LAB00_NPRUN) $(LAB00_NPPRISTINE)
+
+# the NumPy part: its subjects, then nothing left running, the reference the
+# same under the sanitizers, and each mutant of the checker caught
+check-harness-lab00-numpy: $(LAB00_NPSUBJECTS:%=$(LAB00_NPST)/%.run) $(LAB00_SAN) $(LAB00_PRISTINE)
+	@echo "lab 00 NumPy part: $(words $(LAB00_NPSUBJECTS)) subjects, each as it states"
+	@left=$$(pgrep -f 'run-learne[r] tests/labs/lab00/numpy/|lab00-numpy-selftest-leftove[r]'); \
+	  if [ -n "$$left" ]; then \
+	    echo "  FAIL  processes left behind by the NumPy subjects:"; ps -o pid=,args= -p "$$(echo $$left | tr ' ' ,)"; \
+	    kill -9 $$left; exit 1; \
+	  fi
+	@for a in $(LAB00_PRISTINE) tests/labs/lab00/correct-2dp.txt tests/labs/lab00/partial-wrong.txt; do \
+	  $(LAB00_CHECK) --reference-json $$a > $(LAB00_NPST)/ref-plain.json 2>&1; \
+	  $(LAB00_SANENV) $(LAB00_SAN) --reference-json $$a > $(LAB00_NPST)/ref-sanitized.json 2>&1; \
+	  cmp -s $(LAB00_NPST)/ref-plain.json $(LAB00_NPST)/ref-sanitized.json \
+	    || { echo "  FAIL  check --reference-json $$a differs under the sanitizers"; exit 1; }; \
+	done
+	@$(LAB00_PY) mutants $(LAB00_CHECK) $(LAB00_PRISTINE) $(LAB00_NPST)/mutants \
+	  $(subst $(LAB00_DIR)/numpy_check.py,@CHECKER@,$(LAB00_NPRUN))
+
 check-harness-lab00: $(LAB00_ST)/verify $(LAB00_SUBJECTS:%=$(LAB00_ST)/plain/%.run) \
-                     $(LAB00_SUBJECTS:%=$(LAB00_ST)/sanitized/%.run) $(LAB00_PRISTINE)
+                     $(LAB00_SUBJECTS:%=$(LAB00_ST)/sanitized/%.run) $(LAB00_PRISTINE) check-harness-lab00-numpy
 	@echo "lab 00 harness self-test: $(words $(LAB00_SUBJECTS)) subjects, each as it states (plain and sanitized)"
 	@$(LAB00_SANENV) $(LAB00_PY) cuts $(LAB00_SAN) $(LAB00_PRISTINE) $(LAB00_ST)/cuts
 	@$(LAB00_CHECK) --self-test > $(LAB00_ST)/self-test.out 2>&1 \

@@ -81,6 +81,7 @@ EOF
 
 answers=labs/lab00-by-hand/answers.txt
 skeleton=labs/lab01-qkv/qkv.c
+numpy=labs/lab00-by-hand/numpy_attention.py
 shipped() { (cd "$repo" && git show "HEAD:./$1"); }
 restore() { shipped "$1" > "$repo/$1"; rm -f "$repo/$1".saved-*; }
 
@@ -151,8 +152,9 @@ t_progress() {
   restore $answers
   printf 'fn_one 2 0 0\nfn_two 0 3 0\n' > "$repo/$fake"
   mk progress; st=$?
-  [ $st -eq 0 ] && has "$out" "$(row 00 Q 1 0 0 pending)" && has "$out" "$(row 00 total 10 0 0 pending)" \
-    && has "$out" "Next: lab 00, 10 pending. Edit $answers, then run make lab NN=00 (or make watch NN=00)."
+  [ $st -eq 0 ] && has "$out" "$(row 00 Q 1 0 0 pending)" && has "$out" "$(row 00 numpy:Q 1 0 0 pending)" \
+    && has "$out" "$(row 00 numpy:large 1 0 0 pending)" && has "$out" "$(row 00 total 21 0 0 pending)" \
+    && has "$out" "Next: lab 00, 21 pending. Edit $answers, $numpy, then run make lab NN=00 (or make watch NN=00)."
   check $? "progress, untouched Lab 00: every step pending, next is lab 00"
   has "$out" "$(row 09 fn_one 2 0 0 pending)" && has "$out" "$(row 09 fn_two 0 3 0 ok)" \
     && has "$out" "$(row 09 total 2 3 0 pending)"
@@ -165,9 +167,12 @@ t_progress() {
   check $? "progress, a wrong step: FAILING, and next says fix it"
 
   cp "$src/tests/labs/lab00/correct-2dp.txt" "$repo/$answers"
+  cp "$repo/$numpy" "$work/numpy_attention.py.keep"
+  cp "$src/tests/labs/lab00/numpy/solution.py" "$repo/$numpy"
   mk progress
-  has "$out" "$(row 00 total 0 10 0 ok)" && has "$out" "Next: lab 01"
-  check $? "progress, Lab 00 done: next is lab 01"
+  has "$out" "$(row 00 total 0 21 0 ok)" && has "$out" "Next: lab 01"
+  check $? "progress, Lab 00 done (hand and NumPy): next is lab 01"
+  cp "$work/numpy_attention.py.keep" "$repo/$numpy"
 
   cp "$src/tests/labs/lab00/bad-number.txt" "$repo/$answers"
   mk progress
@@ -191,7 +196,7 @@ t_progress() {
 
   mk progress LAB_LANG=es
   has "$out" "Progreso en todos los labs" && has "$out" "$(row 00 Q 1 0 0 pendiente)" \
-    && has "$out" "Siguiente: el lab 00, 10 pendientes."
+    && has "$out" "Siguiente: el lab 00, 21 pendientes."
   check $? "progress LAB_LANG=es: in Spanish"
 }
 

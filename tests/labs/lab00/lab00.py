@@ -15,9 +15,24 @@
                              - CHECKER --summary prints one line per step
                                (KEY, pending, passed, failed) and nothing else;
                              - every other subject is what `gen` writes.
+                             - the probe of the NumPy part (check --reference-json:
+                               X times LARGE) agrees with this file's computation,
+                               and both READMEs state it;
+                             - every subject of numpy/ but solution.py and
+                               skeleton.py (written by hand) is what `gen` writes.
   lab00.py cuts CHECKER TEMPLATE OUTDIR  every prefix of a right answers file, and the
                                file without each of its lines: CHECKER answers
                                0, 1 or 2 and never crashes
+  lab00.py mutants CHECKER TEMPLATE OUTDIR RUN...  each mutant of the NumPy
+                               checker (labs/lab00-by-hand/numpy_check.py with one
+                               promise broken) makes the subject of numpy/ that
+                               proves that promise fail: RUN... is the command
+                               that runs a subject (the make rule's), its checker
+                               given as the word @CHECKER@
+
+The NumPy part's subjects (numpy/*.py) are solution.py, the learner's file
+done, with one change each: a NumPy mistake, an exception, a hang, a wrong
+shape, a language, a mode; each states what numpy_check.py must say about it.
 
 TEMPLATE is the untouched answers file (labs/lab00-by-hand/answers.txt as
 shipped; make passes the copy tests/labs/pristine.sh chooses). The inputs
@@ -31,6 +46,7 @@ the mistake's table rounded to two decimals, and the later steps are either
 left as ? or carried on from the mistaken values, the way a learner who
 trusts them would.
 """
+import json
 import math
 import os
 import re
@@ -41,6 +57,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 LAB = os.path.join(ROOT, "labs", "lab00-by-hand")
 HAND_WRITTEN = ["correct-4dp.txt"]     # the subjects `gen` does not write
+NUMPY_DIR = os.path.join(HERE, "numpy")
+NUMPY_HAND_WRITTEN = ["solution.py", "skeleton.py"]
 
 # the inputs and sizes, read from the checker by load_inputs
 X = W_Q = W_K = W_V = None
@@ -580,6 +598,198 @@ def subjects():
     return {c[0]: subject_text(*c[1:]) for c in cases()}
 
 
+# ---- the NumPy part: subjects made from solution.py --------------------------------------
+STATEMENTS = "# ---- what the checker must say about this file (tests/labs/run-subject.sh)"
+
+
+def solution_body():
+    """solution.py without its opening comment and its statements"""
+    with open(os.path.join(NUMPY_DIR, "solution.py"), encoding="utf-8") as f:
+        text = f.read()
+    text = text[:text.index(STATEMENTS)].rstrip("\n") + "\n"
+    return text[text.index("import numpy"):]
+
+
+TAB = "\t"
+
+
+def numpy_cases():
+    """(name, what it is, [(old, new)], lang, answers file, exit status,
+    [fixed strings, ! for must-not], [more directives], [more args])"""
+    ex = exact_tables()
+    q_typed = "np.array(%r)" % [[float(v) for v in r] for r in ex["Q"]]
+    rest_none = [(l, l.split("=")[0].rstrip() + " = None  # LAB_TODO") for l in
+                 ("scaled = S / np.sqrt(d_k)", "m = scaled.max(axis=1)", "E = np.exp(scaled - m[:, None])",
+                  "r = E.sum(axis=1)", "A = E / r[:, None]", "O = A @ V")]
+    right = "correct-2dp.txt"
+    no_max = [("A = E / r[:, None]", "A = np.exp(scaled) / np.exp(scaled).sum(axis=1, keepdims=True)")]
+    c = [
+        # NumPy mistakes, each with its hint
+        ("q-xt", "X.T @ W_Q", [("Q = X @ W_Q", "Q = X.T @ W_Q")], "en", right, 1,
+         ["First NumPy table that differs: [Q] Q = X W_Q, row 0, column 1:",
+          "hint: your NumPy Q is X.T @ W_Q: X.T has the tokens as its columns. X is square here (3 x 3), so the "
+          "product has the right shape and the wrong values; with a number of tokens other than d_model it would not "
+          "even run (a shape error).",
+          "[Q] your hand Q matches the reference but your NumPy Q does not: look at the line that computes Q "
+          "(row 0, column 1: you wrote -1, NumPy gives 0.0000).",
+          "[S]       S = Q K^T                    WRONG      ok  NumPy follows from your NumPy [Q]"]),
+        ("k-xt-es", "X.T @ W_K, in Spanish", [("K = X @ W_K", "K = X.T @ W_K")], "es", right, 1,
+         ["Primera tabla de NumPy que difiere: [K] K = X W_K", "pista: tu K de NumPy es X.T @ W_K",
+          "[K] tu K a mano coincide con la referencia pero tu K de NumPy no: mira la línea que calcula K", "!hint"]),
+        ("v-xt", "X.T @ W_V", [("V = X @ W_V", "V = X.T @ W_V")], "en", right, 1,
+         ["First NumPy table that differs: [V]", "hint: your NumPy V is X.T @ W_V"]),
+        ("s-kq", "K @ Q.T, the same mistake as the hand table", [("S = Q @ K.T", "S = K @ Q.T")], "en", "s-kq.txt", 1,
+         ["First NumPy table that differs: [S]", "hint: your NumPy S is K @ Q.T, the transpose",
+          "[S] your hand table and your NumPy table agree with each other, not with the reference: the same mistake in both."]),
+        ("no-scale", "the 1/sqrt(d_k) scale forgotten", [("scaled = S / np.sqrt(d_k)", "scaled = S")], "en", right, 1,
+         ["First NumPy table that differs: [scaled]", "hint: your NumPy scaled is S itself: the 1/sqrt(d_k) scale is forgotten"]),
+        ("by-dk", "divided by d_k", [("scaled = S / np.sqrt(d_k)", "scaled = S / d_k")], "en", right, 1,
+         ["hint: your NumPy scaled is S / d_k"]),
+        ("max-axis0", "the row maxima taken down the columns", [("m = scaled.max(axis=1)", "m = scaled.max(axis=0)")],
+         "en", right, 1,
+         ["First NumPy table that differs: [max]", "hint: your NumPy max is scaled.max(axis=0), the maximum of each column",
+          "[E]       E_ij = exp(scaled_ij - m_i)  WRONG      ok  NumPy follows from your NumPy [max]"]),
+        ("softmax-axis0", "the whole softmax along the wrong axis",
+         [("m = scaled.max(axis=1)", "m = scaled.max(axis=0, keepdims=True)"),
+          ("E = np.exp(scaled - m[:, None])", "E = np.exp(scaled - m)"),
+          ("r = E.sum(axis=1)", "r = E.sum(axis=0, keepdims=True)"), ("A = E / r[:, None]", "A = E / r")],
+         "en", right, 1,
+         ["First NumPy table that differs: [max]", "hint: your NumPy max is scaled.max(axis=0)",
+          "Also wrong on its own: [E]", "Also wrong on its own: [sum]", "hint: your NumPy sum is E.sum(axis=0)"]),
+        ("e-broadcast", "scaled - m with m of shape (3,)", [("E = np.exp(scaled - m[:, None])", "E = np.exp(scaled - m)")],
+         "en", right, 1,
+         ["First NumPy table that differs: [E]",
+          "hint: scaled - m, with m of shape (3,), subtracts m_j from column j of every row: NumPy lines a (3,) array up with the last axis"]),
+        ("e-no-max", "E without the maximum subtracted", [("E = np.exp(scaled - m[:, None])", "E = np.exp(scaled)")],
+         "en", right, 1,
+         ["First NumPy table that differs: [E]", "hint: your NumPy E is np.exp(scaled): the row maximum is not subtracted",
+          "[A]       A_ij = E_ij / r_i            ok         ok", "[large]   the same, X times %d         WRONG" % 30]),
+        ("softmax-no-max", "weights right on the example, nan on large scores", no_max, "en", right, 1,
+         ["NumPy: 10 of 10 tables right, 0 wrong, 0 pending; large inputs: WRONG.",
+          "On the large inputs (X times 30, scaled scores up to 1350) your NumPy [A] differs, though it is right on the example:",
+          "NumPy gives nan", "hint: exp of a scaled score above 709.78 is inf in double precision, and inf / inf is nan.",
+          "NumPy warned: ", "overflow encountered in exp"]),
+        ("softmax-no-max-es", "the same, in Spanish", no_max, "es", right, 1,
+         ["entradas grandes: MAL", "Con las entradas grandes (X por 30", "pista: exp de una puntuación escalada mayor que 709.78"]),
+        ("a-broadcast", "E / r with r of shape (3,)", [("A = E / r[:, None]", "A = E / r")], "en", right, 1,
+         ["First NumPy table that differs: [A]", "hint: E / r, with r of shape (3,), divides column j of every row by r_j"]),
+        ("a-columns", "the weights normalised down the columns", [("A = E / r[:, None]", "A = E / E.sum(axis=0, keepdims=True)")],
+         "en", right, 1, ["hint: your NumPy weights are normalised down the columns (axis=0)"]),
+        ("o-at", "A.T @ V", [("O = A @ V", "O = A.T @ V")], "en", right, 1, ["hint: your NumPy O is A.T @ V"]),
+        ("typed", "Q typed in from the hand table", [("Q = X @ W_Q", "Q = " + q_typed)], "en", right, 1,
+         ["NumPy: 10 of 10 tables right", "your NumPy [Q] differs, though it is right on the example",
+          "hint: it is the same table as on the example: it does not depend on X"]),
+        # wrong shapes
+        ("s-no-transpose", "Q @ K: a shape error", [("S = Q @ K.T", "S = Q @ K")], "en", right, 1,
+         ["Your NumPy code raised ValueError while computing [S] at line 13:", "        S = Q @ K",
+          "ValueError: matmul: Input operand 1 has a mismatch in its core dimension 0",
+          "On that line: Q is 3 x 4, K is 3 x 4.", "hint: A @ B needs as many columns in A as rows in B",
+          "hint: [S] is S = Q @ K.T", "[S]       S = Q K^T                    WRONG      ok  NumPy raised here",
+          "NumPy: 3 of 10 tables right, 1 wrong, 6 pending"]),
+        ("s-elementwise", "Q * K: a table of the wrong shape", [("S = Q @ K.T", "S = Q * K")], "en", right, 1,
+         ["First NumPy table that differs: [S] S = Q K^T:",
+          "your NumPy S has shape (3, 4), 3 x 4; expected (3, 3). T x d_k is the shape of Q and K: Q * K multiplies element by element"]),
+        ("o-transposed", "O transposed", [("O = A @ V", "O = (A @ V).T")], "en", right, 1,
+         ["your NumPy O has shape (2, 3), 2 x 3; expected (3, 2). The table is transposed"]),
+        ("max-scalar", "one maximum for the whole table", [("m = scaled.max(axis=1)", "m = scaled.max()")], "en", right, 1,
+         ["your NumPy max has shape (), a single number; expected (3,) or (3, 1). One number for the whole table",
+          "Your NumPy code raised IndexError while computing [E]"]),
+        ("keepdims", "the maxima and sums as columns (keepdims): right", [
+            ("m = scaled.max(axis=1)", "m = scaled.max(axis=1, keepdims=True)"),
+            ("E = np.exp(scaled - m[:, None])", "E = np.exp(scaled - m)"),
+            ("r = E.sum(axis=1)", "r = E.sum(axis=1, keepdims=True)"), ("A = E / r[:, None]", "A = E / r")],
+         "en", right, 0, ["NumPy: 10 of 10 tables right, 0 wrong, 0 pending; large inputs: ok."]),
+        # exceptions, hangs, files that do not load
+        ("exception", "a misspelt name", [("A = E / r[:, None]", "A = E / R[:, None]")], "en", right, 1,
+         ["Your NumPy code raised NameError while computing [A] at line 18:", "NameError: name 'R' is not defined",
+          "hint: a name that is not defined", "NumPy: 8 of 10 tables right, 1 wrong, 1 pending"]),
+        ("exception-es", "the same, in Spanish", [("A = E / r[:, None]", "A = E / R[:, None]")], "es", right, 1,
+         ["Tu código NumPy lanzó NameError al calcular [A] en la línea 18:", "pista: un nombre que no está definido"]),
+        ("exception-helper", "an exception in a helper: the learner's frames only",
+         [("def attention_tables(", "def softmax_rows(z):\n    e = np.exp(z - z.max(axis=1, keepdims=True))\n"
+           "    return e / e.sum(axis=1, keep_dims=True)\n\n\ndef attention_tables("),
+          ("A = E / r[:, None]", "A = softmax_rows(scaled)")], "en", right, 1,
+         ["Your NumPy code raised TypeError while computing [A] at line 23:", "in attention_tables",
+          "in softmax_rows", "keep_dims", "!dist-packages", "!numpy_check.py"]),
+        ("uses-none", "a line that uses a table still None", [("Q = X @ W_Q", "Q = None  # LAB_TODO")], "en", right, 1,
+         ["Your NumPy code raised ValueError while computing [S]", "hint: a table on that line is still None (Q)",
+          "[Q]       Q = X W_Q                    pending    ok"]),
+        ("partial", "Q, K, V and S done, the rest None", rest_none, "en", right, 0,
+         ["NumPy: 4 of 10 tables right, 0 wrong, 6 pending; large inputs: pending.", "Next: [scaled] in"]),
+        ("todo-raise", "raise NotImplementedError after V", [("    S = Q @ K.T", "    raise NotImplementedError(\"LAB_TODO\")\n    S = Q @ K.T")],
+         "en", right, 0, ["NumPy: 3 of 10 tables right, 0 wrong, 7 pending", "!raised"]),
+        ("hang", "a loop that never ends", [("    O = A @ V", "    O = A @ V\n    while True:\n        pass")], "en", right, 1,
+         ["Your NumPy code was still running after 1 s: it was stopped at line 20:", "hint: a loop that never ends?",
+          "[large]   the same, X times 30         WRONG"]),
+        ("hang-hard", "a hang that SIGALRM does not stop, and a process started",
+         [("    d_k = W_Q.shape[1]", "    import signal, subprocess, sys, time\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+           "    subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)', 'lab00-numpy-selftest-leftover'])\n"
+           "    time.sleep(60)\n    d_k = W_Q.shape[1]")], "es", right, 1,
+         ["Tu código NumPy no terminó en 1 s: se detuvo, con todo lo que inició."]),
+        ("syntax-error", "a file that does not load", [("Q = X @ W_Q", "Q = X @ W_Q)")], "en", right, 1,
+         ["Your file cannot be loaded (SyntaxError): Python stops before attention_tables is called:", "unmatched ')'"]),
+        ("no-function", "the function renamed", [("def attention_tables(", "def attention(")], "en", right, 1,
+         ["has no function attention_tables(X, W_Q, W_K, W_V)"]),
+        ("bad-return", "a tuple returned", [("    return {", "    return Q, {")], "en", right, 1,
+         ["attention_tables returned a tuple, not a dict"]),
+        ("os-exit", "the process ended by the learner's code", [("    O = A @ V", "    import os\n    os._exit(3)")], "en", right, 1,
+         ["(the Python process ended with status 3 before returning)"]),
+        ("prints", "print() in the learner's code", [("    O = A @ V", "    O = A @ V\n    print('O is', O.shape)")], "en", right, 0,
+         ["Your code printed (2 lines):", "| O is (3, 2)", "NumPy: 10 of 10 tables right"]),
+        ("writes-fd1", "a write to file descriptor 1, past Python's print", [("    O = A @ V", "    O = A @ V\n    import os\n    os.write(1, b'{noise\\n')")],
+         "en", right, 0, ["NumPy: 10 of 10 tables right, 0 wrong, 0 pending; large inputs: ok."]),
+        # hand tables against NumPy
+        ("hand-differs", "right NumPy, a wrong hand table", [], "en", "a-columns.txt", 0,
+         ["[A] NumPy and the reference agree; your hand table differs at row 0, column 0: you wrote 0.38, NumPy gives 0.6285."]),
+        ("hand-unreadable", "an answers file that cannot be read", [], "en", "bad-number.txt", 0,
+         ["cannot be read, so your hand tables are not compared: make lab NN=00 says why"]),
+        ("a-broadcast-locale-es", "Spanish from the locale alone", [("A = E / r[:, None]", "A = E / r")], None, right, 1,
+         ["pista: E / r, con r de forma (3,), divide la columna j de cada fila por r_j"], ["run-env: LANG=es_ES.UTF-8"]),
+        ("no-numpy", "a Python without NumPy", [], "en", right, 2,
+         ["NumPy cannot be imported by", "install it with sudo make deps (Debian's python3-numpy)"],
+         ["run-env: PYTHONPATH=tests/labs/lab00/numpy/fake-site"]),
+        # the modes: --summary (make progress), --brief (make check)
+        ("summary", "--summary of the solution", [], "en", right, 0,
+         ["numpy:Q" + TAB + "0" + TAB + "1" + TAB + "0", "numpy:O" + TAB + "0" + TAB + "1" + TAB + "0",
+          "numpy:large" + TAB + "0" + TAB + "1" + TAB + "0", "!Lab 00", "!NumPy"], [], ["--summary"]),
+        ("summary-exception", "--summary of an exception", [("S = Q @ K.T", "S = Q @ K")], "en", right, 1,
+         ["numpy:V" + TAB + "0" + TAB + "1" + TAB + "0", "numpy:S" + TAB + "0" + TAB + "0" + TAB + "1",
+          "numpy:scaled" + TAB + "1" + TAB + "0" + TAB + "0", "!raised"], [], ["--summary"]),
+        ("summary-large", "--summary of a failing probe", no_max, "en", right, 1,
+         ["numpy:A" + TAB + "0" + TAB + "1" + TAB + "0", "numpy:large" + TAB + "0" + TAB + "0" + TAB + "1"], [], ["--summary"]),
+        ("summary-no-numpy", "--summary without NumPy: pending, the reason on stderr", [], "en", right, 0,
+         ["numpy:Q" + TAB + "1" + TAB + "0" + TAB + "0", "NumPy cannot be imported"],
+         ["run-env: PYTHONPATH=tests/labs/lab00/numpy/fake-site"], ["--summary"]),
+        ("brief", "--brief of the solution: one line", [], "en", right, 0,
+         ["lab00 NumPy (tests/labs/lab00/numpy/brief.py): 10 of 10 tables right, 0 pending, none wrong; large inputs: ok",
+          "!step"], [], ["--brief"]),
+        ("brief-wrong", "--brief of a wrong table: the whole report", [("O = A @ V", "O = A.T @ V")], "en", right, 1,
+         ["First NumPy table that differs: [O]"], [], ["--brief"]),
+    ]
+    return c
+
+
+def numpy_subjects():
+    """file name -> the text gen writes into numpy/"""
+    body = solution_body()
+    out = {}
+    for case in numpy_cases():
+        name, what, edits, lang, answers, status, strings = case[:7]
+        directives = case[7] if len(case) > 7 else []
+        args = case[8] if len(case) > 8 else []
+        text = body
+        for old, new in edits:
+            if text.count(old) != 1:
+                raise ValueError("numpy subject %s: %r is not once in solution.py" % (name, old))
+            text = text.replace(old, new)
+        head = ("# Lab 00, NumPy part, subject %s: %s.\n# Written by `lab00.py gen` (tests/labs/lab00/lab00.py): "
+                "solution.py with this change.\n" % (name, what))
+        run_args = " ".join(["--answers tests/labs/lab00/" + answers] + args)
+        out[name + ".py"] = subject_text(head + text, lang, status, strings,
+                                         ["run-args: " + run_args] + list(directives))
+    return out
+
+
 def gen():
     wanted = subjects()
     for old in os.listdir(HERE):
@@ -589,6 +799,14 @@ def gen():
         with open(os.path.join(HERE, name), "w", encoding="utf-8", newline="") as f:
             f.write(text)
     print("wrote %d subjects into %s" % (len(wanted), os.path.relpath(HERE, ROOT)))
+    wanted = numpy_subjects()
+    for old in os.listdir(NUMPY_DIR):
+        if old.endswith(".py") and old not in NUMPY_HAND_WRITTEN and old not in wanted:
+            os.remove(os.path.join(NUMPY_DIR, old))
+    for name, text in wanted.items():
+        with open(os.path.join(NUMPY_DIR, name), "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    print("wrote %d subjects into %s" % (len(wanted), os.path.relpath(NUMPY_DIR, ROOT)))
 
 
 # ---- verify ------------------------------------------------------------------------
@@ -630,6 +848,17 @@ def read_blocks(text):
         elif line and cur:
             blocks[cur].extend(float(v) for v in line.split())
     return blocks
+
+
+def probe_tables(large):
+    """every table of the NumPy part's probe, X times large"""
+    global X
+    x0 = X
+    X = [[v * large for v in r] for r in x0]
+    try:
+        return exact_tables()
+    finally:
+        X = x0
 
 
 def verify(checker):
@@ -720,6 +949,49 @@ def verify(checker):
             expect(name in HAND_WRITTEN, "tests/labs/lab00/%s is a subject gen writes or %s"
                    % (name, " ".join(HAND_WRITTEN)))
 
+    # 7. the NumPy part: check --reference-json (numpy_check.py's reference)
+    #    agrees with this file, for the example and for the probe, X times LARGE;
+    #    both READMEs state the probe and the NumPy tolerance; numpy/ holds
+    #    what gen writes
+    ref = json.loads(run(checker, "--reference-json"))
+    large = ref["large"]
+    for k in KEYS:
+        got, want = flat(ref["exact"][k]), flat(exact[k])
+        expect(len(got) == len(want) and all(abs(a - b) <= 1e-12 * max(1, abs(b)) for a, b in zip(got, want)),
+               "check --reference-json: exact [%s] agrees with plain Python" % k)
+    big = probe_tables(large)
+    expect(flat(ref["large_inputs"]["X"]) == flat([[v * large for v in r] for r in X]),
+           "check --reference-json: the probe's X is X times %d" % large)
+    for k in KEYS:
+        got, want = flat(ref["large_exact"][k]), flat(big[k])
+        expect(len(got) == len(want) and all(abs(a - b) <= 1e-12 * max(1e-300, abs(b)) + 1e-300 for a, b in zip(got, want)),
+               "check --reference-json: the probe's exact [%s] agrees with plain Python" % k)
+    expect(max(map(max, big["scaled"])) > math.log(sys.float_info.max),
+           "the probe's largest scaled score overflows exp (so a softmax without the maximum fails there)")
+    with open(os.path.join(LAB, "numpy_check.py"), encoding="utf-8") as f:
+        tol = re.search(r"^NP_ATOL = NP_RTOL = (\S+)$", f.read(), re.M)
+    tol = "%g" % float(tol.group(1)) if tol else "?"
+    for path, claims in ((os.path.join(LAB, "README.md"),
+                          ["X times %d" % large, "|NumPy - exact| <= %s + %s |exact|" % (tol, tol)]),
+                         (os.path.join(LAB, "README.es.md"),
+                          ["X por %d" % large, "|NumPy - exacto| <= %s + %s |exacto|" % (tol, tol)])):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for claim in claims:
+            expect(claim in text, "%s states %s" % (os.path.relpath(path, ROOT), claim))
+    wanted = numpy_subjects()
+    for name, text in wanted.items():
+        path = os.path.join(NUMPY_DIR, name)
+        ok = os.path.exists(path)
+        if ok:
+            with open(path, encoding="utf-8", newline="") as f:
+                ok = f.read() == text
+        expect(ok, "tests/labs/lab00/numpy/%s is what `lab00.py gen` writes" % name)
+    for name in sorted(os.listdir(NUMPY_DIR)):
+        if name.endswith(".py") and name not in wanted:
+            expect(name in NUMPY_HAND_WRITTEN, "tests/labs/lab00/numpy/%s is a subject gen writes or %s"
+                   % (name, " ".join(NUMPY_HAND_WRITTEN)))
+
     print("%s: %d problem%s" % ("FAIL" if FAILS else "ok", len(FAILS), "" if len(FAILS) == 1 else "s"))
     return 1 if FAILS else 0
 
@@ -747,10 +1019,77 @@ def cuts(checker, outdir):
     return 1 if FAILS else 0
 
 
+# ---- mutants of the NumPy checker: each breaks one promise ---------------------------------
+# (name, the text of numpy_check.py it changes, what it becomes, the subject that must fail)
+CHECKER_MUTANTS = [
+    ("no-probe", 'for name in ("example", "large"):', 'for name in ("example",):', "softmax-no-max"),
+    ("no-alarm", "signal.setitimer(signal.ITIMER_REAL, left)", "None", "hang"),
+    ("none-is-wrong", 'if e is not None and e["kind"] != "none":', "if e is not None:", "skeleton"),
+    ("any-shape", "    if shape == [rows, cols]:\n        return vals, None",
+     "    if True:\n        return vals, None", "o-transposed"),
+    ("no-spanish", 'if a == "--lang=es": LANG_ES = True', 'if a == "--lang=es": LANG_ES = False', "k-xt-es"),
+    ("no-locale", "            return v.startswith(\"es\")", "            return False", "a-broadcast-locale-es"),
+    ("no-exception-line", "        lines += traceback.format_exception_only(type(e), e)", "        pass", "exception"),
+    ("keeps-library-frames", "if f.filename == path]", "]", "exception-helper"),
+    ("no-xt-hint", '("q-xt", "Q"', '("q-xt", "none"', "q-xt"),
+    ("no-axis-hint", '("m-columns", "max"', '("m-columns", "none"', "max-axis0"),
+    ("no-broadcast-hint", '("a-broadcast", "A"', '("a-broadcast", "none"', "a-broadcast"),
+    ("no-max-hint", '("e-no-max", "E"', '("e-no-max", "none"', "e-no-max"),
+    ("no-scale-hint", '("z-no-scale", "scaled"', '("z-no-scale", "none"', "no-scale"),
+    ("no-hand-compare", '    """one line on how the hand table and the NumPy table of k stand, or None"""',
+     '    """one line on how the hand table and the NumPy table of k stand, or None"""\n    return None', "hand-differs"),
+    ("no-numpy-message", 'if res is not None and res["numpy"] and not res["numpy"]["ok"]:', "if False:", "no-numpy"),
+    ("no-large-row", '    rows.append("numpy:large', '    0 and rows.append("numpy:large', "summary"),
+    ("exception-not-blamed", "            got[target].status = \"wrong\"", "            pass", "summary-exception"),
+    ("probe-never-passes", '        return "ok", []', '        return "pending", []', "solution"),
+    ("shape-errors-unexplained", '        out.append(L("A @ B needs', '        0 and out.append(L("A @ B needs', "s-no-transpose"),
+]
+
+
+def mutants(outdir, run):
+    """each mutant of numpy_check.py makes its subject fail (run-subject.sh
+    exits 1); the mutants run side by side"""
+    from concurrent.futures import ThreadPoolExecutor
+    src = os.path.join(LAB, "numpy_check.py")
+    with open(src, encoding="utf-8") as f:
+        text = f.read()
+
+    def one(m):
+        name, old, new, subject = m
+        d = os.path.join(outdir, name)
+        os.makedirs(d, exist_ok=True)
+        if text.count(old) != 1:
+            return "  FAIL  mutant %s: its change does not apply to numpy_check.py once" % name
+        mutant = os.path.join(d, "numpy_check.py")
+        with open(mutant, "w", encoding="utf-8") as f:
+            f.write(text.replace(old, new))
+        cmd = [mutant if w == "@CHECKER@" else w for w in run]
+        path = os.path.join("tests", "labs", "lab00", "numpy", subject + ".py")
+        if subject == "skeleton":
+            argv = ["sh", "tests/labs/run-subject.sh", path, os.path.join(d, "out.txt")] + cmd + [
+                os.path.join(os.path.dirname(outdir), "pristine-numpy_attention.py")]
+        else:
+            argv = ["sh", "tests/labs/run-subject.sh", "--input", path, os.path.join(d, "out.txt")] + cmd
+        rc = subprocess.run(argv, capture_output=True, cwd=ROOT).returncode
+        if rc != 1:
+            return "  FAIL  mutant %s: the subject %s still holds (the promise it breaks is not tested)" % (name, subject)
+        return None
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        problems = [p for p in pool.map(one, CHECKER_MUTANTS) if p]
+    for p in problems:
+        print(p)
+    print("lab 00 NumPy checker mutants: %d, each caught by its subject%s"
+          % (len(CHECKER_MUTANTS), "" if not problems else " but %d" % len(problems)))
+    return 1 if problems else 0
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] in ("gen", "verify"):
         load_inputs(sys.argv[2], sys.argv[3])
         sys.exit(gen() if sys.argv[1] == "gen" else verify(sys.argv[2]))
+    elif len(sys.argv) > 5 and sys.argv[1] == "mutants":
+        load_inputs(sys.argv[2], sys.argv[3])
+        sys.exit(mutants(os.path.abspath(sys.argv[4]), sys.argv[5:]))
     elif len(sys.argv) == 5 and sys.argv[1] == "cuts":
         load_inputs(sys.argv[2], sys.argv[3])
         sys.exit(cuts(sys.argv[2], sys.argv[4]))
