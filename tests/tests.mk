@@ -64,3 +64,13 @@ bench: $(TEST_BIN)/bench
 	$(TEST_BIN)/bench 256
 
 include tests/library/library.mk
+
+# ---- blueprint ----------------------------------------------------------------
+# tangled/minimodel/attention/BLUEPRINT.md names every public function of the
+# attention headers with the headers' own signature (and the check can fail).
+BLUEPRINT := tangled/minimodel/attention/BLUEPRINT.md
+.PHONY: check-blueprint
+CHECK_TARGETS += check-blueprint
+check-blueprint: $(BUILD)/tangle.stamp
+	$(Q)python3 tests/book/check-blueprint.py $(BLUEPRINT) $(filter tangled/minimodel/attention/%.h,$(ROOTS))
+	$(Q)python3 tests/book/check-blueprint.py --self-test $(BLUEPRINT) $(filter tangled/minimodel/attention/%.h,$(ROOTS))

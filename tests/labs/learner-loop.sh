@@ -138,7 +138,9 @@ t_reset() {
   rm -rf "$nogit"
 
   mk lab-reset; st=$?
-  [ $st -ne 0 ] && has "$out" "usage: make lab-reset NN=XX, XX one of: 00 01 09"
+  found=$(cd "$repo" && for f in labs/lab[0-9][0-9]*/lab.mk; do d=${f#labs/lab}; echo "${d%%-*}"; done \
+    | sort -u | tr '\n' ' ')
+  [ $st -ne 0 ] && has "$out" "usage: make lab-reset NN=XX, XX one of: ${found% }"
   check $? "lab-reset without NN: the usage, naming the labs found"
   restore $answers; restore $skeleton
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "fuzz_core.h"
 #include "minimodel/attention/qkv.h"
+#include "minimodel/attention/sdpa.h"
 #include "minimodel/core/matrix.h"
 #include "minimodel/core/rng.h"
 
@@ -70,17 +71,19 @@ static void fill(fz_source *s, double *a, int n, int lo, int hi)
 
 /* ---- reporting ------------------------------------------------------------------ */
 
-static long n_cases[8];
-static const char *const kinds[8] = { "mm_matmul", "qkv_project", "qkv_project_fused",
-                                      "qkv_split", "qkv_attend_unscaled",
-                                      "attention_param_count", "mm_fill_normal",
-                                      "attention_init_weights" };
+enum { N_KINDS = 10 };
+static long n_cases[N_KINDS];
+static const char *const kinds[N_KINDS] = { "mm_matmul", "qkv_project",
+                                            "qkv_project_fused", "qkv_split",
+                                            "qkv_attend_unscaled", "attention_param_count",
+                                            "mm_fill_normal", "attention_init_weights",
+                                            "softmax_row", "sdpa" };
 
 const char *fz_counts(void)
 {
     static char text[400];
     size_t len = 0;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < N_KINDS; i++)
         len += snprintf(text + len, sizeof text - len, "%s%s %ld", i ? ", " : "",
                         kinds[i], n_cases[i]);
     return text;
@@ -396,14 +399,195 @@ static const char *case_init(fz_source *s)
     return NULL;
 }
 
+/* ---- chapter 02: the stable softmax and sdpa ------------------------------------------ */
+
+/* ref_softmax - w (n) = exp(sc - max) / sum exp(sc - max) in long double, the
+ * scores sc finite or -inf; a row of -inf only gives zeros. Returns max. */
+static long double ref_softmax(long double *w, const long double *sc, int n)
+{
+    long double max = -INFINITY, sum = 0;
+    for (int j = 0; j < n; j++) if (sc[j] > max) max = sc[j];
+    for (int j = 0; j < n; j++) {
+        w[j] = max == -INFINITY || sc[j] == -INFINITY ? 0 : expl(sc[j] - max);
+        sum += w[j];
+    }
+    for (int j = 0; sum > 0 && j < n; j++) w[j] /= sum;
+    return max;
+}
+
+/* softmax_tol - the bound on |w - r| of a weight r whose score sc (error up
+ * to E) is d = |sc - max| below the row's maximum, in a row of n: the
+ * rounding of the difference (u d), of exp, the sum and the division
+ * ((n + 8) u), each doubled for a long-double reference that valgrind
+ * computes in double; subnormal exponentials keep only 2^-1074 */
+static long double softmax_tol(long double r, long double d, long double E, int n)
+{
+    long double rel = r == 0 ? 0 : r * (2.5L * E + 2 * U * (d + 2 * E) + 2 * (n + 8) * U);
+    return rel + 2 * (n + 2) * 0x1p-1074L + 0x1p-1020L;
+}
+
+static const char *case_softmax(fz_source *s)
+{
+    int n = pick(s, 1, 64), lo, hi;
+    double row[64], w[64];
+    long double sc[64], wr[64];
+    switch (pick(s, 0, 4)) {
+    case 0: lo = 3; hi = 12; break;             /* past exp's range: 0 weights */
+    case 1: lo = 1000; hi = 1023; break;        /* s - max can overflow to -inf */
+    case 2: lo = -1074; hi = -1000; break;      /* subnormal scores: uniform */
+    default: lo = -3; hi = 3; break;
+    }
+    fill(s, row, n, lo, hi);
+    int hide = pick(s, 0, 9);                   /* 0: every key hidden */
+    for (int j = 0; j < n; j++)
+        if (hide == 0 || (hide < 4 && next(s) % 4 == 0)) row[j] = -INFINITY;
+    memcpy(w, row, sizeof(double) * n);
+    mm_status st = softmax_row(w, n);
+    if (st != MM_OK)
+        return fail("softmax_row (n %d) refused finite or -inf scores: %s", n, mm_last_error());
+    for (int j = 0; j < n; j++) sc[j] = row[j];
+    long double max = ref_softmax(wr, sc, n), sum = 0;
+    for (int j = 0; j < n; j++) {
+        sum += w[j];
+        if (row[j] == -INFINITY && w[j] != 0)
+            return fail("softmax_row: key %d of %d is hidden (-inf) but has weight %g", j, n, w[j]);
+        if (max == -INFINITY) continue;
+        long double tol = softmax_tol(wr[j], fabsl(sc[j] - max), 0, n);
+        if (!(fabsl(w[j] - wr[j]) <= tol))
+            return fail("softmax_row: weight %d of %d is %.17g, reference %.20Lg, error "
+                        "beyond the bound %Lg (score %g, max %Lg)", j, n, w[j], wr[j], tol,
+                        row[j], max);
+    }
+    if (max != -INFINITY && !(fabsl(sum - 1) <= 2 * (n + 2) * U))
+        return fail("softmax_row: the %d weights sum to 1 %+Lg", n, sum - 1);
+    return NULL;
+}
+
+/* case_sdpa - random T_q, T_k, d_k, d_v (the T's and the d's independent), q
+ * and k from ordinary to overflowing, v up to 2^1020, and a bias: none,
+ * ordinary, large (peaked weights) or near DBL_MAX, with some keys and some
+ * whole rows hidden by -inf. The score of (i, j) is exact up to
+ * E = 2 (d_k + 8) u A / sqrt d_k + 4 u |score| (A = sum_p |q_ip k_jp|; the
+ * dot product, the scale, the bias, doubled for valgrind); the weights then
+ * satisfy softmax_tol and out the weights' bound plus its own sums.
+ * Rows within a quarter of DBL_MAX of overflow (a dot product, a score plus
+ * its bias, an output) may give MM_ERANGE (named after sdpa); rows whose
+ * score errors pass 1e-3 are only required to stay finite. The call with
+ * weights NULL must give the same status and the same bits of out. */
+static const char *case_sdpa(fz_source *s)
+{
+    int T_q = pick(s, 1, MAXT), T_k = pick(s, 1, MAXT), d_k = pick(s, 1, 8);
+    int d_v = pick(s, 1, 8), lo, hi;
+    double q[MAXT * 8], k[MAXT * 8], v[MAXT * 8], bias[MAXT * MAXT], w[MAXT * MAXT];
+    double out[MAXT * 8], out2[MAXT * 8];
+    switch (pick(s, 0, 4)) {
+    case 0: lo = 3; hi = 6; break;              /* scores past exp's range */
+    case 1: lo = 255; hi = 520; break;          /* the scores themselves overflow */
+    case 2: lo = -540; hi = -500; break;        /* subnormal products */
+    default: lo = -4; hi = 2; break;
+    }
+    fill(s, q, T_q * d_k, lo, hi);
+    fill(s, k, T_k * d_k, lo, hi);
+    fill(s, v, T_k * d_v, -3, pick(s, 0, 1) ? 3 : 1020);
+    int bias_kind = pick(s, 0, 4);              /* 0: no bias */
+    switch (bias_kind) {
+    case 1: lo = -4; hi = 3; break;
+    case 2: lo = 8; hi = 11; break;             /* up to 4096: peaked weights */
+    case 3: lo = 1015; hi = 1023; break;        /* score + bias can overflow */
+    default: lo = -1; hi = 1; break;
+    }
+    fill(s, bias, T_q * T_k, lo, hi);
+    for (int i = 0; i < T_q; i++) {
+        int hide = pick(s, 0, 7);               /* 0: the row sees no key */
+        for (int j = 0; j < T_k; j++)
+            if (hide == 0 || (hide < 4 && next(s) % 4 == 0)) bias[i * T_k + j] = -INFINITY;
+    }
+    const double *b = bias_kind ? bias : NULL;
+    mm_status st = sdpa(out, w, q, k, v, b, T_q, T_k, d_k, d_v);
+    mm_status st2 = sdpa(out2, NULL, q, k, v, b, T_q, T_k, d_k, d_v);
+    char shape[96];
+    snprintf(shape, sizeof shape, "T_q %d, T_k %d, d_k %d, d_v %d, bias %d", T_q, T_k,
+             d_k, d_v, bias_kind);
+    if (st != st2)
+        return fail("sdpa (%s): %s with weights, %s with weights NULL", shape,
+                    mm_status_name(st), mm_status_name(st2));
+    if (st == MM_OK && memcmp(out, out2, sizeof(double) * T_q * d_v))
+        return fail("sdpa (%s): out differs with weights NULL", shape);
+    if (st != MM_OK && strncmp(mm_last_error(), "sdpa: ", 6))
+        return fail("sdpa (%s): %s, but the message \"%s\" does not name sdpa", shape,
+                    mm_status_name(st), mm_last_error());
+    int danger = 0;
+    for (int i = 0; i < T_q; i++) {
+        long double sc[MAXT], wr[MAXT], tolw[MAXT], E = 0;
+        int row_danger = 0;
+        for (int j = 0; j < T_k; j++) {
+            long double dot = 0, A = 0;
+            for (int p = 0; p < d_k; p++) {
+                long double t = (long double)q[i * d_k + p] * k[j * d_k + p];
+                dot += t;
+                A += fabsl(t);
+            }
+            long double scaled = dot / sqrtl(d_k), bij = b ? b[i * T_k + j] : 0;
+            if (A >= DBL_MAX / 4 || fabsl(scaled) + (isinf(bij) ? 0 : fabsl(bij)) >= DBL_MAX / 4)
+                row_danger = 1;
+            sc[j] = scaled + bij;
+            if (sc[j] == -INFINITY) continue;
+            long double Ej = 2 * (d_k + 8) * U * A / sqrtl(d_k) + 4 * U * fabsl(sc[j])
+                           + (d_k + 4) * 0x1p-1074L;
+            if (Ej > E) E = Ej;
+        }
+        if (row_danger) { danger = 1; continue; }
+        if (E > 1e-3) continue;
+        long double max = ref_softmax(wr, sc, T_k);
+        for (int j = 0; j < T_k; j++) {
+            tolw[j] = max == -INFINITY ? 0 : softmax_tol(wr[j], fabsl(sc[j] - max), E, T_k);
+            if (st != MM_OK) continue;
+            double got = w[i * T_k + j];
+            if (sc[j] == -INFINITY && got != 0)
+                return fail("sdpa (%s): key %d is hidden from query %d (bias -inf) but has "
+                            "weight %g", shape, j, i, got);
+            if (!(fabsl(got - wr[j]) <= tolw[j]))
+                return fail("sdpa (%s): weight [%d][%d] is %.17g, reference %.20Lg, error "
+                            "beyond the bound %Lg", shape, i, j, got, wr[j], tolw[j]);
+        }
+        for (int c = 0; c < d_v; c++) {
+            long double r = 0, bound = 0x1p-1020L;
+            for (int j = 0; j < T_k; j++) {
+                r += wr[j] * v[j * d_v + c];
+                bound += (tolw[j] + 2 * (T_k + 2) * U * wr[j]) * fabsl((long double)v[j * d_v + c]);
+            }
+            if (fabsl(r) >= DBL_MAX / 4 || bound >= DBL_MAX / 4) { danger = 1; continue; }
+            if (st != MM_OK) continue;
+            double got = out[i * d_v + c];
+            if (max == -INFINITY && got != 0)
+                return fail("sdpa (%s): query %d sees no key, but out[%d][%d] is %g, not 0",
+                            shape, i, i, c, got);
+            if (!(fabsl(got - r) <= bound))
+                return fail("sdpa (%s): out[%d][%d] is %.17g, reference %.20Lg, error beyond "
+                            "the bound %Lg", shape, i, c, got, r, bound);
+        }
+    }
+    if (st == MM_OK) {
+        for (int i = 0; i < T_q * d_v; i++)
+            if (!isfinite(out[i])) return fail("sdpa (%s): MM_OK but out[%d] = %g", shape, i, out[i]);
+        for (int i = 0; i < T_q * T_k; i++)
+            if (!(w[i] >= 0 && w[i] <= 1))
+                return fail("sdpa (%s): MM_OK but weight %d = %g", shape, i, w[i]);
+    }
+    if (st != MM_OK && (st != MM_ERANGE || !danger))
+        return fail("sdpa (%s): %s with every row far from the limits: %s", shape,
+                    mm_status_name(st), mm_last_error());
+    return NULL;
+}
+
 const char *fz_run(fz_source *s, char *why, size_t why_size)
 {
-    static const char *(*const cases[8])(fz_source *) = {
+    static const char *(*const cases[N_KINDS])(fz_source *) = {
         case_matmul, case_project, case_fused, case_split, case_attend,
-        case_count, case_fill, case_init };
+        case_count, case_fill, case_init, case_softmax, case_sdpa };
     why_buf = why;
     why_len = why_size;
-    int kind = pick(s, 0, 7);
+    int kind = pick(s, 0, N_KINDS - 1);
     n_cases[kind]++;
     return cases[kind](s);
 }

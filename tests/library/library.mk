@@ -14,7 +14,7 @@
 # of the library), coverage (-O0 --coverage) and sanitized.
 
 LIBT_DIR    := tests/library
-LIBT_TESTS  := test_qkv test_errors test_bad_args test_alloc test_fuzz test_threads
+LIBT_TESTS  := test_qkv test_sdpa test_errors test_bad_args test_alloc test_fuzz test_threads
 LIBT_HELP   := $(LIBT_DIR)/alloc_fail.c $(LIBT_DIR)/fuzz_core.c
 LIBT_HDRS   := $(wildcard $(LIBT_DIR)/*.h)
 LIBT_WRAP   := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
@@ -57,7 +57,8 @@ CHECK_TARGETS += check-library check-library-bad-args check-library-alloc \
 # libt_run(binaries...) - each test binary in turn; stop at the first failure
 libt_run = set -e; for t in $(1); do echo "$$t:"; $$t $(LIBT_RUN); done
 
-check-library: $(LIBT_OUT_plain)/test_qkv $(LIBT_OUT_plain)/test_errors
+check-library: $(LIBT_OUT_plain)/test_qkv $(LIBT_OUT_plain)/test_sdpa \
+               $(LIBT_OUT_plain)/test_errors
 	@$(call libt_run,$^)
 check-library-bad-args: $(LIBT_OUT_plain)/test_bad_args
 	@$(call libt_run,$^)
@@ -74,7 +75,7 @@ check-library-threads: $(LIBT_OUT_plain)/test_threads
 # not counted (--exclude-unreachable-branches); a branch of the book's code
 # that cannot be taken must be removed, or marked in the book with its reason.
 GCOVR = gcovr --root . --filter 'tangled/minimodel/' --object-directory $(LIBT_OUT_cov) \
-        --exclude-unreachable-branches
+        --exclude-unreachable-branches $(LIBT_OUT_cov)
 check-library-coverage: $(LIBT_BINS_cov)
 	@find $(LIBT_OUT_cov) -name '*.gcda' -delete
 	@set -e; for t in $^; do $$t $(LIBT_RUN) > $(LIBT_OUT_cov)/$$(basename $$t).log 2>&1 \

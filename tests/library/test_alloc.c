@@ -3,16 +3,20 @@
  * each_allocation_fails(case) runs a case once with no failure to count its
  * allocations, N, then N more times, failing allocation 1, 2, ..., N: each
  * run must return MM_ENOMEM with a message, and leave no block allocated
- * once the case has cleaned up after itself. The library does not allocate
- * yet (chapter 03's mha_new and forward pass will); the cases below pin that
- * (N = 0), and the mechanism is tested on its own with a model of a
- * constructor, correct and leaky. Chapter 03 adds rows to lib_cases. */
+ * once the case has cleaned up after itself. Each library case also pins its
+ * N: chapter 02's sdpa allocates one row of scratch when weights is NULL and
+ * nothing otherwise, and every other function allocates nothing (chapter
+ * 03's mha_new and forward pass will). The mechanism is tested on its own
+ * with a model of a constructor, correct and leaky. Chapter 03 adds rows to
+ * lib_cases. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "alloc_fail.h"
 #include "minimodel/attention/qkv.h"
+#include "minimodel/attention/sdpa.h"
 #include "minimodel/core/matrix.h"
 #include "minimodel/core/rng.h"
 
@@ -20,6 +24,7 @@ typedef struct {
     const char *name;
     mm_status (*run)(void);     /* the call, with its arguments */
     void (*cleanup)(void);      /* release what a successful run kept */
+    long n_allocs;              /* the allocations it makes (library cases) */
 } alloc_case;
 
 /* each_allocation_fails - NULL if c behaves, else what went wrong */
@@ -89,7 +94,7 @@ static void model_free(void)
 
 Test(alloc_mechanism, fails_each_allocation_in_turn_and_counts_them)
 {
-    alloc_case c = { "model_new", model_new, model_free };
+    alloc_case c = { "model_new", model_new, model_free, 3 };
     long n;
     const char *why = each_allocation_fails(&c, &n);
     cr_assert_null(why, "%s", why);
@@ -99,7 +104,7 @@ Test(alloc_mechanism, fails_each_allocation_in_turn_and_counts_them)
 Test(alloc_mechanism, sees_a_leak_on_the_failure_path)
 {
     leaky = 1;
-    alloc_case c = { "leaky model_new", model_new, model_free };
+    alloc_case c = { "leaky model_new", model_new, model_free, 3 };
     long n;
     const char *why = each_allocation_fails(&c, &n);
     cr_assert_not_null(why, "a constructor that leaks when its 3rd allocation "
@@ -136,15 +141,24 @@ static mm_status run_count(void) { long n; return attention_param_count(&n, 8, 2
 static mm_status run_init(void) { return attention_init_weights(A, B, C, D, 2, 1); }
 static mm_status run_fill(void)
 { mm_rng r; mm_rng_seed(&r, 1); return mm_fill_normal(A, 8, 1.0, &r); }
+static mm_status run_softmax(void) { return softmax_row(H, 8); }
+/* sdpa: T_q 2, T_k 3, d_k 4, d_v 5; with and without the weights and the bias */
+static mm_status run_sdpa_row(void) { return sdpa(H, NULL, A, B, C, NULL, 2, 3, 4, 5); }
+static mm_status run_sdpa_row_bias(void) { return sdpa(H, NULL, A, B, C, D, 2, 3, 4, 5); }
+static mm_status run_sdpa_weights(void) { return sdpa(H, G, A, B, C, D, 2, 3, 4, 5); }
 
 /* lib_cases - chapter 03 adds mha_new and the forward pass here */
 static const alloc_case lib_cases[] = {
-    { "mm_matmul", run_matmul, NULL }, { "qkv_project", run_project, NULL },
-    { "qkv_pack", run_pack, NULL }, { "qkv_split", run_split, NULL },
-    { "qkv_project_fused", run_fused, NULL },
-    { "qkv_attend_unscaled", run_attend, NULL },
-    { "attention_param_count", run_count, NULL },
-    { "attention_init_weights", run_init, NULL }, { "mm_fill_normal", run_fill, NULL },
+    { "mm_matmul", run_matmul, NULL, 0 }, { "qkv_project", run_project, NULL, 0 },
+    { "qkv_pack", run_pack, NULL, 0 }, { "qkv_split", run_split, NULL, 0 },
+    { "qkv_project_fused", run_fused, NULL, 0 },
+    { "qkv_attend_unscaled", run_attend, NULL, 0 },
+    { "attention_param_count", run_count, NULL, 0 },
+    { "attention_init_weights", run_init, NULL, 0 }, { "mm_fill_normal", run_fill, NULL, 0 },
+    { "softmax_row", run_softmax, NULL, 0 },
+    { "sdpa (weights NULL)", run_sdpa_row, NULL, 1 },
+    { "sdpa (weights NULL, bias)", run_sdpa_row_bias, NULL, 1 },
+    { "sdpa (weights given)", run_sdpa_weights, NULL, 0 },
 };
 
 Test(alloc_library, every_allocation_fails_in_turn)
@@ -154,8 +168,66 @@ Test(alloc_library, every_allocation_fails_in_turn)
         long n;
         const char *why = each_allocation_fails(&lib_cases[i], &n);
         cr_assert_null(why, "%s", why);
-        cr_expect_eq(n, 0, "%s allocates %ld blocks: give it allocation-failure "
-                     "cases (this list pins that chapters 01 and A allocate "
-                     "nothing)", lib_cases[i].name, n);
+        cr_expect_eq(n, lib_cases[i].n_allocs, "%s allocates %ld blocks, this list "
+                     "pins %ld: a new allocation needs its failure cases (and "
+                     "this count), a lost one its documentation", lib_cases[i].name,
+                     n, lib_cases[i].n_allocs);
     }
+}
+
+/* sdpa with weights NULL: when its one allocation fails, MM_ENOMEM with its
+ * message, no block left, and nothing written: out and the inputs byte for
+ * byte as before */
+Test(alloc_library, sdpa_without_memory_writes_nothing)
+{
+    enum { TQ = 2, TK = 3, DK = 4, DV = 5 };
+    double q[TQ * DK], k[TK * DK], v[TK * DV], bias[TQ * TK], out[TQ * DV];
+    for (int i = 0; i < TQ * DK; i++) q[i] = 0.25 * i - 1;
+    for (int i = 0; i < TK * DK; i++) k[i] = 0.5 - 0.125 * i;
+    for (int i = 0; i < TK * DV; i++) v[i] = i;
+    for (int i = 0; i < TQ * TK; i++) bias[i] = i % 4 == 1 ? -INFINITY : 0.5 * i;
+    for (int with_bias = 0; with_bias < 2; with_bias++) {
+        double q0[TQ * DK], k0[TK * DK], v0[TK * DV], bias0[TQ * TK], out0[TQ * DV];
+        for (int i = 0; i < TQ * DV; i++) out[i] = 1234.5 + i;
+        memcpy(q0, q, sizeof q); memcpy(k0, k, sizeof k); memcpy(v0, v, sizeof v);
+        memcpy(bias0, bias, sizeof bias); memcpy(out0, out, sizeof out);
+        mm_fail(MM_OK, "%s", "");
+        alloc_fail_arm(1);
+        mm_status s = sdpa(out, NULL, q, k, v, with_bias ? bias : NULL, TQ, TK, DK, DV);
+        long attempts = alloc_fail_attempts(), left = alloc_fail_live();
+        alloc_fail_disarm();
+        cr_assert_eq(s, MM_ENOMEM, "sdpa with its allocation failing returned %s",
+                     mm_status_name(s));
+        cr_assert_str_eq(mm_last_error(), "sdpa: no memory for a row of 3 scores");
+        cr_assert_eq(attempts, 1, "sdpa tried %ld allocations, the 1st failing: it "
+                     "must give up at the first", attempts);
+        cr_assert_eq(left, 0, "sdpa leaks %ld blocks when its allocation fails", left);
+        cr_assert(memcmp(out, out0, sizeof out) == 0, "sdpa wrote out before its "
+                  "allocation failed: MM_ENOMEM must write nothing");
+        cr_assert(memcmp(q, q0, sizeof q) == 0 && memcmp(k, k0, sizeof k) == 0 &&
+                  memcmp(v, v0, sizeof v) == 0 && memcmp(bias, bias0, sizeof bias) == 0,
+                  "sdpa changed an input");
+        /* and the same call with the memory it needs succeeds and frees it */
+        alloc_fail_arm(0);
+        s = sdpa(out, NULL, q, k, v, with_bias ? bias : NULL, TQ, TK, DK, DV);
+        left = alloc_fail_live();
+        alloc_fail_disarm();
+        cr_assert_eq(s, MM_OK, "%s", mm_last_error());
+        cr_assert_eq(left, 0, "sdpa leaks its row of scratch on success");
+    }
+}
+
+/* sdpa's MM_ERANGE after its allocation: the row is freed on that path too */
+Test(alloc_library, sdpa_frees_its_row_on_a_range_error)
+{
+    const double q[2] = { 1, 1e200 }, k[2] = { 1, 1e200 }, v[2] = { 1, 2 };
+    double out[2];
+    alloc_fail_arm(0);
+    mm_status s = sdpa(out, NULL, q, k, v, NULL, 2, 2, 1, 1);
+    long attempts = alloc_fail_attempts(), left = alloc_fail_live();
+    alloc_fail_disarm();
+    cr_assert_eq(s, MM_ERANGE, "query 1's score 1e400 must overflow, got %s",
+                 mm_status_name(s));
+    cr_assert_eq(attempts, 1);
+    cr_assert_eq(left, 0, "sdpa leaks its row when a score overflows");
 }

@@ -2,12 +2,15 @@
  * table and one runner; each case runs in its own process (Criterion).
  *
  * The table has two parts. FUNCS describes each function: its pointer
- * arguments in order (output, input checked for finiteness, input copied as
- * it is, or the generator) with their shapes, and its number arguments with
- * valid defaults. From it the runner generates the families that hold for
- * every function: each pointer NULL; each size 0, -1 and INT_MIN; each output
- * the same buffer as, and overlapping by one element, each other buffer;
- * each checked input holding NaN, +inf or -inf; and the valid call. ROWS adds
+ * arguments in order (output, optional output, input checked for finiteness,
+ * optional input that may hide with -inf, input copied as it is, row read and
+ * written in place, or the generator) with their shapes, and its number
+ * arguments with valid defaults. From it the runner generates the families
+ * that hold for every function: each pointer NULL (refused, or accepted when
+ * optional); each size 0, -1 and INT_MIN; each output the same buffer as, and
+ * overlapping by one element, each other buffer; each checked input holding
+ * NaN, +inf or -inf (-inf accepted where it hides a key); and the valid call.
+ * ROWS adds
  * the cases particular to one function: sizes whose product or sum
  * overflows, INT_MAX accepted, results that overflow (MM_ERANGE), and the
  * documented-but-unchecked cases.
@@ -35,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "minimodel/attention/qkv.h"
+#include "minimodel/attention/sdpa.h"
 #include "minimodel/core/matrix.h"
 #include "minimodel/core/rng.h"
 
@@ -43,9 +47,13 @@
 enum { MAXP = 8, MAXN = 5 };
 typedef struct {
     const char *name;
-    char kind;              /* 'o' output, 'i' input checked finite, 'c' input
-                               copied as it is, 'r' generator, 'l' long output */
-    const char *rows, *cols;    /* names of size arguments ("d_qkv": 2 d_k + d_v) */
+    char kind;              /* 'o' output, 'w' output that may be NULL, 'i' input
+                               checked finite, 'm' input that may be NULL, finite
+                               or -inf (a bias), 'c' input copied as it is, 'b'
+                               read and written in place, finite or -inf (a row
+                               of scores), 'r' generator, 'l' long output */
+    const char *rows, *cols;    /* names of size arguments ("d_qkv": 2 d_k + d_v);
+                                   cols NULL: a vector, its elements named s[j] */
 } ptr_arg;
 typedef struct {
     const char *name;
@@ -94,6 +102,14 @@ static const fn_desc FUNCS[] = {
     { "mm_fill_normal",
       { { "w", 'o', "n", "1" }, { "r", 'r', "1", "1" } },
       { { "n", 'z', "5" }, { "std", 'x', "1" } } },
+    { "softmax_row",
+      { { "s", 'b', "n", NULL } },
+      { { "n", 'i', "5" } } },
+    { "sdpa",
+      { { "out", 'o', "T_q", "d_v" }, { "weights", 'w', "T_q", "T_k" },
+        { "q", 'i', "T_q", "d_k" }, { "k", 'i', "T_k", "d_k" }, { "v", 'i', "T_k", "d_v" },
+        { "bias", 'm', "T_q", "T_k" } },
+      { { "T_q", 'i', "2" }, { "T_k", 'i', "3" }, { "d_k", 'i', "4" }, { "d_v", 'i', "5" } } },
     { "mm_fail", { { NULL } }, { { "fmt", 'x', "ok" } } },
     { "mm_rng_seed", { { "r", 'r', "1", "1" } }, { { NULL } } },
     { "mm_rng_next", { { "r", 'r', "1", "1" } }, { { NULL } } },
@@ -173,6 +189,61 @@ static const row ROWS[] = {
       "underflow: the exponentials of score row 0 sum to 0" },
     { "qkv_attend_unscaled", "T=11,d_k=1,d_v=1,q=0,k=0,v=DBL_MAX", MM_ERANGE,
       "out[0][0] is inf; weights V overflows" },       /* rounding past DBL_MAX */
+    { "softmax_row", "n=INT_MAX", UNCHECKED, "sdpa.h: s holds n doubles (unchecked)" },
+    { "softmax_row", "s[0]=nan", MM_EINVAL,
+      "s[0] is nan; a score must be finite, or -inf for a hidden key" },
+    { "softmax_row", "s[2]=inf,s[3]=nan", MM_EINVAL, "s[2] is inf" },   /* the first */
+    { "softmax_row", "s=-inf", MM_OK, "" },                 /* all hidden: weights 0 */
+    { "softmax_row", "s[1]=-inf,s[3]=-inf", MM_OK, "" },
+    { "softmax_row", "s=DBL_MAX", MM_OK, "" },              /* uniform, no overflow */
+    { "softmax_row", "s[0]=DBL_MAX,s[1]=-DBL_MAX", MM_OK, "" },   /* s - max is -inf */
+    { "softmax_row", "s[0]=1000,s[1]=-1000", MM_OK, "" },
+    { "softmax_row", "n=1", MM_OK, "" },
+    { "sdpa", "T_q=INT_MAX,d_k=INT_MAX", MM_EINVAL,
+      "T_q * d_k = 2147483647 * 2147483647 doubles do not fit in one buffer" },
+    { "sdpa", "T_k=INT_MAX,d_k=INT_MAX", MM_EINVAL, "T_k * d_k = 2147483647 * 2147483647" },
+    { "sdpa", "T_k=11,d_k=1,d_v=1,q=0,k=0,v=DBL_MAX", MM_ERANGE, "sdpa: row 0 of out overflows" },
+    { "sdpa", "T_k=INT_MAX,d_v=INT_MAX", MM_EINVAL, "T_k * d_v = 2147483647 * 2147483647" },
+    { "sdpa", "T_q=INT_MAX,d_v=INT_MAX", MM_EINVAL, "T_q * d_v = 2147483647 * 2147483647" },
+    { "sdpa", "T_q=INT_MAX,T_k=INT_MAX", MM_EINVAL, "T_q * T_k = 2147483647 * 2147483647" },
+    { "sdpa", "T_q=1073741824,T_k=1073741824", MM_EINVAL,       /* 2^60 > MM_MAX_ELEMENTS */
+      "T_q * T_k = 1073741824 * 1073741824 doubles do not fit" },
+    { "sdpa", "T_q=1073741824,T_k=1073741823,out=weights", MM_EINVAL,   /* it fits */
+      "out must not be the same buffer as weights" },
+    { "sdpa", "T_q=INT_MAX,out=weights", MM_EINVAL, "out must not be the same buffer as weights" },
+    { "sdpa", "weights=NULL,bias=out", MM_EINVAL, "out must not be the same buffer as bias" },
+    { "sdpa", "weights=NULL,bias=NULL,out=v+1", MM_EINVAL, "out must not overlap v" },
+    { "sdpa", "weights=NULL,bias=NULL", MM_OK, "" },
+    { "sdpa", "q=k", MM_OK, "" },                           /* inputs may coincide */
+    { "sdpa", "k=v", MM_OK, "" },
+    { "sdpa", "bias=q", MM_OK, "" },
+    { "sdpa", "T_q=3,T_k=2,d_k=5,d_v=1", MM_OK, "" },         /* T_q > T_k, d_v < d_k */
+    { "sdpa", "q[0]=nan,bias[0]=nan", MM_EINVAL, "q[0][0] is nan; inputs must be finite" },
+    { "sdpa", "bias[0]=nan", MM_EINVAL,
+      "bias[0][0] is nan; a bias must be finite, or -inf to hide a key" },
+    { "sdpa", "bias[4]=inf", MM_EINVAL, "bias[1][1] is inf" },
+    { "sdpa", "bias=-inf", MM_OK, "" },             /* nothing seen: weights, out 0 */
+    { "sdpa", "bias[0]=-inf,bias[1]=-inf,bias[2]=-inf", MM_OK, "" },
+    { "sdpa", "weights=NULL,bias=-inf", MM_OK, "" },
+    { "sdpa", "bias=-DBL_MAX", MM_OK, "" },
+    { "sdpa", "q=1e200,k=1e200", MM_ERANGE,
+      "sdpa: a score of query 0 overflows; q and k hold values too large to multiply" },
+    { "sdpa", "q=-1e154,k=1e154", MM_ERANGE, "a score of query 0 overflows" },  /* -inf */
+    { "sdpa", "weights=NULL,q=1e200,k=1e200", MM_ERANGE, "a score of query 0 overflows" },
+    { "sdpa", "q[7]=1e200,k=1e200", MM_ERANGE, "a score of query 1 overflows" },
+    { "sdpa", "q=1e153,k=1e153", MM_OK, "" },                   /* scores 2e306 */
+    { "sdpa", "q=1e153,k=1e153,bias=DBL_MAX", MM_ERANGE,
+      "sdpa: query 0, key 0: the score overflows once the bias is added" },
+    { "sdpa", "q=1e153,k=1e153,bias[5]=DBL_MAX", MM_ERANGE,
+      "query 1, key 2: the score overflows once the bias is added" },
+    { "sdpa", "weights=NULL,q=1e153,k=1e153,bias[5]=DBL_MAX", MM_ERANGE,
+      "query 1, key 2: the score overflows" },
+    { "sdpa", "q=1e153,k=1e153,bias[5]=-inf", MM_OK, "" },
+    { "sdpa", "q=-1e153,k=1e153,bias=-DBL_MAX", MM_ERANGE,      /* -2e306 - DBL_MAX */
+      "sdpa: query 0, key 0: the score overflows once the bias is added" },
+    { "sdpa", "q=-1e153,k=1e153,bias[0]=-inf,bias[1]=-DBL_MAX", MM_ERANGE,
+      "sdpa: query 0, key 1: the score overflows" },     /* -inf, then an overflow */
+    { "sdpa", "v=DBL_MAX,q=0", MM_OK, "" },                   /* weights 1/3: no overflow */
     { "attention_param_count", "d_model=65,n_heads=4", MM_EINVAL,
       "d_model (65) is not divisible by n_heads (4)" },
     { "attention_param_count", "d_model=INT_MAX,n_heads=1", MM_ERANGE,
@@ -222,6 +293,18 @@ static const fn_desc *find_fn(const char *name)
     return NULL;
 }
 
+/* written - an argument the function writes; optional - one that may be NULL */
+static int written(char kind) { return kind == 'o' || kind == 'w' || kind == 'b'; }
+static int optional(char kind) { return kind == 'w' || kind == 'm'; }
+
+/* nonfinite_reason - the end of the message for a NaN or +inf argument */
+static const char *nonfinite_reason(char kind)
+{
+    return kind == 'm' ? "a bias must be finite, or -inf to hide a key"
+         : kind == 'b' ? "a score must be finite, or -inf for a hidden key"
+         : "inputs must be finite";
+}
+
 static int n_ptrs(const fn_desc *f) { int n = 0; while (n < MAXP && f->p[n].name) n++; return n; }
 static int n_nums(const fn_desc *f) { int n = 0; while (n < MAXN && f->n[n].name) n++; return n; }
 
@@ -250,7 +333,8 @@ static size_t generate(test_case *all)
         for (int i = 0; i < np; i++) {                      /* every pointer NULL */
             snprintf(spec, sizeof spec, "%s=NULL", f->p[i].name);
             snprintf(msg, sizeof msg, "%s is NULL", f->p[i].name);
-            add(all, &n, f, spec, MM_EINVAL, msg);
+            if (optional(f->p[i].kind)) add(all, &n, f, spec, MM_OK, "");
+            else add(all, &n, f, spec, MM_EINVAL, msg);
         }
         for (int i = 0; i < nn; i++) {                      /* every size 0, < 0 */
             static const char *const bad[] = { "0", "-1", "INT_MIN" };
@@ -271,7 +355,7 @@ static size_t generate(test_case *all)
         }
         for (int i = 0; i < np; i++)                        /* every forbidden alias */
             for (int j = 0; j < np; j++) {
-                if (i == j || (f->p[i].kind != 'o' && f->p[j].kind != 'o')) continue;
+                if (i == j || (!written(f->p[i].kind) && !written(f->p[j].kind))) continue;
                 int lo = i < j ? i : j, hi = i < j ? j : i;
                 snprintf(spec, sizeof spec, "%s=%s", f->p[i].name, f->p[j].name);
                 snprintf(msg, sizeof msg, "%s must not be the same buffer as %s",
@@ -283,16 +367,17 @@ static size_t generate(test_case *all)
                 add(all, &n, f, spec, MM_EINVAL, msg);
             }
         for (int i = 0; i < np; i++) {                      /* NaN and infinities */
-            if (f->p[i].kind != 'i' && f->p[i].kind != 'c') continue;
+            char kind = f->p[i].kind;
+            if (kind != 'i' && kind != 'c' && kind != 'm' && kind != 'b') continue;
             static const char *const v[] = { "nan", "inf", "-inf" };
             for (int b = 0; b < 3; b++) {
                 snprintf(spec, sizeof spec, "%s[LAST]=%s", f->p[i].name, v[b]);
-                if (f->p[i].kind == 'i') {
-                    snprintf(msg, sizeof msg, "%s[LAST] is %s; inputs must be finite",
-                             f->p[i].name, v[b]);
+                if (kind == 'i' || ((kind == 'm' || kind == 'b') && b < 2)) {
+                    snprintf(msg, sizeof msg, "%s[LAST] is %s; %s", f->p[i].name, v[b],
+                             nonfinite_reason(kind));
                     add(all, &n, f, spec, MM_EINVAL, msg);
                 } else {
-                    add(all, &n, f, spec, MM_OK, "");        /* copied as it is */
+                    add(all, &n, f, spec, MM_OK, "");   /* copied as it is; -inf hides */
                 }
             }
         }
@@ -334,7 +419,7 @@ static long double number(const char *s)
 {
     static const struct { const char *name; long double value; } named[] = {
         { "INT_MAX", INT_MAX }, { "INT_MIN", INT_MIN }, { "SIZE_MAX", SIZE_MAX },
-        { "DBL_MAX", DBL_MAX }, { "MM_STD_MAX", MM_STD_MAX },
+        { "DBL_MAX", DBL_MAX }, { "-DBL_MAX", -DBL_MAX }, { "MM_STD_MAX", MM_STD_MAX },
         { "nan", NAN }, { "inf", INFINITY }, { "-inf", -INFINITY },
     };
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
@@ -358,7 +443,7 @@ static long I(const call_env *e, const char *name)
 /* dim - a size of a shape, as the case sets it ("d_qkv" is 2 d_k + d_v) */
 static long dim(const call_env *e, const char *name)
 {
-    if (strcmp(name, "1") == 0) return 1;
+    if (name == NULL || strcmp(name, "1") == 0) return 1;       /* NULL: a vector */
     if (strcmp(name, "d_qkv") == 0) return 2 * I(e, "d_k") + I(e, "d_v");
     return I(e, name);
 }
@@ -418,7 +503,7 @@ static void setup(call_env *e, const test_case *c)
         e->buf[i] = calloc(len, sizeof(double));
         cr_assert_not_null(e->buf[i]);
         for (size_t k = 0; k < len; k++)          /* inputs small, outputs marked */
-            e->buf[i][k] = e->f->p[i].kind == 'o' ? 1234.5 + k
+            e->buf[i][k] = e->f->p[i].kind == 'o' || e->f->p[i].kind == 'w' ? 1234.5 + k
                          : (double)((long)(k * 37 % 11) - 5) / 8.0;
         if (e->f->p[i].kind == 'r') mm_rng_seed((mm_rng *)e->buf[i], 7);
         if (e->f->p[i].kind == 'l') *(long *)e->buf[i] = 777;
@@ -447,6 +532,10 @@ static mm_status call(call_env *e)
     if (!strcmp(fn, "qkv_attend_unscaled"))
         return qkv_attend_unscaled(p[0], p[1], p[2], p[3], p[4], I(e, "T"), I(e, "d_k"),
                                    I(e, "d_v"));
+    if (!strcmp(fn, "softmax_row")) return softmax_row(p[0], I(e, "n"));
+    if (!strcmp(fn, "sdpa"))
+        return sdpa(p[0], p[1], p[2], p[3], p[4], p[5], I(e, "T_q"), I(e, "T_k"),
+                    I(e, "d_k"), I(e, "d_v"));
     if (!strcmp(fn, "attention_param_count"))
         return attention_param_count(p[0], I(e, "d_model"), I(e, "n_heads"));
     if (!strcmp(fn, "attention_init_weights"))
@@ -478,8 +567,11 @@ static void expected_message(const call_env *e, const test_case *c, char *out, s
     snprintf(name, sizeof name, "%.*s", (int)(last - start), start);
     int i = ptr_index(e, name);
     long rows = dim(e, e->f->p[i].rows), cols = dim(e, e->f->p[i].cols);
-    snprintf(out, size, "%.*s[%ld][%ld]%s", (int)(last - c->msg), c->msg,
-             rows - 1, cols - 1, last + 6);
+    if (e->f->p[i].cols == NULL)                            /* a vector: s[j] */
+        snprintf(out, size, "%.*s[%ld]%s", (int)(last - c->msg), c->msg, rows - 1, last + 6);
+    else
+        snprintf(out, size, "%.*s[%ld][%ld]%s", (int)(last - c->msg), c->msg,
+                 rows - 1, cols - 1, last + 6);
 }
 
 static void free_env(call_env *e)
@@ -531,10 +623,10 @@ ParameterizedTest(test_case *c, bad_args, table)
     for (int i = 0; i < n_ptrs(e.f); i++) {
         char kind = e.f->p[i].kind;
         int changed = memcmp(before[i], e.buf[i], e.len[i] * sizeof(double)) != 0;
-        if (kind == 'i' || kind == 'c' || (s == MM_EINVAL && kind != 'r'))
+        if (kind == 'i' || kind == 'c' || kind == 'm' || (s == MM_EINVAL && kind != 'r'))
             cr_expect(!changed, "%s(%s) returned %s but changed %s", fn, c->spec,
                       mm_status_name(s), e.f->p[i].name);
-        if (s == MM_OK && kind == 'o' && e.p[i] == e.buf[i] && !strstr(c->spec, "[LAST]"))
+        if (s == MM_OK && written(kind) && e.p[i] == e.buf[i] && !strstr(c->spec, "[LAST]"))
             for (size_t k = 0; k < e.len[i]; k++)
                 cr_expect(isfinite(e.buf[i][k]), "%s(%s): MM_OK but %s[%zu] = %g", fn,
                           c->spec, e.f->p[i].name, k, e.buf[i][k]);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "minimodel/attention/qkv.h"
+#include "minimodel/attention/sdpa.h"
 #include "minimodel/core/matrix.h"
 #include "minimodel/core/rng.h"
 
@@ -90,6 +91,19 @@ Test(errors, plain_softmax_underflow_is_reported_not_nan)
     double w[4], out[2];
     EXPECT_ERROR(qkv_attend_unscaled(out, w, q, k, v, 2, 1, 1), MM_ERANGE,
                  "underflow: the exponentials of score row 0 sum to 0");
+}
+
+Test(errors, softmax_and_sdpa)
+{
+    EXPECT_ERROR(softmax_row(NULL, 2), MM_EINVAL, "softmax_row: s is NULL");
+    EXPECT_ERROR(softmax_row(A, -4), MM_EINVAL, "softmax_row: n must be positive, got -4");
+    EXPECT_ERROR(sdpa(NULL, A, B, C, D, NULL, 2, 2, 2, 2), MM_EINVAL, "sdpa: out is NULL");
+    EXPECT_ERROR(sdpa(A, NULL, B, C, NULL, NULL, 2, 2, 2, 2), MM_EINVAL, "sdpa: v is NULL");
+    EXPECT_ERROR(sdpa(A, B, C, D, E, NULL, 2, 0, 2, 2), MM_EINVAL,
+                 "sdpa: T_k must be positive, got 0");
+    EXPECT_ERROR(sdpa(A, B, C, D, E, A, 2, 2, 2, 2), MM_EINVAL,
+                 "sdpa: out must not be the same buffer as bias");
+    EXPECT_ERROR(sdpa(A, NULL, C, D, E, B, 2, 2, 2, 2), MM_OK, "");   /* NULL weights */
 }
 
 Test(errors, init_weights)

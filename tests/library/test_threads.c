@@ -1,14 +1,19 @@
 /* test_threads.c - the library from several threads at once.
  * mm_last_error is one message per thread: threads that fail differently at
- * the same time each read their own message. The projections on shared,
- * read-only inputs give, in every thread, the same bits as in one thread
- * (chapter 03 adds its forward pass on one shared layer here). */
+ * the same time each read their own message. The projections, chapter 01's
+ * attention and chapter 02's sdpa (with and without its weights buffer, so
+ * with its own row of scratch; with a causal bias that hides keys; with
+ * T_q != T_k) on shared, read-only inputs give, in every thread, the same
+ * bits as in one thread (chapter 03 adds its forward pass on one shared
+ * layer here). */
 #define _POSIX_C_SOURCE 200809L     /* pthread_barrier_t */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "minimodel/attention/qkv.h"
+#include "minimodel/attention/sdpa.h"
 #include "minimodel/core/matrix.h"
 #include "minimodel/core/rng.h"
 
@@ -49,11 +54,14 @@ Test(threads, each_thread_reads_its_own_last_error)
 
 /* ---- the same bits from every thread ----------------------------------------------- */
 
-enum { T = 16, D = 64, DK = 16, DV = 16, DQKV = 2 * DK + DV };
+enum { T = 16, D = 64, DK = 16, DV = 16, DQKV = 2 * DK + DV, TQ = 5 };
 static double x[T * D], w_q[D * DK], w_k[D * DK], w_v[D * DV], w_qkv[D * DQKV];
+static double bias[T * T];                      /* causal: -inf above the diagonal */
+static double sq[T * DK], sk[T * DK], sv[T * DV];   /* sdpa's shared inputs */
 
 typedef struct { double q[T * DK], k[T * DK], v[T * DV], qkv[T * DQKV], f[3][T * DK],
-                        w[T * T], out[T * DV]; mm_status s; } result;
+                        w[T * T], out[T * DV], sw[T * T], sout[T * DV], sout_null[T * DV],
+                        cw[T * T], cout[T * DV], rout[TQ * DV]; mm_status s; } result;
 
 static void compute(result *r)
 {
@@ -61,6 +69,12 @@ static void compute(result *r)
     if (r->s == MM_OK)
         r->s = qkv_project_fused(r->f[0], r->f[1], r->f[2], r->qkv, x, w_qkv, T, D, DK, DV);
     if (r->s == MM_OK) r->s = qkv_attend_unscaled(r->out, r->w, r->q, r->k, r->v, T, DK, DV);
+    if (r->s == MM_OK) r->s = sdpa(r->sout, r->sw, sq, sk, sv, NULL, T, T, DK, DV);
+    if (r->s == MM_OK) r->s = sdpa(r->sout_null, NULL, sq, sk, sv, NULL, T, T, DK, DV);
+    if (r->s == MM_OK) r->s = sdpa(r->cout, r->cw, sq, sk, sv, bias, T, T, DK, DV);
+    if (r->s == MM_OK)                          /* the last TQ queries, all T keys */
+        r->s = sdpa(r->rout, NULL, sq + (T - TQ) * DK, sk, sv, bias + (T - TQ) * T, TQ, T,
+                    DK, DV);
 }
 
 static result one, many[THREADS];
@@ -81,6 +95,9 @@ Test(threads, shared_read_only_inputs_give_the_same_bits)
     cr_assert_eq(mm_fill_normal(w_k, D * DK, 0.25, &r), MM_OK);
     cr_assert_eq(mm_fill_normal(w_v, D * DV, 0.25, &r), MM_OK);
     cr_assert_eq(qkv_pack(w_qkv, w_q, w_k, w_v, D, DK, DV), MM_OK);
+    cr_assert_eq(qkv_project(sq, sk, sv, x, w_q, w_k, w_v, T, D, DK, DV), MM_OK);
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) bias[i * T + j] = j > i ? -INFINITY : 0.0;
     compute(&one);
     cr_assert_eq(one.s, MM_OK, "%s", mm_last_error());
     pthread_t t[THREADS];

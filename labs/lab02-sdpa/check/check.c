@@ -1,0 +1,713 @@
+/* check.c - the checks of lab 02, run by the judge: softmax_row on rows of
+ * scores (chapter 01's worked example scaled, random rows, scores of ±1000,
+ * hidden keys, bad arguments), and sdpa on chapter 01's worked example
+ * (tangled/examples/ch01-worked.h, scaled: the numbers chapter 02 states),
+ * non-square shapes in both directions, random shapes, large scores, a
+ * bias, hidden keys, weights passed or NULL, and bad arguments. The
+ * learner's results (from its own process, through lab_call) are compared
+ * with the library's, the reference. The checks of one function run in
+ * this order against one learner process, on cases of different shapes, so
+ * that state kept between calls shows. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "examples/ch01-worked.h"
+#include "minimodel/attention/qkv.h"
+#include "minimodel/core/rng.h"
+#include "alias.h"
+#include "lab02.h"
+
+const char lab_id[] = "02";
+const char *const lab_title[2] = {
+    "Lab 02 (softmax and scaled dot-product attention)",
+    "Lab 02 (softmax y atención de producto escalado)"
+};
+const char *const lab_functions[] = { "softmax_row", "sdpa", NULL };
+
+/* fresh - n doubles of the check, copied from values if given */
+static double *fresh(size_t n, const double *values)
+{
+    double *p = lab_temp((n ? n : 1) * sizeof *p);
+    if (values) memcpy(p, values, n * sizeof *p);
+    return p;
+}
+
+int row_text(char *buf, size_t size, const double *s, int n)
+{
+    int len = snprintf(buf, size, "(");
+    for (int j = 0; j < n && len < (int)size; j++) {
+        if (j == 8 && n > 9) {
+            len += snprintf(buf + len, size - len, ", ...");
+            j = n - 2;
+            continue;
+        }
+        len += snprintf(buf + len, size - len, "%s%.6g", j ? ", " : "", s[j]);
+    }
+    if (len < (int)size) len += snprintf(buf + len, size - len, ")");
+    return len;
+}
+
+/* ---- softmax_row ------------------------------------------------------------------ */
+
+#define SQRT1_2 0.70710678118654752440      /* 1 / sqrt 2 */
+
+/* the fixed rows, by check (name, n, scores); the random ones are made below */
+static const struct {
+    const char *name[2];
+    int n;
+    double s[6];
+} softmax_rows[] = {
+    { { "row 0 of chapter 01's worked example, scaled: s = (0, 1/sqrt 2)",
+        "fila 0 del ejemplo resuelto del capítulo 01, escalada: s = (0, 1/sqrt 2)" },
+      2, { 0, SQRT1_2 } },
+    { { "s = (3, 1, 0)", "s = (3, 1, 0)" }, 3, { 3, 1, 0 } },
+    { { "one score: s = (-2.5)", "una sola puntuación: s = (-2.5)" }, 1, { -2.5 } },
+    { { "large scores: s = (1003, 1001, 1000), the weights of (3, 1, 0)",
+        "puntuaciones grandes: s = (1003, 1001, 1000), los pesos de (3, 1, 0)" },
+      3, { 1003, 1001, 1000 } },
+    { { "large negative scores: s = (-1000, -1001, -1010)",
+        "puntuaciones negativas grandes: s = (-1000, -1001, -1010)" },
+      3, { -1000, -1001, -1010 } },
+    { { "hidden keys: s = (-inf, 2, -inf, 0.5)", "claves ocultas: s = (-inf, 2, -inf, 0.5)" },
+      4, { -INFINITY, 2, -INFINITY, 0.5 } },
+    { { "every key hidden: s = (-inf, -inf, -inf)",
+        "todas las claves ocultas: s = (-inf, -inf, -inf)" },
+      3, { -INFINITY, -INFINITY, -INFINITY } },
+};
+enum { SM_WORKED, SM_THREE, SM_ONE, SM_LARGE, SM_LARGE_NEG, SM_HIDDEN, SM_ALL_HIDDEN,
+       SM_RANDOM_A = 100, SM_RANDOM_B };
+
+/* softmax_case_make - the row of check which: fixed, or random (n and
+ * scores from a seeded generator, N(0, 2^2)) */
+static void softmax_case_make(softmax_case *c, int which)
+{
+    double *s;
+    if (which >= SM_RANDOM_A) {
+        unsigned seed = which == SM_RANDOM_A ? 5 : 9;
+        mm_rng r;
+        mm_rng_seed(&r, seed);
+        c->n = 2 + (int)(mm_rng_next(&r) % 8);
+        s = fresh(c->n, NULL);
+        for (int j = 0; j < c->n; j++) s[j] = 2.0 * mm_rng_normal(&r);
+        snprintf(c->name, sizeof c->name, EN_ES("random n=%d seed=%u", "aleatoria n=%d semilla=%u"),
+                 c->n, seed);
+    } else {
+        c->n = softmax_rows[which].n;
+        s = fresh(c->n, softmax_rows[which].s);
+        snprintf(c->name, sizeof c->name, "%s", softmax_rows[which].name[lab_es()]);
+    }
+    c->s = s;
+    double *want = fresh(c->n, s);
+    LAB_REF(softmax_row(want, c->n));
+    c->want = want;
+}
+
+/* softmax_in_place - the learner's row buffer s: an output (the learner
+ * writes it) that arrives holding the scores */
+static lab_mat *softmax_in_place(const double *s, int n)
+{
+    lab_mat *m = lab_out("s", 1, n);
+    memcpy(m->p, s, (size_t)n * sizeof *m->p);
+    return m;
+}
+
+static bool has_minus_inf(const double *s, int n)
+{
+    for (int j = 0; j < n; j++)
+        if (s[j] == -INFINITY) return true;
+    return false;
+}
+
+static void check_softmax(int which)
+{
+    softmax_case c;
+    softmax_case_make(&c, which);
+    lab_case("%s", c.name);
+    lab_mat *s = softmax_in_place(c.s, c.n);
+    mm_status st = lab_call("softmax_row", LAB_BUFS(s), LAB_INTS(c.n));
+    const double *want[1] = { c.want };
+    lab_check_values(st, 1, &s, want, diagnose_softmax, &c);
+    if (st == MM_EINVAL && has_minus_inf(c.s, c.n))
+        lab_hint(EN_ES("-inf is not a bad score: it hides a key, whose weight is exactly 0 "
+                       "(exp(-inf) = 0); only NaN and +inf are refused",
+                       "-inf no es una puntuación errónea: oculta una clave, cuyo peso es "
+                       "exactamente 0 (exp(-inf) = 0); solo se rechazan NaN y +inf"));
+}
+
+/* unchanged - after a call that failed as it should, s must hold what it
+ * was given; when says which call */
+static bool unchanged(const lab_mat *s, const double *given, const char *when)
+{
+    for (size_t j = 0; j < s->n; j++) {
+        if (memcmp(&s->p[j], &given[j], sizeof given[j]) == 0) continue;
+        lab_fail(EN_ES("softmax_row failed %s, as it should, but changed s: element %zu was "
+                       "%g, is now %g; a failed call leaves s as it was",
+                       "softmax_row falló %s, como debe, pero cambió s: el elemento %zu era "
+                       "%g y ahora es %g; una llamada fallida deja s como estaba"),
+                 when, j, given[j], s->p[j]);
+        lab_hint(EN_ES("check every score before you write any: find a NaN or +inf "
+                       "anywhere in the row first, and return MM_EINVAL before the first "
+                       "write",
+                       "comprueba todas las puntuaciones antes de escribir ninguna: busca "
+                       "primero un NaN o un +inf en toda la fila, y devuelve MM_EINVAL "
+                       "antes de la primera escritura"));
+        return false;
+    }
+    return true;
+}
+
+static const char *const null_hint[2] = {
+    "check every pointer before using it: MM_NEED_BUFFER(p) returns MM_EINVAL "
+    "from your function when p is NULL, with a message naming the function and p",
+    "comprueba cada puntero antes de usarlo: MM_NEED_BUFFER(p) devuelve MM_EINVAL "
+    "desde tu función cuando p es NULL, con un mensaje que nombra la función y p"
+};
+static const char *const size_hint[2] = {
+    "check every size before using it: MM_NEED_POSITIVE(n) returns MM_EINVAL from "
+    "your function unless n > 0, with a message naming the function and n",
+    "comprueba cada tamaño antes de usarlo: MM_NEED_POSITIVE(n) devuelve MM_EINVAL "
+    "desde tu función salvo que n > 0, con un mensaje que nombra la función y n"
+};
+
+static void check_softmax_null(int unused)
+{
+    (void)unused;
+    lab_case("s = NULL");
+    mm_status st = lab_call("softmax_row", LAB_BUFS(NULL), LAB_INTS(3));
+    if (!lab_expect_status(st, MM_EINVAL, EN_ES("for s = NULL", "con s = NULL")))
+        lab_hint("%s", null_hint[lab_es()]);
+}
+
+static void check_softmax_sizes(int unused)
+{
+    (void)unused;
+    static const double row[3] = { 1, 2, 3 };
+    static const int bad[] = { 0, -1 };
+    bool ok = true;
+    for (int i = 0; i < 2; i++) {
+        lab_case("n = %d", bad[i]);
+        lab_mat *s = softmax_in_place(row, 3);
+        mm_status st = lab_call("softmax_row", LAB_BUFS(s), LAB_INTS(bad[i]));
+        char when[48];
+        snprintf(when, sizeof when, EN_ES("for n = %d", "con n = %d"), bad[i]);
+        if (lab_expect_status(st, MM_EINVAL, when)) ok &= unchanged(s, row, when);
+        else ok = false;
+    }
+    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+}
+
+/* the rows a check refuses: each holds one NaN or +inf, after finite scores */
+static const struct { const char *name; int n; double s[4]; } bad_rows[] = {
+    { "s = (0.5, 1, -inf, NaN)", 4, { 0.5, 1, -INFINITY, NAN } },
+    { "s = (2, +inf, 1)", 3, { 2, INFINITY, 1 } },
+};
+
+static void check_softmax_bad(int which)
+{
+    const double *row = bad_rows[which].s;
+    int n = bad_rows[which].n;
+    lab_case("%s", bad_rows[which].name);
+    lab_mat *s = softmax_in_place(row, n);
+    mm_status st = lab_call("softmax_row", LAB_BUFS(s), LAB_INTS(n));
+    char when[80];
+    snprintf(when, sizeof when, EN_ES("for %s", "con %s"), bad_rows[which].name);
+    if (!lab_expect_status(st, MM_EINVAL, when)) {
+        lab_hint(EN_ES("a score that is NaN or +inf has no weight (with it every weight of "
+                       "the row would be NaN): look for one (isnan(s[j]), s[j] == INFINITY) "
+                       "before computing anything, and return mm_fail(MM_EINVAL, ...)",
+                       "una puntuación NaN o +inf no tiene peso (con ella todos los pesos "
+                       "de la fila serían NaN): búscala (isnan(s[j]), s[j] == INFINITY) "
+                       "antes de calcular nada, y devuelve mm_fail(MM_EINVAL, ...)"));
+        return;
+    }
+    unchanged(s, row, when);
+}
+
+/* ---- sdpa: the cases ------------------------------------------------------------ */
+
+/* the fixed non-square cases: no symmetry to hide a mistake */
+static const double fq_q[] = { 1, 0, 2,   0, -1, 1 };                          /* (2, 3) */
+static const double fq_k[] = { 1, 1, 0,   0, 2, 1,   -1, 0, 1,   2, 0, -1 };   /* (4, 3) */
+static const double fq_v[] = { 1, 0,   0, 1,   2, -1,   -1, 3 };               /* (4, 2) */
+
+static const double mq_q[] = { 1, 0,   0, 1,   1, 1,   -1, 2 };                /* (4, 2) */
+static const double mq_k[] = { 2, 0,   0, 1,   1, -1 };                        /* (3, 2) */
+static const double mq_v[] = { 1, 0, 2,   0, 3, 0,   -1, 1, 1 };               /* (3, 3) */
+
+/* large scores: query 0 scores (1000, 999, 990), query 1 (-1000, -999, -990);
+ * row 1 is 1990 below row 0's maximum */
+static const double big_q[] = { 2000, 0, 0, 0,   -2000, 0, 0, 0 };             /* (2, 4) */
+static const double big_k[] = { 1, 0, 0, 0,   0.999, 0, 0, 1,   0.99, 1, 0, 0 }; /* (3, 4) */
+static const double big_v[] = { 1, 2,   3, -1,   0, 1 };                       /* (3, 2) */
+
+static const double bias_q[] = { 1, 2,   -1, 0.5 };                            /* (2, 2) */
+static const double bias_k[] = { 0.5, 1,   1, -1,   2, 0 };                    /* (3, 2) */
+static const double bias_v[] = { 1, 0,   0, 2,   -1, 1 };                      /* (3, 2) */
+static const double bias_b[] = { 0.5, -1, 2,   1, 0, -0.5 };                   /* (2, 3) */
+
+static const double hid_q[] = { 1, 0,   0, 1,   1, -1 };                       /* (3, 2) */
+static const double hid_k[] = { 1, 1,   -1, 0,   0, 2,   2, -1 };              /* (4, 2) */
+static const double hid_v[] = { 1, 0, 2,   0, 1, -1,   3, 1, 0,   -2, 0, 1 };  /* (4, 3) */
+static const double hid_b[] = { 0, -INFINITY, 0, -INFINITY,                    /* (3, 4) */
+                                -INFINITY, -INFINITY, -INFINITY, -INFINITY,
+                                0, 0, 0, -INFINITY };
+
+enum { SD_WORKED, SD_FEWER_QUERIES, SD_MORE_QUERIES, SD_NO_WEIGHTS, SD_RANDOM_A, SD_RANDOM_B,
+       SD_RANDOM_C, SD_LARGE, SD_BIAS, SD_HIDDEN, SD_HIDDEN_NO_WEIGHTS };
+
+static void set_shape(sdpa_case *c, int T_q, int T_k, int d_k, int d_v, bool weights)
+{
+    c->T_q = T_q;
+    c->T_k = T_k;
+    c->d_k = d_k;
+    c->d_v = d_v;
+    c->weights = weights;
+    c->bias = NULL;
+}
+
+static void set_fixed(sdpa_case *c, const double *q, const double *k, const double *v,
+                      const double *bias)
+{
+    c->q = fresh((size_t)c->T_q * c->d_k, q);
+    c->k = fresh((size_t)c->T_k * c->d_k, k);
+    c->v = fresh((size_t)c->T_k * c->d_v, v);
+    c->bias = bias ? fresh((size_t)c->T_q * c->T_k, bias) : NULL;
+}
+
+/* set_random - q, k, v (and no bias) from the generator r, N(0, 1.5^2) */
+static void set_random(sdpa_case *c, mm_rng *r)
+{
+    double *m[3];
+    size_t n[3] = { (size_t)c->T_q * c->d_k, (size_t)c->T_k * c->d_k, (size_t)c->T_k * c->d_v };
+    for (int i = 0; i < 3; i++) {
+        m[i] = fresh(n[i], NULL);
+        for (size_t j = 0; j < n[i]; j++) m[i][j] = 1.5 * mm_rng_normal(r);
+    }
+    c->q = m[0];
+    c->k = m[1];
+    c->v = m[2];
+}
+
+/* mat_text - "[[1,0],[0,1]]": a small matrix as the case name shows it */
+static int mat_text(char *buf, size_t size, const double *a, int rows, int cols)
+{
+    int len = snprintf(buf, size, "[");
+    for (int i = 0; i < rows && len < (int)size; i++) {
+        len += snprintf(buf + len, size - len, "%s[", i ? "," : "");
+        for (int j = 0; j < cols && len < (int)size; j++)
+            len += snprintf(buf + len, size - len, "%s%g", j ? "," : "", a[i * cols + j]);
+        if (len < (int)size) len += snprintf(buf + len, size - len, "]");
+    }
+    return len < (int)size ? len + snprintf(buf + len, size - len, "]") : len;
+}
+
+/* worked_example - chapter 01's example through the projections (the
+ * reference's qkv_project), then scaled: Q = I, K = W_K, V = W_V */
+static void worked_example(sdpa_case *c)
+{
+    enum { T = CH01_T, D = CH01_D };
+    set_shape(c, T, T, D, D, true);
+    double *q = fresh(T * D, NULL), *k = fresh(T * D, NULL), *v = fresh(T * D, NULL);
+    LAB_REF(qkv_project(q, k, v, ch01_x, ch01_w_q, ch01_w_k, ch01_w_v, T, D, D, D));
+    c->q = q;
+    c->k = k;
+    c->v = v;
+    size_t len = snprintf(c->name, sizeof c->name, "%s",
+                          EN_ES("worked example of chapter 01, scaled: ",
+                                "ejemplo resuelto del capítulo 01, escalado: "));
+    const double *m[3] = { q, k, v };
+    const char *names[3] = { "Q", "K", "V" };
+    for (int i = 0; i < 3 && len < sizeof c->name; i++) {
+        len += snprintf(c->name + len, sizeof c->name - len, "%s%s = ", i ? ", " : "", names[i]);
+        if (len < sizeof c->name) len += mat_text(c->name + len, sizeof c->name - len, m[i], T, D);
+    }
+}
+
+/* the seeds of the random cases, and which passes weights = NULL */
+static const unsigned random_seeds[] = { 3, 11, 17 };
+
+static void sdpa_case_make(sdpa_case *c, int which)
+{
+    memset(c, 0, sizeof *c);
+    const char *fmt = NULL;
+    switch (which) {
+    case SD_WORKED:
+        worked_example(c);
+        break;
+    case SD_FEWER_QUERIES:
+        set_shape(c, 2, 4, 3, 2, true);
+        set_fixed(c, fq_q, fq_k, fq_v, NULL);
+        fmt = EN_ES("fewer queries than keys", "menos consultas que claves");
+        break;
+    case SD_MORE_QUERIES:
+        set_shape(c, 4, 3, 2, 3, true);
+        set_fixed(c, mq_q, mq_k, mq_v, NULL);
+        fmt = EN_ES("more queries than keys", "más consultas que claves");
+        break;
+    case SD_NO_WEIGHTS: {
+        mm_rng r;
+        mm_rng_seed(&r, 21);
+        set_shape(c, 3, 5, 4, 2, false);
+        set_random(c, &r);
+        fmt = EN_ES("random, seed 21", "aleatorio, semilla 21");
+        break;
+    }
+    case SD_RANDOM_A: case SD_RANDOM_B: case SD_RANDOM_C: {
+        unsigned seed = random_seeds[which - SD_RANDOM_A];
+        mm_rng r;
+        mm_rng_seed(&r, seed);
+        int T_q = 1 + (int)(mm_rng_next(&r) % 6), T_k = 1 + (int)(mm_rng_next(&r) % 6);
+        int d_k = 1 + (int)(mm_rng_next(&r) % 6), d_v = 1 + (int)(mm_rng_next(&r) % 5);
+        set_shape(c, T_q, T_k, d_k, d_v, which != SD_RANDOM_B);
+        set_random(c, &r);
+        snprintf(c->name, sizeof c->name,
+                 EN_ES("random T_q=%d T_k=%d d_k=%d d_v=%d seed=%u%s",
+                       "aleatorio T_q=%d T_k=%d d_k=%d d_v=%d semilla=%u%s"),
+                 T_q, T_k, d_k, d_v, seed, c->weights ? "" : ", weights = NULL");
+        fmt = NULL;
+        break;
+    }
+    case SD_LARGE:
+        set_shape(c, 2, 3, 4, 2, true);
+        set_fixed(c, big_q, big_k, big_v, NULL);
+        fmt = EN_ES("large scores: row 0 (1000, 999, 990), row 1 (-1000, -999, -990)",
+                    "puntuaciones grandes: fila 0 (1000, 999, 990), fila 1 (-1000, -999, -990)");
+        break;
+    case SD_BIAS:
+        set_shape(c, 2, 3, 2, 2, true);
+        set_fixed(c, bias_q, bias_k, bias_v, bias_b);
+        fmt = EN_ES("a bias [[0.5,-1,2],[1,0,-0.5]]", "un sesgo [[0.5,-1,2],[1,0,-0.5]]");
+        break;
+    case SD_HIDDEN: case SD_HIDDEN_NO_WEIGHTS:
+        set_shape(c, 3, 4, 2, 3, which == SD_HIDDEN);
+        set_fixed(c, hid_q, hid_k, hid_v, hid_b);
+        fmt = EN_ES("hidden keys: bias [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
+                    "(row 1 sees no key)",
+                    "claves ocultas: sesgo [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
+                    "(la fila 1 no ve ninguna clave)");
+        break;
+    default:
+        lab_bug("no sdpa case %d", which);
+    }
+    if (fmt)
+        snprintf(c->name, sizeof c->name, "%s: T_q=%d T_k=%d d_k=%d d_v=%d%s", fmt, c->T_q,
+                 c->T_k, c->d_k, c->d_v, c->weights ? "" : ", weights = NULL");
+    c->want_out = fresh((size_t)c->T_q * c->d_v, NULL);
+    c->want_w = fresh((size_t)c->T_q * c->T_k, NULL);
+    LAB_REF(sdpa(c->want_out, c->want_w, c->q, c->k, c->v, c->bias,
+                 c->T_q, c->T_k, c->d_k, c->d_v));
+    /* the numbers chapter 02 states for its worked example, to 4 places */
+    if (which == SD_WORKED &&
+        (fabs(c->want_w[0] - 0.3302) > 5e-5 || fabs(c->want_w[1] - 0.6698) > 5e-5 ||
+         fabs(c->want_out[0] - 0.6605) > 5e-5 || fabs(c->want_out[1] - 2.0093) > 5e-5))
+        lab_bug("the worked example gives weights (%.4f, %.4f) and out row 0 (%.4f, %.4f), "
+                "not chapter 02's (0.3302, 0.6698) and (0.6605, 2.0093)", c->want_w[0],
+                c->want_w[1], c->want_out[0], c->want_out[1]);
+}
+
+static void check_sdpa(int which)
+{
+    sdpa_case c;
+    sdpa_case_make(&c, which);
+    lab_case("%s", c.name);
+    int T_q = c.T_q, T_k = c.T_k, d_k = c.d_k, d_v = c.d_v;
+    lab_mat *q = lab_in("q", T_q, d_k, c.q);
+    lab_mat *k = lab_in("k", T_k, d_k, c.k);
+    lab_mat *v = lab_in("v", T_k, d_v, c.v);
+    lab_mat *bias = c.bias ? lab_in("bias", T_q, T_k, c.bias) : NULL;
+    lab_mat *out[2] = { lab_out("out", T_q, d_v), c.weights ? lab_out("weights", T_q, T_k) : NULL };
+    mm_status st = lab_call("sdpa", LAB_BUFS(out[0], out[1], q, k, v, bias),
+                            LAB_INTS(T_q, T_k, d_k, d_v));
+    const double *want[2] = { c.want_out, c.want_w };
+    lab_check_values(st, c.weights ? 2 : 1, out, want, diagnose_sdpa, &c);
+    if (st != MM_OK) diagnose_sdpa_refusal(&c, out[1]);
+    if (st == MM_EINVAL && c.bias && has_minus_inf(c.bias, T_q * T_k) &&
+        strstr(lab_learner_error(), "bias"))
+        lab_hint(EN_ES("a bias of -inf is not an error: it hides a key, whose weight is 0; "
+                       "a row whose every key is hidden has weights 0 and an output of 0",
+                       "un sesgo de -inf no es un error: oculta una clave, cuyo peso es 0; "
+                       "una fila con todas sus claves ocultas tiene pesos 0 y salida 0"));
+}
+
+/* ---- sdpa: bad arguments ---------------------------------------------------------- */
+
+/* the buffers of sdpa, in order */
+enum { B_OUT, B_WEIGHTS, B_Q, B_K, B_V, B_BIAS, N_BUFS };
+static const char *const buf_name[N_BUFS] = { "out", "weights", "q", "k", "v", "bias" };
+
+/* rooms - every buffer of a call on (2, 2, 2, 2): the outputs, and the
+ * inputs holding in[] (chapter 01's Q, K, V and a bias of 0) unless given */
+static const double room_in[4][4] = { { 1, 0, 0, 1 }, { 0, 1, 1, 0 }, { 2, 0, 0, 3 },
+                                      { 0, 0, 0, 0 } };
+static void rooms_with(lab_mat *b[N_BUFS], const double *const in[4])
+{
+    b[B_OUT] = lab_out("out", 2, 2);
+    b[B_WEIGHTS] = lab_out("weights", 2, 2);
+    for (int i = 0; i < 4; i++)
+        b[B_Q + i] = lab_in(buf_name[B_Q + i], 2, 2, in && in[i] ? in[i] : room_in[i]);
+}
+static void rooms(lab_mat *b[N_BUFS]) { rooms_with(b, NULL); }
+
+/* untouched - after a call refused with MM_EINVAL, the outputs out and
+ * weights (those that are outputs here) must hold what they held: a
+ * refused call writes nothing */
+static bool untouched(lab_mat *const b[N_BUFS], const char *when)
+{
+    for (int o = B_OUT; o <= B_WEIGHTS; o++) {
+        const lab_mat *m = b[o];
+        if (!m || m->input) continue;
+        if (m->n >= 2 && m->p[0] <= SDPA_ALIAS_TAG && m->p[1] <= SDPA_ALIAS_TAG)
+            continue;                            /* a tag: the call got another buffer */
+        for (size_t e = 0; e < m->n; e++)
+            if (m->p[e] != LAB_UNWRITTEN) {
+                lab_fail(EN_ES("sdpa refused the call %s, as it should, but wrote %s first "
+                               "(element (%zu, %zu) is %g): a call refused with MM_EINVAL "
+                               "writes nothing",
+                               "sdpa rechazó la llamada %s, como debe, pero antes escribió "
+                               "%s (el elemento (%zu, %zu) es %g): una llamada rechazada con "
+                               "MM_EINVAL no escribe nada"),
+                         when, m->name, e / m->cols, e % m->cols, m->p[e]);
+                lab_hint(EN_ES("check every argument - the pointers, the sizes, the "
+                               "overlaps, the values of q, k, v and bias - before the first "
+                               "write",
+                               "comprueba todos los argumentos - los punteros, los tamaños, "
+                               "los solapamientos, los valores de q, k, v y bias - antes de "
+                               "la primera escritura"));
+                return false;
+            }
+    }
+    return true;
+}
+
+/* refused - call sdpa with b[] and sizes n[], require want (MM_EINVAL: and
+ * nothing written); when says which call */
+static bool refused(lab_mat *const b[N_BUFS], const long n[4], mm_status want, const char *when)
+{
+    mm_status st = lab_call("sdpa", N_BUFS, b, 4, n);
+    if (!lab_expect_status(st, want, when)) return false;
+    return want != MM_EINVAL || untouched(b, when);
+}
+
+static void check_sdpa_nulls(int unused)
+{
+    (void)unused;
+    static const int must[] = { B_OUT, B_Q, B_K, B_V };
+    bool ok = true;
+    for (int i = 0; i < 4; i++) {
+        lab_mat *b[N_BUFS];
+        rooms(b);
+        b[must[i]] = NULL;
+        lab_case("%s = NULL", buf_name[must[i]]);
+        char when[48];
+        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), buf_name[must[i]]);
+        ok &= refused(b, (const long[4]){ 2, 2, 2, 2 }, MM_EINVAL, when);
+    }
+    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+}
+
+static void check_sdpa_sizes(int unused)
+{
+    (void)unused;
+    static const char *const size_name[4] = { "T_q", "T_k", "d_k", "d_v" };
+    bool ok = true;
+    for (int s = 0; s < 4; s++)
+        for (int value = 0; value >= -1; value--) {
+            lab_mat *b[N_BUFS];
+            rooms(b);
+            long n[4] = { 2, 2, 2, 2 };
+            n[s] = value;
+            lab_case("%s = %d", size_name[s], value);
+            char when[48];
+            snprintf(when, sizeof when, EN_ES("for %s = %d", "con %s = %d"), size_name[s], value);
+            ok &= refused(b, n, MM_EINVAL, when);
+        }
+    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+    /* sizes whose product no buffer can hold: (T_q, d_k) of 2^60 doubles */
+    lab_mat *b[N_BUFS];
+    rooms(b);
+    lab_case("T_q = d_k = 2^30");
+    const char *when = EN_ES("for T_q = d_k = 2^30: q would hold 2^60 doubles",
+                             "con T_q = d_k = 2^30: q tendría 2^60 doubles");
+    if (!refused(b, (const long[4]){ 1L << 30, 2, 1L << 30, 2 }, MM_EINVAL, when))
+        lab_hint(EN_ES("each buffer's size is a product of two sizes, and it must fit: "
+                       "MM_NEED_SIZE_PRODUCT(T_q, d_k) returns MM_EINVAL unless T_q d_k <= "
+                       "MM_MAX_ELEMENTS (check every pair that sizes a buffer, after the "
+                       "sizes themselves)",
+                       "el tamaño de cada búfer es un producto de dos tamaños, y tiene que "
+                       "caber: MM_NEED_SIZE_PRODUCT(T_q, d_k) devuelve MM_EINVAL salvo que "
+                       "T_q d_k <= MM_MAX_ELEMENTS (comprueba cada par que dimensiona un "
+                       "búfer, después de los propios tamaños)"));
+}
+
+/* check_sdpa_aliases - which 0: out, then weights, the same buffer as
+ * each input, and weights the same as out; which 1: two partial overlaps
+ * (calls.c passes the buffer twice) */
+static void check_sdpa_aliases(int which)
+{
+    static const struct { int output, other, off; } pairs[] = {
+        { B_OUT, B_Q, 0 }, { B_OUT, B_K, 0 }, { B_OUT, B_V, 0 }, { B_OUT, B_BIAS, 0 },
+        { B_WEIGHTS, B_Q, 0 }, { B_WEIGHTS, B_K, 0 }, { B_WEIGHTS, B_V, 0 },
+        { B_WEIGHTS, B_BIAS, 0 }, { B_WEIGHTS, B_OUT, 0 },
+        { B_OUT, B_Q, 2 }, { B_WEIGHTS, B_OUT, 1 },
+    };
+    bool ok = true, overlap = false;
+    size_t from = which ? 9 : 0, to = which ? 11 : 9;     /* at most 64 buffers a check */
+    for (size_t i = from; i < to; i++) {
+        int o = pairs[i].output, other = pairs[i].other, off = pairs[i].off;
+        lab_mat *b[N_BUFS];
+        rooms(b);
+        if (off) {           /* the other buffer is longer, so the overlap stays inside it */
+            b[other] = other == B_OUT ? lab_out("out", 3, 2)
+                                      : lab_in(buf_name[other], 3, 2, (const double[6]){ 1, 0, 0, 1, 1, 1 });
+        }
+        /* the output's place holds the other buffer: shown by its name */
+        char *shown = lab_temp(32);
+        if (off) snprintf(shown, 32, "%s + %d", buf_name[other], off);
+        else snprintf(shown, 32, "%s", buf_name[other]);
+        b[o] = lab_out(shown, 2, 2);
+        b[o]->p[0] = SDPA_ALIAS_TAG - other;
+        b[o]->p[1] = SDPA_ALIAS_TAG - off;
+        lab_case("%s = %s", buf_name[o], shown);
+        char when[96];
+        if (off)
+            snprintf(when, sizeof when, EN_ES("for %s starting %d element(s) into %s",
+                                              "con %s empezando %d elemento(s) dentro de %s"),
+                     buf_name[o], off, buf_name[other]);
+        else
+            snprintf(when, sizeof when, EN_ES("for %s and %s the same buffer",
+                                              "con %s y %s el mismo búfer"),
+                     buf_name[o], buf_name[other]);
+        bool right = refused(b, (const long[4]){ 2, 2, 2, 2 }, MM_EINVAL, when);
+        ok &= right;
+        overlap |= !right && off;
+    }
+    if (!ok)
+        lab_hint(EN_ES("an output that shares memory with another buffer is overwritten while "
+                       "that one is still being read: refuse it with MM_EINVAL, naming both "
+                       "(weights only when it is not NULL)",
+                       "una salida que comparte memoria con otro búfer lo sobrescribe mientras "
+                       "aún se lee: recházala con MM_EINVAL, nombrando ambos (weights solo si "
+                       "no es NULL)"));
+    if (overlap)
+        lab_hint(EN_ES("two buffers can overlap without starting at the same address: "
+                       "compare the ranges of bytes, not the pointers - MM_NEED_DISJOINT "
+                       "(core/error.h) does it for an array of MM_BUFFER(p, n)",
+                       "dos búferes pueden solaparse sin empezar en la misma dirección: "
+                       "compara los rangos de bytes, no los punteros - MM_NEED_DISJOINT "
+                       "(core/error.h) lo hace para un array de MM_BUFFER(p, n)"));
+}
+
+/* the calls of check_sdpa_values and check_sdpa_overflow: one element of
+ * q, k, v or bias changed from rooms()'s; the scores are q_i . k_j / sqrt 2 */
+typedef struct {
+    const char *name[2];
+    int buf, at;             /* which input (B_Q ...), and which element */
+    double value;
+    int buf2, at2;           /* a second change, or buf2 = 0 */
+    double value2;
+} bad_value;
+
+static bool bad_value_call(const bad_value *c, mm_status want)
+{
+    double in[4][4];
+    memcpy(in, room_in, sizeof in);
+    in[c->buf - B_Q][c->at] = c->value;
+    if (c->buf2) in[c->buf2 - B_Q][c->at2] = c->value2;
+    lab_mat *b[N_BUFS];
+    rooms_with(b, (const double *const[4]){ in[0], in[1], in[2], in[3] });
+    const char *name = c->name[lab_es()];
+    lab_case("%s", name);
+    char when[160];
+    snprintf(when, sizeof when, EN_ES("for %s", "con %s"), name);
+    return refused(b, (const long[4]){ 2, 2, 2, 2 }, want, when);
+}
+
+/* check_sdpa_values - inputs that are not finite: q, k, v must be finite,
+ * a bias finite or -inf (MM_EINVAL, nothing written) */
+static void check_sdpa_values(int unused)
+{
+    (void)unused;
+    static const bad_value calls[] = {
+        { { "q[3] = NaN", "q[3] = NaN" }, B_Q, 3, NAN, 0, 0, 0 },
+        { { "k[0] = +inf", "k[0] = +inf" }, B_K, 0, INFINITY, 0, 0, 0 },
+        { { "v[2] = -inf", "v[2] = -inf" }, B_V, 2, -INFINITY, 0, 0, 0 },
+        { { "bias[1] = NaN", "bias[1] = NaN" }, B_BIAS, 1, NAN, 0, 0, 0 },
+        { { "bias[2] = +inf", "bias[2] = +inf" }, B_BIAS, 2, INFINITY, 0, 0, 0 },
+    };
+    bool ok = true;
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        ok &= bad_value_call(&calls[i], MM_EINVAL);
+    if (!ok)
+        lab_hint(EN_ES("q, k and v must be finite, and a bias finite or -inf (which hides a "
+                       "key): MM_NEED_FINITE(q, T_q, d_k) refuses a NaN or an infinity with "
+                       "MM_EINVAL; for bias, look for a NaN or +inf yourself. Check before "
+                       "computing anything, so that a refused call writes nothing",
+                       "q, k y v tienen que ser finitas, y un sesgo finito o -inf (que oculta "
+                       "una clave): MM_NEED_FINITE(q, T_q, d_k) rechaza un NaN o un infinito "
+                       "con MM_EINVAL; en bias, busca tú un NaN o un +inf. Compruébalo antes "
+                       "de calcular nada, para que una llamada rechazada no escriba nada"));
+}
+
+/* check_sdpa_overflow - finite inputs whose score overflows: MM_ERANGE */
+static void check_sdpa_overflow(int unused)
+{
+    (void)unused;
+    static const bad_value calls[] = {
+        { { "q[0] = 1e200, k[2] = 1e200: q_0 . k_1 = 1e400 overflows",
+            "q[0] = 1e200, k[2] = 1e200: q_0 . k_1 = 1e400 desborda" },
+          B_Q, 0, 1e200, B_K, 2, 1e200 },
+        { { "q[0] = 1e308, bias[1] = 1.5e308: the score 7.1e307 plus the bias overflows",
+            "q[0] = 1e308, bias[1] = 1.5e308: la puntuación 7.1e307 más el sesgo desborda" },
+          B_Q, 0, 1e308, B_BIAS, 1, 1.5e308 },
+    };
+    bool ok = true;
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        ok &= bad_value_call(&calls[i], MM_ERANGE);
+    if (!ok)
+        lab_hint(EN_ES("finite inputs can still give a score that is not finite: q . k can "
+                       "overflow (mm_matmul then returns MM_ERANGE), and so can a score plus "
+                       "its bias; look at each score once the bias is added (== INFINITY) and "
+                       "return mm_fail(MM_ERANGE, ...) naming the query and the key",
+                       "unas entradas finitas pueden dar aun así una puntuación no finita: q . "
+                       "k puede desbordar (mm_matmul devuelve entonces MM_ERANGE), y también "
+                       "una puntuación más su sesgo; mira cada puntuación tras sumar el sesgo "
+                       "(== INFINITY) y devuelve mm_fail(MM_ERANGE, ...) nombrando la consulta "
+                       "y la clave"));
+}
+
+/* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
+
+const lab_check lab_checks[] = {
+    { "softmax_row", "c1_worked_example", check_softmax, SM_WORKED },
+    { "softmax_row", "c2_three_scores", check_softmax, SM_THREE },
+    { "softmax_row", "c3_random_a", check_softmax, SM_RANDOM_A },
+    { "softmax_row", "c4_random_b", check_softmax, SM_RANDOM_B },
+    { "softmax_row", "c5_one_score", check_softmax, SM_ONE },
+    { "softmax_row", "c6_large", check_softmax, SM_LARGE },
+    { "softmax_row", "c7_large_negative", check_softmax, SM_LARGE_NEG },
+    { "softmax_row", "c8_hidden_keys", check_softmax, SM_HIDDEN },
+    { "softmax_row", "c9_all_hidden", check_softmax, SM_ALL_HIDDEN },
+    { "softmax_row", "e1_null", check_softmax_null, 0 },
+    { "softmax_row", "e2_bad_n", check_softmax_sizes, 0 },
+    { "softmax_row", "e3_nan", check_softmax_bad, 0 },
+    { "softmax_row", "e4_plus_inf", check_softmax_bad, 1 },
+    { "sdpa", "c1_worked_example", check_sdpa, SD_WORKED },
+    { "sdpa", "c2_fewer_queries", check_sdpa, SD_FEWER_QUERIES },
+    { "sdpa", "c3_more_queries", check_sdpa, SD_MORE_QUERIES },
+    { "sdpa", "c4_no_weights", check_sdpa, SD_NO_WEIGHTS },
+    { "sdpa", "c5_random_a", check_sdpa, SD_RANDOM_A },
+    { "sdpa", "c6_random_b", check_sdpa, SD_RANDOM_B },
+    { "sdpa", "c7_random_c", check_sdpa, SD_RANDOM_C },
+    { "sdpa", "c8_large", check_sdpa, SD_LARGE },
+    { "sdpa", "c9_bias", check_sdpa, SD_BIAS },
+    { "sdpa", "c10_hidden_keys", check_sdpa, SD_HIDDEN },
+    { "sdpa", "c11_hidden_no_weights", check_sdpa, SD_HIDDEN_NO_WEIGHTS },
+    { "sdpa", "e1_null_buffers", check_sdpa_nulls, 0 },
+    { "sdpa", "e2_bad_sizes", check_sdpa_sizes, 0 },
+    { "sdpa", "e3_same_buffer", check_sdpa_aliases, 0 },
+    { "sdpa", "e4_overlap", check_sdpa_aliases, 1 },
+    { "sdpa", "e5_not_finite", check_sdpa_values, 0 },
+    { "sdpa", "e6_overflow", check_sdpa_overflow, 0 },
+    { NULL, NULL, NULL, 0 }
+};

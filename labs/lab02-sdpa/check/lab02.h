@@ -1,0 +1,46 @@
+/* lab02.h - the checks of lab 02 (the judge's side): cases and the known
+ * mistakes. The reference is the library itself (sdpa.h): the learner's
+ * functions run in another process, reached through lab_call. */
+#ifndef LAB02_H
+#define LAB02_H
+
+#include <stdbool.h>
+#include "minimodel/attention/sdpa.h"
+#include "harness.h"
+
+/* softmax_case - one row of scores for softmax_row */
+typedef struct {
+    char name[200];             /* as messages show it */
+    int n;
+    const double *s;            /* (n): the scores given */
+    const double *want;         /* (n): the reference's weights */
+} softmax_case;
+
+/* sdpa_case - one input of sdpa, and (from the reference) its answer */
+typedef struct {
+    char name[240];             /* as messages show it */
+    int T_q, T_k, d_k, d_v;
+    const double *q;            /* (T_q, d_k) */
+    const double *k;            /* (T_k, d_k) */
+    const double *v;            /* (T_k, d_v) */
+    const double *bias;         /* (T_q, T_k), or NULL */
+    bool weights;               /* the call passes a weights buffer (else NULL) */
+    double *want_out;           /* (T_q, d_v), the reference's */
+    double *want_w;             /* (T_q, T_k), the reference's (even when weights is NULL) */
+} sdpa_case;
+
+/* the known mistakes of each function (lab_diagnose): each prints the hint
+ * of the mistake that explains the learner's outputs; ctx is a
+ * softmax_case, or an sdpa_case (got[0] is out, got[1] weights if passed) */
+lab_diagnose diagnose_softmax;
+lab_diagnose diagnose_sdpa;
+
+/* diagnose_sdpa_refusal - why sdpa refused the valid arguments of case c
+ * (weights: the call's weights buffer, or NULL): a NaN of its own making
+ * that mm_matmul refused, and the mistake that made it */
+void diagnose_sdpa_refusal(const sdpa_case *c, const lab_mat *weights);
+
+/* row_text - "(1000, 999, -inf)": a short row of numbers as messages show it */
+int row_text(char *buf, size_t size, const double *s, int n);
+
+#endif

@@ -1,0 +1,10 @@
+/* ok-full-matrix.c - sdpa in another style (full.h): the whole (T_q, T_k)
+ * score matrix first, in weights or a calloc'd block, each row through
+ * softmax_row, then one product W V. Every check passes.
+ * expect-exit: 0
+ * expect: All 30 checks pass
+ */
+#define MUTANT_sdpa
+#include "base.h"
+#define FULL_SOFTMAX softmax_row
+#include "full.h"

@@ -1,0 +1,7 @@
+/* reference.c - the library's own module, tangled/minimodel/attention/sdpa.c
+ * (chapter 02), built as if it were the learner's file: every check passes.
+ * expect-exit: 0
+ * expect: All 30 checks pass
+ * expect-re: ^total +0 +30 +0$
+ */
+#include "minimodel/attention/sdpa.c"
