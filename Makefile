@@ -67,6 +67,8 @@ help:
 	  'make watch NN=01' 'check one lab again each time its file is saved (Ctrl-C stops)' \
 	  'make progress' 'every lab: pending / passed / failed, and what to do next' \
 	  'make lab-reset NN=01' "put a lab's file back as shipped (yours saved aside)" \
+	  'make grade SUBMISSIONS=dir/' 'grade a class: CSV, JUnit, TAP, Gradescope JSON in $(BUILD)/grade' \
+	  'make lab-report NN=01 LAB_FORMAT=tap' 'your lab as the grader reports it (junit, tap, json, csv)' \
 	  'make tangle' 'regenerate tangled/ from book/en (unchanged files keep their time;' \
 	  '' 'a file that no root chunk writes is removed)' \
 	  'make tangle-debug' 'the library with #line directives, into $(BUILD)/tangled-debug' \
@@ -162,6 +164,7 @@ include tests/tests.mk
 include $(sort $(wildcard labs/*/lab.mk))
 -include $(sort $(wildcard tests/labs/*.mk))
 -include labs/learner.mk
+-include tools/grade/grade.mk
 
 # ---- running the checks ---------------------------------------------------------
 # Every fragment adds its groups to CHECK_TARGETS. `make check` makes them all
@@ -184,7 +187,7 @@ check:
 NN ?=
 lab:
 	@if [ -z "$(NN)" ]; then echo "usage: make lab NN=00   (or NN=01, NN=02)"; exit 2; fi
-	@$(MAKE) lab$(NN)
+	@$(if $(LAB_FORMAT),$(MAKE) -s lab-report NN=$(NN),$(MAKE) lab$(NN))
 
 clean:
 	rm -rf $(BUILD)

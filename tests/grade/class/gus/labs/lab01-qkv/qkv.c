@@ -1,0 +1,1 @@
+../../../ana/labs/lab01-qkv/qkv.c
