@@ -232,10 +232,10 @@ session() {
     printf '%s ' "${p%/stat}"
   done
 }
-# gone PID - the process and its whole session are gone within 5 s
+# gone PID - the process and its whole session are gone within 15 s
 gone() {
   sid=$1 i=0
-  while [ $i -lt 50 ]; do
+  while [ $i -lt 150 ]; do        # 15 s: a loaded machine is slow to reap
     [ -n "$(session)" ] || return 0
     sleep 0.1; i=$((i + 1))
   done
