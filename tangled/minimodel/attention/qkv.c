@@ -78,7 +78,7 @@ mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
     MM_NEED_BUFFER(w_q);  MM_NEED_BUFFER(w_k);  MM_NEED_BUFFER(w_v);
     MM_NEED_POSITIVE(d_model);  MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);
     MM_TRY(check_qkv_width(__func__, d_k, d_v));
-    int d_qkv = 2 * d_k + d_v;                               /* width of W_QKV */
+    int d_qkv = 2 * d_k + d_v;                           /* width of W_QKV */
     MM_NEED_SIZE_PRODUCT(d_model, d_qkv);
     const mm_buffer bufs[] = { MM_BUFFER(w_qkv, (size_t)d_model * d_qkv),
         MM_BUFFER(w_q, (size_t)d_model * d_k),
@@ -99,7 +99,7 @@ mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
     MM_NEED_BUFFER(qkv);
     MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);
     MM_TRY(check_qkv_width(__func__, d_k, d_v));
-    int d_qkv = 2 * d_k + d_v;                             /* row stride of qkv */
+    int d_qkv = 2 * d_k + d_v;                         /* row stride of qkv */
     MM_NEED_SIZE_PRODUCT(T, d_qkv);
     const mm_buffer bufs[] = {                             /* outputs first */
         MM_BUFFER(q, (size_t)T * d_k), MM_BUFFER(k, (size_t)T * d_k),
@@ -121,7 +121,7 @@ mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
     MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(d_model);
     MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);
     MM_TRY(check_qkv_width(__func__, d_k, d_v));
-    int d_qkv = 2 * d_k + d_v;                               /* width of W_QKV */
+    int d_qkv = 2 * d_k + d_v;                           /* width of W_QKV */
     MM_NEED_SIZE_PRODUCT(T, d_model);  MM_NEED_SIZE_PRODUCT(T, d_qkv);
     MM_NEED_SIZE_PRODUCT(d_model, d_qkv);
     const mm_buffer bufs[] = {                             /* outputs first */
@@ -145,12 +145,14 @@ static mm_status softmax_row_plain(double *w, int n, int row)
         sum += w[j];
     }
     if (isinf(sum))
-        return mm_fail(MM_ERANGE, "qkv_attend_unscaled: overflow: the exponentials"
-                       " of score row %d sum to inf (exp overflows past about 709);"
+        return mm_fail(MM_ERANGE, "qkv_attend_unscaled: overflow: the "
+                       "exponentials of score row %d sum to inf (exp "
+                       "overflows past about 709);"
                        " chapter 02's softmax subtracts the row maximum", row);
     if (sum == 0.0)
-        return mm_fail(MM_ERANGE, "qkv_attend_unscaled: underflow: the exponentials"
-                       " of score row %d sum to 0 (every score is below about -745);"
+        return mm_fail(MM_ERANGE, "qkv_attend_unscaled: underflow: the "
+                       "exponentials of score row %d sum to 0 (every score "
+                       "is below about -745);"
                        " chapter 02's softmax subtracts the row maximum", row);
     for (int j = 0; j < n; j++) w[j] /= sum;
     return MM_OK;
@@ -171,7 +173,8 @@ mm_status qkv_attend_unscaled(double *out, double *weights, const double *q,
         MM_BUFFER(q, (size_t)T * d_k), MM_BUFFER(k, (size_t)T * d_k),
         MM_BUFFER(v, (size_t)T * d_v) };
     MM_NEED_DISJOINT(bufs, 2);
-    MM_NEED_FINITE(q, T, d_k);  MM_NEED_FINITE(k, T, d_k);  MM_NEED_FINITE(v, T, d_v);
+    MM_NEED_FINITE(q, T, d_k);  MM_NEED_FINITE(k, T, d_k);
+    MM_NEED_FINITE(v, T, d_v);
     PRODUCT(weights, q, k, T, d_k, T, true, "the scores Q K^T overflow");
     for (int i = 0; i < T; i++)
         MM_TRY(softmax_row_plain(weights + (size_t)i * T, T, i));
@@ -212,6 +215,7 @@ mm_status attention_init_weights(double *w_q, double *w_k, double *w_v,
     mm_rng_seed(&r, seed);
     double *w[4] = { w_q, w_k, w_v, w_o };
     for (int m = 0; m < 4; m++)                 /* row by row, one stream */
-        for (size_t i = 0; i < n; i++) w[m][i] = MM_INIT_STD * mm_rng_normal(&r);
+        for (size_t i = 0; i < n; i++)
+            w[m][i] = MM_INIT_STD * mm_rng_normal(&r);
     return MM_OK;
 }

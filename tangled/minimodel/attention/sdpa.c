@@ -32,8 +32,9 @@ mm_status softmax_row(double *s, int n)
     MM_NEED_POSITIVE(n);
     for (int j = 0; j < n; j++)
         if (isnan(s[j]) || s[j] == INFINITY)
-            return mm_fail(MM_EINVAL, "%s: s[%d] is %g; a score must be finite, "
-                           "or -inf for a hidden key", __func__, j, s[j]);
+            return mm_fail(MM_EINVAL, "%s: s[%d] is %g; a score must be "
+                           "finite, or -inf for a hidden key", __func__, j,
+                           s[j]);
     stable_softmax(s, n);
     return MM_OK;
 }
@@ -86,8 +87,8 @@ mm_status sdpa(double *out, double *weights, const double *q, const double *k,
     MM_NEED_FINITE(v, T_k, d_v);
     for (size_t e = 0; bias != NULL && e < (size_t)T_q * T_k; e++)
         if (isnan(bias[e]) || bias[e] == INFINITY)
-            return mm_fail(MM_EINVAL, "%s: bias[%zu][%zu] is %g; a bias must be "
-                           "finite, or -inf to hide a key", __func__,
+            return mm_fail(MM_EINVAL, "%s: bias[%zu][%zu] is %g; a bias "
+                           "must be finite, or -inf to hide a key", __func__,
                            e / (size_t)T_k, e % (size_t)T_k, bias[e]);
     double *row = weights;              /* one row of T_k, or the caller's */
     if (weights == NULL && (row = malloc((size_t)T_k * sizeof *row)) == NULL)

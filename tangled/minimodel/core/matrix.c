@@ -12,7 +12,7 @@ mm_status mm_matmul(double *c, const double *a, const double *b,
     MM_NEED_POSITIVE(n);  MM_NEED_POSITIVE(k);  MM_NEED_POSITIVE(m);
     MM_NEED_SIZE_PRODUCT(n, k);  MM_NEED_SIZE_PRODUCT(k, m);
     MM_NEED_SIZE_PRODUCT(n, m);
-    const mm_buffer bufs[] = { MM_BUFFER(c, (size_t)n * m),     /* output first */
+    const mm_buffer bufs[] = { MM_BUFFER(c, (size_t)n * m),   /* output first */
                                MM_BUFFER(a, (size_t)n * k),
                                MM_BUFFER(b, (size_t)k * m) };
     MM_NEED_DISJOINT(bufs, 1);

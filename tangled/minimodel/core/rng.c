@@ -54,8 +54,8 @@ mm_status mm_fill_normal(double *w, size_t n, double std, mm_rng *r)
         return mm_fail(MM_EINVAL, "%s: n must be in 1..%zu, got %zu", __func__,
                        MM_MAX_ELEMENTS, n);
     if (!(std >= 0.0 && std <= MM_STD_MAX))                /* false for NaN */
-        return mm_fail(MM_EINVAL, "%s: std must be in [0, DBL_MAX / 16], got %g",
-                       __func__, std);
+        return mm_fail(MM_EINVAL, "%s: std must be in [0, DBL_MAX / 16], "
+                       "got %g", __func__, std);
     const mm_buffer bufs[] = { MM_BUFFER(w, n), MM_BUFFER(r, 1) };
     MM_NEED_DISJOINT(bufs, 1);
     for (size_t i = 0; i < n; i++) w[i] = std * mm_rng_normal(r);
