@@ -34,6 +34,13 @@ if ! diff -r "$work/en/tangled" tangled > "$work/tangled.diff"; then
     echo "tangle: tangled/ is not what book/en tangles to (run 'make tangle'; never edit tangled/):"
     head -20 "$work/tangled.diff"; status=1
 fi
+# A tangled C line is read without the book around it: at most 80 columns.
+wide=$(find "$work/en/tangled" -name '*.[ch]' -exec awk 'length($0) > 80 \
+        { sub(".*/en/", "", FILENAME); print FILENAME ":" FNR ": " length($0) " columns" }' {} +)
+if [ -n "$wide" ]; then
+    echo "tangle: C lines over 80 columns (wrap them in the chapter, both editions):"
+    echo "$wide" | head -10; status=1
+fi
 n=$(wc -l < "$work/roots.en")
 [ $status -eq 0 ] && echo "tangle: $n files, both editions byte-identical, tangled/ in sync"
 exit $status
