@@ -85,7 +85,7 @@ DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev \
   gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-lang-spanish \
   lmodern latexmk pandoc nodejs katex libjs-katex fonts-katex python3 poppler-utils \
   fonts-dejavu-core chromium chromium-driver python3-selenium \
-  inotify-tools libseccomp-dev valgrind gcovr python3-numpy
+  inotify-tools libseccomp-dev valgrind gcovr python3-numpy python3-torch
 deps:
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PACKAGES)

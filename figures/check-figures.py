@@ -68,6 +68,27 @@ LABELS = {
         "es": ["sin escala", "con escala", "peso a", "posición de la key j",
                "0.2689", "0.7311", "0.3302", "0.6698"],
     },
+    "mha-heads-planted": {
+        "en": ["head 0: previous token", "head 1: same word", "head 2: subject of the verb",
+               "head 3: nothing planted", "query i", "key j", "weight w", "work", "___"],
+        "es": ["cabeza 0: token anterior", "cabeza 1: misma palabra",
+               "cabeza 2: sujeto del verbo", "cabeza 3: nada plantado", "query i", "key j",
+               "peso w", "work", "___"],
+    },
+    "mha-heads-drawn": {
+        "en": ["head 0: initial weights", "head 3: initial weights", "max |w", "− 1/8|",
+               "query i", "key j", "weight w", "work", "___"],
+        "es": ["cabeza 0: pesos iniciales", "cabeza 3: pesos iniciales", "max |w", "− 1/8|",
+               "query i", "key j", "peso w", "work", "___"],
+    },
+    "mha-split": {
+        "en": ["split: head h takes columns", "of every token", "reshape without transpose",
+               "is run h of T", "head 0", "head 1", "“head 0”", "“head 1”", "Q's memory: 2 runs of 6",
+               "token 2", "split", "reshape", "(2, 3, 2)"],
+        "es": ["split: la cabeza h toma las columnas", "de cada token", "reshape sin transponer",
+               "es el tramo h de T", "cabeza 0", "cabeza 1", "«cabeza 0»", "«cabeza 1»",
+               "memoria de Q: 2 tramos de 6", "token 2", "split", "reshape", "(2, 3, 2)"],
+    },
 }
 
 # the worked example of chapter 01 in closed form, as the chapter derives it:
@@ -94,6 +115,23 @@ SDPA_WORKED = {
 # the sizes of d_k the saturation and variance figures run through
 SDPA_DKS = [2 ** p for p in range(11)]
 SDPA_TAUS = ["0.25", "1", "4", "16"]
+
+# chapter 03's planted heads: every plant adds 4 * 5 / sqrt(16) = 5 to a
+# scaled score, so each weight is e^s / sum_j e^s_j with s in {0, 5, 10}
+E5, E10 = math.exp(5), math.exp(10)
+MHA_CLOSED = {
+    "prev": E5 / (E5 + 7),                      # head 0: one key at 5
+    "same_word_once": E5 / (E5 + 7),            # head 1: I, you, he, ___
+    "same_word_twice": E5 / (2 * E5 + 6),       # head 1: work, ","
+    "subject_clause0": E10 / (E10 + 4 * E5 + 3),  # head 2, query 1 (work) -> I
+    "subject_clause1": E10 / (E10 + 4 * E5 + 3),  # head 2, query 4 (work) -> you
+    "subject_clause2": E10 / (E10 + 3 * E5 + 4),  # head 2, query 7 (___) -> he
+}
+MHA_TOKENS = "I work , you work , he ___".split()
+# chapter 03's worked example, Q = X (tangled/examples/ch03-worked.h), and
+# the buggy "head 0" the chapter states: (1, 0), (1, 0), (0, 1)
+MHA_Q = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]
+MHA_RESHAPE_H0 = [[1, 0], [1, 0], [0, 1]]
 
 FACT_KEYS = {
     "worked-weights": ["T", "d_model", "d_k", "d_v", "softmax01_0", "softmax01_1",
@@ -125,6 +163,26 @@ FACT_KEYS = {
                        + [f"{c}_{f}_{d}" for c in ("unscaled", "scaled") for d in SDPA_DKS
                           for f in ("mean", "p10", "p90", "rows_near_one")],
     "sdpa-worked": ["T", "d_model", "d_v"] + list(SDPA_WORKED),
+    "mha-heads-planted": ["T", "d_model", "n_heads", "d_k", "seed", "tokens", "plant_score",
+                          "uniform", "planted.max_rowsum_err", "planted.h3.max_dev_from_uniform"]
+                         + [f"planted.h{h}.{f}{i}" for h in range(4) for i in range(8)
+                            for f in ("argmax", "max")]
+                         + [f"planted.h{h}.w{i}{j}" for h in range(4) for i in range(8)
+                            for j in range(8)]
+                         + [f"closed.{k}" for k in MHA_CLOSED],
+    "mha-heads-drawn": ["T", "d_model", "n_heads", "d_k", "seed", "uniform",
+                        "drawn.max_dev_from_uniform", "drawn.min_w", "drawn.max_w",
+                        "drawn.max_rowsum_err", "color_min", "color_max"]
+                       + [f"drawn.h{h}.{f}" for h in range(4)
+                          for f in ("max_dev_from_uniform", "min_w", "max_w")]
+                       + [f"drawn.h{h}.w{i}{j}" for h in range(4) for i in range(8)
+                          for j in range(8)],
+    "mha-split": ["T", "d_model", "n_heads", "d_k", "head_numbers", "rule"]
+                 + [f"q{t}{c}" for t in range(3) for c in range(4)]
+                 + [f"{k}.h{h}.{t}{c}" for k in ("split", "reshape") for h in range(2)
+                    for t in range(3) for c in range(2)]
+                 + [f"{k}.h{h}.{f}" for k in ("split", "reshape") for h in range(2)
+                    for f in ("row0", "row1", "row2", "tokens")],
 }
 
 failures = []
@@ -262,6 +320,11 @@ def check_facts(out, name):
         for key, ok, why in SDPA_CHECKS[name](num):
             if not ok:
                 fail(f"{prog} --facts: {key}={facts.get(key)}: {why}")
+    if name.startswith("mha-"):
+        for key, ok, why in MHA_CHECKS[name](num, facts):
+            if not ok:
+                fail(f"{prog} --facts: {key}={facts.get(key)}: {why}")
+    return facts
 
 
 def sdpa_temperature(num):
@@ -356,6 +419,123 @@ def sdpa_worked(num):
 
 SDPA_CHECKS = {"sdpa-temperature": sdpa_temperature, "sdpa-variance": sdpa_variance,
                "sdpa-saturation": sdpa_saturation, "sdpa-worked": sdpa_worked}
+
+
+def mha_heads_planted(num, facts):
+    """the four planted heads do what chapter 03 says, with the closed forms"""
+    w = lambda h, i, j: num[f"planted.h{h}.w{i}{j}"]
+    yield ("T", (num["T"], num["d_model"], num["n_heads"], num["d_k"]) == (8, 64, 4, 16),
+           "the caption states MultiHeadAttention(64, 4, 1) on 8 tokens")
+    yield ("tokens", facts["tokens"].split() == MHA_TOKENS,
+           f"the tick labels of figures/mha-heads.gp are {MHA_TOKENS}")
+    yield ("plant_score", num["plant_score"] == 5, "a plant adds 4 * 5 / sqrt(16) = 5")
+    for key, want in MHA_CLOSED.items():
+        yield (f"closed.{key}", abs(num[f"closed.{key}"] - want) < 1e-9,
+               f"the closed form is {want:.10f}")
+    yield ("planted.max_rowsum_err", num["planted.max_rowsum_err"] < 1e-12,
+           "every row of weights sums to 1")
+    for i in range(8):                      # head 0: the previous token
+        if i == 0:
+            yield ("planted.h0.w00", all(w(0, 0, j) == 0.125 for j in range(8)),
+                   "head 0's query 0 has no previous token: its row is 1/8")
+        else:
+            yield (f"planted.h0.w{i}{i - 1}", num[f"planted.h0.argmax{i}"] == i - 1
+                   and abs(w(0, i, i - 1) - MHA_CLOSED["prev"]) < 1e-9,
+                   "head 0 must put e^5 / (e^5 + 7) on the previous token; "
+                   "look at planted_layer in tangled/examples/ch03-planted.h")
+    for i in range(8):                      # head 1: the same word
+        same = [j for j in range(8) if MHA_TOKENS[j] == MHA_TOKENS[i]]
+        want = MHA_CLOSED["same_word_once" if len(same) == 1 else "same_word_twice"]
+        yield (f"planted.h1.w{i}{same[-1]}", all(abs(w(1, i, j) - want) < 1e-9 for j in same),
+               f"head 1 must put {want:.4f} on each key with the word of query {i}")
+    for i, j, key in ((1, 0, "subject_clause0"), (4, 3, "subject_clause1"),
+                      (7, 6, "subject_clause2")):     # head 2: a verb's subject
+        yield (f"planted.h2.w{i}{j}", num[f"planted.h2.argmax{i}"] == j
+               and abs(w(2, i, j) - MHA_CLOSED[key]) < 1e-9,
+               f"head 2 must send query {i} ({MHA_TOKENS[i]}) to its subject {j} "
+               f"({MHA_TOKENS[j]}) with {MHA_CLOSED[key]:.4f}")
+    yield ("planted.h3.max_dev_from_uniform", num["planted.h3.max_dev_from_uniform"] == 0
+           and all(w(3, i, j) == 0.125 for i in range(8) for j in range(8)),
+           "head 3 has nothing planted: every weight exactly 1/8")
+
+
+def mha_heads_drawn(num, facts):
+    """the drawn heads are flat, and the deviations printed are the data's"""
+    devs = []
+    for h in range(4):
+        ws = [num[f"drawn.h{h}.w{i}{j}"] for i in range(8) for j in range(8)]
+        dev = max(abs(v - 0.125) for v in ws)
+        devs.append(dev)
+        yield (f"drawn.h{h}.max_dev_from_uniform",
+               abs(num[f"drawn.h{h}.max_dev_from_uniform"] - dev) < 1e-9
+               and num[f"drawn.h{h}.min_w"] == min(ws) and num[f"drawn.h{h}.max_w"] == max(ws),
+               "the per-head facts must be those of the weights printed")
+    yield ("drawn.max_dev_from_uniform", num["drawn.max_dev_from_uniform"] == max(
+           num[f"drawn.h{h}.max_dev_from_uniform"] for h in range(4)),
+           "the overall deviation is the largest of the heads'")
+    yield ("drawn.max_dev_from_uniform", 0 < num["drawn.max_dev_from_uniform"] < 0.01,
+           "at the initial weights every head should be within 0.01 of 1/8, and not "
+           "exactly 1/8 (the weights are drawn, not zero)")
+    yield ("drawn.max_rowsum_err", num["drawn.max_rowsum_err"] < 1e-12,
+           "every row of weights sums to 1")
+    yield ("color_min", (num["color_min"], num["color_max"]) == (0, 1),
+           "the drawn heads use the planted heads' colour scale 0..1")
+
+
+def mha_split(num, facts):
+    """the split takes column blocks; the reshape takes runs of memory"""
+    T, D, H, DK = 3, 4, 2, 2
+    yield ("T", (num["T"], num["d_model"], num["n_heads"], num["d_k"],
+                 num["head_numbers"]) == (T, D, H, DK, T * DK),
+           "the figure draws chapter 03's worked example: T = 3, d_model = 4, 2 heads")
+    flat = [v for row in MHA_Q for v in row]
+    yield ("q00", all(num[f"q{t}{c}"] == MHA_Q[t][c] for t in range(T) for c in range(D)),
+           "Q must be X of tangled/examples/ch03-worked.h")
+    for h in range(H):
+        for t in range(T):
+            for c in range(DK):
+                yield (f"split.h{h}.{t}{c}", num[f"split.h{h}.{t}{c}"] == MHA_Q[t][h * DK + c],
+                       "mha_split_heads must give heads[h][t][c] = Q[t][h d_k + c]")
+                yield (f"reshape.h{h}.{t}{c}",
+                       num[f"reshape.h{h}.{t}{c}"] == flat[(h * T + t) * DK + c],
+                       "the reshape is Q's memory read as (n_heads, T, d_k)")
+        yield (f"split.h{h}.tokens", facts[f"split.h{h}.tokens"] == "0 1 2",
+               "the rows of a head of the split are the tokens in order")
+    yield ("reshape.h0.00", [[num[f"reshape.h0.{t}{c}"] for c in range(DK)] for t in range(T)]
+           == MHA_RESHAPE_H0, "the chapter states the buggy head 0 as (1, 0), (1, 0), (0, 1)")
+    yield ("reshape.h0.tokens", (facts["reshape.h0.tokens"], facts["reshape.h1.tokens"])
+           == ("0 0 1", "1 2 2"), "the buggy heads' rows come from tokens 0 0 1 and 1 2 2")
+
+
+MHA_CHECKS = {"mha-heads-planted": mha_heads_planted, "mha-heads-drawn": mha_heads_drawn,
+              "mha-split": mha_split}
+
+
+def mha_drawn_labels(facts):
+    """the deviation written in each drawn map, as mha-heads-drawn.gp prints it"""
+    return [f"= {float(facts[f'drawn.h{h}.max_dev_from_uniform']):.2g}" for h in range(4)]
+
+
+def check_fact_labels(out, name, facts):
+    """labels that are numbers of the figure's facts, in both editions"""
+    if name != "mha-heads-drawn" or facts is None:
+        return
+    labels = mha_drawn_labels(facts)
+    for ed in ("en", "es"):
+        path = f"{out}/{ed}/{name}.svg"
+        try:
+            texts = svg_texts(path)
+        except (OSError, ET.ParseError):
+            continue                # check_svg reports it
+        for label in labels:
+            if not any(label in t for t in texts):
+                fail(f"{path}: no text contains {label!r}, a deviation its facts print; "
+                     f"does figures/{name}.gp read the same data?")
+        pdf = subprocess.run(["pdftotext", "-enc", "UTF-8", f"{out}/{ed}/{name}.pdf", "-"],
+                             capture_output=True, text=True).stdout.replace(" ", "")
+        for label in labels:
+            if label.replace(" ", "") not in pdf:
+                fail(f"{out}/{ed}/{name}.pdf: text lacks {label!r}, a deviation its facts print")
 
 
 def printed_widths(book, textwidth_cm):
@@ -559,7 +739,7 @@ def main():
         for ed in ("en", "es"):
             check_svg(f"{out}/{ed}/{name}.svg", name, ed)
             check_pdf(f"{out}/{ed}/{name}.pdf", name, ed)
-        check_facts(out, name)
+        check_fact_labels(out, name, check_facts(out, name))
     sizes = check_sizes(out, names, calibration())
     if failures:
         print(f"check-figures: {len(failures)} failure(s)")

@@ -5,12 +5,13 @@
 #   figures/NAME.gp  gnuplot script; labels chosen by lang ('en' or 'es')
 # Outputs, under $(BUILD)/figures/:
 #   bin/NAME  data/NAME.dat  {en,es}/NAME.svg (HTML book)  {en,es}/NAME.pdf (PDF book)
-# Editing one NAME.gp re-renders only that figure; style.gp is shared by all.
+# Editing one NAME.gp re-renders only that figure; style.gp is shared by all,
+# mha-heads.gp by the mha-heads-* figures (the dependency is stated below).
 # Each figure is drawn at the width the PDF book prints it (NAME.gp's
 # "eval figure(F, H)" for \includegraphics[width=F\textwidth]), so that its
 # text is printed at style.gp's 10 pt; check-figures fails below 9 pt.
 
-FIG_NAMES   := worked-weights scores-tied sdpa-temperature sdpa-variance sdpa-saturation sdpa-worked
+FIG_NAMES   := worked-weights scores-tied sdpa-temperature sdpa-variance sdpa-saturation sdpa-worked mha-heads-planted mha-heads-drawn mha-split
 FIG_SRC     := figures
 FIG_OUT     := $(BUILD)/figures
 # the PDF book's text block: A4 less 25 mm margins (book/*/workbook.tex)
@@ -23,11 +24,13 @@ FIGURES_ES  := $(foreach n,$(FIG_NAMES),$(FIG_OUT)/es/$(n).svg $(FIG_OUT)/es/$(n
 .PHONY: figures figure-facts check-figures
 figures: $(FIGURES_EN) $(FIGURES_ES) $(FIG_DATA)
 
-# the data programs, linked against the library
+# the data programs, linked against the library; -MMD: a program is rebuilt
+# when a header it includes changes (tangled/examples/*.h among them)
 $(FIG_OUT)/bin/%: $(FIG_SRC)/%.c $(FIG_SRC)/figdata.h $(LIB)
 	@mkdir -p $(@D)
 	$(call say,CCLD,$@)
-	$(Q)$(COMPILE) $< $(LIB) $(LDLIBS) -o $@
+	$(Q)$(COMPILE) -MMD -MP $< $(LIB) $(LDLIBS) -o $@
+-include $(FIGURE_BINS:=.d)
 
 $(FIG_OUT)/data/%.dat: $(FIG_OUT)/bin/%
 	@mkdir -p $(@D)
@@ -44,6 +47,11 @@ define fig_render
 	  && test ! -s $@.log || { cat $@.log >&2; rm -f $@.tmp $@.log; exit 1; }
 	@rm -f $@.log
 endef
+
+# layouts shared by several figures: NAME.gp loads them (not figures themselves)
+FIG_MHA_HEADS := mha-heads-planted mha-heads-drawn
+$(foreach e,en es,$(foreach n,$(FIG_MHA_HEADS),$(FIG_OUT)/$(e)/$(n).svg $(FIG_OUT)/$(e)/$(n).pdf)): \
+  $(FIG_SRC)/mha-heads.gp
 
 # SVG: keep spaces after subscripts in every viewer (xml:space), and name
 # fallback fonts for readers without DejaVu Sans

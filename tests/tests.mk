@@ -1,5 +1,6 @@
-# tests.mk - the book's claims, the editions; the library's gates are in
-# tests/library/library.mk, included at the end.
+# tests.mk - the book's claims, the editions; the library's gates
+# (tests/library/library.mk) and the oracle (tests/oracle/oracle.mk) are
+# included at the end.
 
 TEST_BIN  := $(BUILD)/tests
 
@@ -74,3 +75,5 @@ CHECK_TARGETS += check-blueprint
 check-blueprint: $(BUILD)/tangle.stamp
 	$(Q)python3 tests/book/check-blueprint.py $(BLUEPRINT) $(filter tangled/minimodel/attention/%.h,$(ROOTS))
 	$(Q)python3 tests/book/check-blueprint.py --self-test $(BLUEPRINT) $(filter tangled/minimodel/attention/%.h,$(ROOTS))
+
+include tests/oracle/oracle.mk

@@ -1,0 +1,184 @@
+/* mha_dump.c - the library's multi-head layer, run on cases and dumped as
+ * text for tests/oracle/numpy_mha.py (the independent NumPy and PyTorch
+ * comparison). Every number is printed with %.17g, which reads back as the
+ * same double; -inf is printed "-inf".
+ *
+ *   mha_dump D H T LAYER_SEED X_SEED [none|causal]
+ *       one case: mha_new(D, H, LAYER_SEED), X (T, D) = N(0, 1) draws of the
+ *       library's generator seeded X_SEED, no bias or the causal one
+ *   mha_dump -
+ *       the cases of standard input, one per line,
+ *         case NAME D H T LAYER_SEED XSPEC BIAS WEIGHTS
+ *       XSPEC    seed:N (X as above) or given
+ *       BIAS     none, causal (0 on and below the diagonal, -inf above)
+ *                or given
+ *       WEIGHTS  seeded (the layer's own) or given (mha_set_weights)
+ *       then the given numbers, whitespace-separated, in this order:
+ *       W_Q W_K W_V W_O (each D x D), X (T x D), bias (T x T).
+ *
+ * Output, per case, one matrix per line, row-major:
+ *   case NAME D H T
+ *   W_Q ... / W_K ... / W_V ... / W_O ... / X ... / bias ... (or "bias none")
+ *   out ...          (T, D)
+ *   weights ...      (H, T, T)
+ *   end
+ * A failing library call prints "error NAME STATUS: message" and makes the
+ * exit status 1 (the other cases still run). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "minimodel/attention/mha.h"
+#include "minimodel/core/rng.h"
+
+typedef struct {
+    char name[128];
+    int d, h, t;
+    unsigned long long layer_seed;
+    char xspec[64], bias[16], wspec[16];
+} dump_case;
+
+static void die(const char *what)
+{
+    fprintf(stderr, "mha_dump: %s\n", what);
+    exit(2);
+}
+
+static double *alloc_doubles(size_t n)
+{
+    double *p = calloc(n ? n : 1, sizeof *p);
+    if (!p) die("out of memory");
+    return p;
+}
+
+/* read_numbers - n doubles from in (strtod: accepts inf, -inf, nan) */
+static void read_numbers(FILE *in, double *a, size_t n, const char *what)
+{
+    char tok[64];
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        if (fscanf(in, "%63s", tok) != 1) {
+            fprintf(stderr, "mha_dump: %s: input ends after %zu of %zu numbers\n",
+                    what, i, n);
+            exit(2);
+        }
+        a[i] = strtod(tok, &end);
+        if (*end != '\0') {
+            fprintf(stderr, "mha_dump: %s: '%s' is not a number\n", what, tok);
+            exit(2);
+        }
+    }
+}
+
+static void print_numbers(const char *label, const double *a, size_t n)
+{
+    fputs(label, stdout);
+    for (size_t i = 0; i < n; i++) printf(" %.17g", a[i]);
+    putchar('\n');
+}
+
+/* run_case - build the layer and the inputs of c, run mha_forward, dump;
+ * in is where given numbers come from (NULL: none may be given) */
+static int run_case(const dump_case *c, FILE *in)
+{
+    size_t dd = (size_t)c->d * c->d, td = (size_t)c->t * c->d,
+           tt = (size_t)c->t * c->t;
+    double *w[4], *x = alloc_doubles(td), *bias = NULL,
+           *out = alloc_doubles(td), *weights = alloc_doubles(c->h * tt);
+    static const char *w_names[4] = {"W_Q", "W_K", "W_V", "W_O"};
+    mha *layer;
+    mm_status s;
+    int failed = 0;
+
+    for (int i = 0; i < 4; i++) w[i] = alloc_doubles(dd);
+    s = mha_new(&layer, c->d, c->h, c->layer_seed);
+    if (s != MM_OK) {
+        printf("error %s %s: %s\n", c->name, mm_status_name(s), mm_last_error());
+        failed = 1;
+        goto done;
+    }
+    if (strcmp(c->wspec, "given") == 0) {
+        if (!in) die("weights given on the command line");
+        for (int i = 0; i < 4; i++) read_numbers(in, w[i], dd, w_names[i]);
+        s = mha_set_weights(layer, w[0], w[1], w[2], w[3]);
+    } else if (strcmp(c->wspec, "seeded") != 0) {
+        die("WEIGHTS is neither seeded nor given");
+    }
+    if (s == MM_OK) s = mha_get_weights(w[0], w[1], w[2], w[3], layer);
+
+    if (strncmp(c->xspec, "seed:", 5) == 0) {
+        mm_rng r;
+        mm_rng_seed(&r, strtoull(c->xspec + 5, NULL, 10));
+        if (s == MM_OK) s = mm_fill_normal(x, td, 1.0, &r);
+    } else if (strcmp(c->xspec, "given") == 0) {
+        if (!in) die("X given on the command line");
+        read_numbers(in, x, td, "X");
+    } else {
+        die("XSPEC is neither seed:N nor given");
+    }
+
+    if (strcmp(c->bias, "causal") == 0) {
+        bias = alloc_doubles(tt);
+        for (int i = 0; i < c->t; i++)
+            for (int j = 0; j < c->t; j++)
+                bias[(size_t)i * c->t + j] = j <= i ? 0.0 : -INFINITY;
+    } else if (strcmp(c->bias, "given") == 0) {
+        if (!in) die("bias given on the command line");
+        bias = alloc_doubles(tt);
+        read_numbers(in, bias, tt, "bias");
+    } else if (strcmp(c->bias, "none") != 0) {
+        die("BIAS is none, causal or given");
+    }
+
+    if (s == MM_OK) s = mha_forward(out, weights, layer, x, bias, c->t);
+    if (s != MM_OK) {
+        printf("error %s %s: %s\n", c->name, mm_status_name(s), mm_last_error());
+        failed = 1;
+        goto done;
+    }
+    printf("case %s %d %d %d\n", c->name, c->d, c->h, c->t);
+    for (int i = 0; i < 4; i++) print_numbers(w_names[i], w[i], dd);
+    print_numbers("X", x, td);
+    if (bias) print_numbers("bias", bias, tt);
+    else puts("bias none");
+    print_numbers("out", out, td);
+    print_numbers("weights", weights, c->h * tt);
+    puts("end");
+done:
+    mha_free(layer);
+    for (int i = 0; i < 4; i++) free(w[i]);
+    free(x), free(bias), free(out), free(weights);
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    dump_case c;
+    int failed = 0;
+
+    if (argc == 2 && strcmp(argv[1], "-") == 0) {
+        char word[16];
+        while (fscanf(stdin, "%15s", word) == 1) {
+            if (strcmp(word, "case") != 0) die("expected 'case' at the start of a case");
+            if (fscanf(stdin, "%127s %d %d %d %llu %63s %15s %15s", c.name, &c.d,
+                       &c.h, &c.t, &c.layer_seed, c.xspec, c.bias, c.wspec) != 8)
+                die("a case line needs NAME D H T LAYER_SEED XSPEC BIAS WEIGHTS");
+            if (c.d <= 0 || c.h <= 0 || c.t <= 0) die("D, H, T must be positive");
+            failed |= run_case(&c, stdin);
+        }
+        return failed;
+    }
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: %s D H T LAYER_SEED X_SEED [none|causal]\n"
+                        "       %s -     (cases on standard input)\n", argv[0], argv[0]);
+        return 2;
+    }
+    snprintf(c.name, sizeof c.name, "cli");
+    c.d = atoi(argv[1]), c.h = atoi(argv[2]), c.t = atoi(argv[3]);
+    if (c.d <= 0 || c.h <= 0 || c.t <= 0) die("D, H, T must be positive");
+    c.layer_seed = strtoull(argv[4], NULL, 10);
+    snprintf(c.xspec, sizeof c.xspec, "seed:%s", argv[5]);
+    snprintf(c.bias, sizeof c.bias, "%s", argc == 7 ? argv[6] : "none");
+    snprintf(c.wspec, sizeof c.wspec, "seeded");
+    return run_case(&c, NULL);
+}
