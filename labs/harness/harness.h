@@ -131,7 +131,8 @@ bool lab_expect_status(mm_status got, mm_status want, const char *when);
 /* lab_close - every |a - b| within the tolerance (non-finite values equal
  * only themselves) */
 bool lab_close(const double *a, const double *b, size_t n, double scale);
-/* lab_scale - max(1, max |x|) over n values: the scale of LAB_ATOL */
+/* lab_scale - max(1, max |x|) over the finite ones of n values (an expected NaN
+ * or infinity, copied, sets no scale): the scale of LAB_ATOL */
 double lab_scale(const double *x, size_t n);
 
 /* lab_diagnose - a lab's catalogue of mistakes for one function: given the

@@ -295,6 +295,13 @@ t_watch() {
   restore $answers
 }
 
+# t_lab - make lab NN=09 is the lab's own report; LAB_FORMAT=tap is the grader's
+t_lab() {
+  mk lab NN=09; st=$?
+  [ $st -eq 0 ] && has "$out" "Lab 09: checking your functions..." && ! grep -q '^TAP version' "$out"
+  check $? "lab NN=09: the lab's own report, not the grader's TAP"
+}
+
 # t_watch_stop - Ctrl-C while the watch waits for a save leaves nothing behind
 t_watch_stop() {
   log=$work/watch.log
@@ -324,6 +331,7 @@ fresh_copy
 start=$(date +%s)
 t_reset
 t_progress
+t_lab
 t_watch
 mutant watch-leaves-inotifywait t_watch_stop 's/kill -TERM "$$child"/: "$$child"/'
 mutant reset-saves-nothing t_reset 's/cp -p "$$file" "$$saved"/true/'

@@ -79,7 +79,8 @@ gradescope-autograder:
 	@$(GRADE_PYTHON) $(GRADE_TOOL)/gradescope/make-zip.py $(BUILD)/gradescope-autograder.zip
 
 # the learner's own work, reported as the grader reports it (on stdout)
-LAB_FORMAT ?= tap
+# LAB_FORMAT (junit, tap, json, csv) defaults to tap here only: `make lab`
+# prints the full report unless LAB_FORMAT is given
 # (the build's own lines go to stderr: stdout is the report alone)
 LAB_REPORT_NAME ?= learner
 lab-report:
@@ -87,7 +88,7 @@ lab-report:
 	@$(MAKE) -s $(GRADE_NEEDS) >&2
 	@$(call grade_write_config,$(BUILD)/lab-report)
 	@$(GRADE_PYTHON) $(GRADE_TOOL)/grade.py --config $(BUILD)/lab-report/labs.tsv --out $(BUILD)/lab-report \
-	  --labs '$(NN)' --format $(LAB_FORMAT) --stdout --quiet --id '$(LAB_REPORT_NAME)' one labs
+	  --labs '$(NN)' --format $(or $(LAB_FORMAT),tap) --stdout --quiet --id '$(LAB_REPORT_NAME)' one labs
 
 # ---- the self-test: the committed class, graded twice -------------------------------
 GRADE_TEST := tests/grade

@@ -23,8 +23,9 @@ typedef struct {
  * the initial weights of chapter 01 (attention_init_weights), packed.
  *   layer  written: the new layer, for mha_free; NULL on failure
  * Checked, MM_EINVAL: layer not NULL; d_model, n_heads > 0; n_heads
- * divides d_model; 3 d_model fits in an int; d_model x 3 d_model at most
- * MM_MAX_ELEMENTS. MM_ENOMEM: no memory (nothing is leaked).
+ * divides d_model; 3 d_model fits in an int; d_model x 4 d_model (the
+ * four matrices) at most MM_MAX_ELEMENTS. MM_ENOMEM: no memory (nothing
+ * is leaked).
  * On failure: *layer is NULL (if layer is not). */
 mm_status mha_new(mha **layer, int d_model, int n_heads, uint64_t seed);
 
@@ -82,12 +83,13 @@ mm_status mha_merge_heads(double *m, const double *heads,
  *   layer, x (T, d_model)                                        read
  *   bias (T, T) or NULL: added to every head's scaled scores;    read
  *        -INFINITY hides a key (chapter 04's masks)
- * Checked, MM_EINVAL: out, layer, x not NULL; T > 0; T x 3 d_model and
- * n_heads x T x T at most MM_MAX_ELEMENTS; out and weights share no byte
- * with each other, x, bias or the layer's weights; x finite; bias finite
- * or -INFINITY (sdpa checks the bias and names it). MM_ERANGE: a product
- * or a score overflows. MM_ENOMEM: no memory for the two (T, 3 d_model)
- * work buffers, or for sdpa's row of scratch when weights is NULL.
+ * Checked, MM_EINVAL: out, layer, x not NULL; T > 0; T x 3 d_model, T x T
+ * and (when weights is given) n_heads x T x T at most MM_MAX_ELEMENTS; out
+ * and weights share no byte with each other, x, bias or the layer's
+ * weights; x finite; bias finite or -INFINITY (sdpa checks the bias and
+ * names it). MM_ERANGE: a product or a score overflows. MM_ENOMEM: no
+ * memory for the two (T, 3 d_model) work buffers, or for sdpa's row of
+ * scratch when weights is NULL.
  * Unchecked: layer came from mha_new; buffers of the stated sizes.
  * On failure: MM_EINVAL and MM_ENOMEM write nothing; after MM_ERANGE out
  * and weights are unspecified. */

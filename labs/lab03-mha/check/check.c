@@ -1,0 +1,877 @@
+/* check.c - the checks of lab 03, run by the judge: mha_split_heads and
+ * mha_merge_heads on chapter 03's worked example, on patterned and random
+ * matrices of several shapes (one row, one head, heads one column wide,
+ * the 3 n_heads heads of a packed [Q | K | V]), on values that must be
+ * copied bit for bit, a round trip through both, and bad arguments; and
+ * mha_forward on the worked example (tangled/examples/ch03-worked.h), on
+ * layers made by mha_new (the initial weights of chapter 01, several
+ * seeds) or given weights by mha_set_weights, with n_heads = 1, d_k = 1,
+ * T = 1 and widths that are not powers of two, with and without weights
+ * asked for, with a bias (finite, hiding keys, hiding a whole row, causal),
+ * on the chapter's eight tokens through its planted heads, and on bad
+ * arguments. The learner's results (from its own process, through
+ * lab_call) are compared with the library's, the reference. The checks of
+ * one function run in this order against one learner process, on cases of
+ * different shapes, so that state kept between calls shows. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "examples/ch03-planted.h"
+#include "examples/ch03-worked.h"
+#include "minimodel/core/rng.h"
+#include "alias.h"
+#include "lab03.h"
+
+const char lab_id[] = "03";
+const char *const lab_title[2] = {
+    "Lab 03 (multi-head attention)",
+    "Lab 03 (atención multicabeza)"
+};
+const char *const lab_functions[] = { "mha_split_heads", "mha_merge_heads", "mha_forward",
+                                      NULL };
+
+/* fresh - n doubles of the check, copied from values if given */
+static double *fresh(size_t n, const double *values)
+{
+    double *p = lab_temp((n ? n : 1) * sizeof *p);
+    if (values) memcpy(p, values, n * sizeof *p);
+    return p;
+}
+
+/* normals - n doubles N(0, std^2) from the generator of seed */
+static double *normals(size_t n, double std, uint64_t seed)
+{
+    double *p = fresh(n, NULL);
+    mm_rng r;
+    mm_rng_seed(&r, seed);
+    for (size_t i = 0; i < n; i++) p[i] = std * mm_rng_normal(&r);
+    return p;
+}
+
+/* mat_text - "[[1,0],[0,1]]": a small matrix as the case name shows it */
+static int mat_text(char *buf, size_t size, const double *a, int rows, int cols)
+{
+    int len = snprintf(buf, size, "[");
+    for (int i = 0; i < rows && len < (int)size; i++) {
+        len += snprintf(buf + len, size - len, "%s[", i ? "," : "");
+        for (int j = 0; j < cols && len < (int)size; j++)
+            len += snprintf(buf + len, size - len, "%s%g", j ? "," : "", a[i * cols + j]);
+        if (len < (int)size) len += snprintf(buf + len, size - len, "]");
+    }
+    return len < (int)size ? len + snprintf(buf + len, size - len, "]") : len;
+}
+
+static const char *const null_hint[2] = {
+    "check every pointer before using it: MM_NEED_BUFFER(p) returns MM_EINVAL "
+    "from your function when p is NULL, with a message naming the function and p",
+    "comprueba cada puntero antes de usarlo: MM_NEED_BUFFER(p) devuelve MM_EINVAL "
+    "desde tu función cuando p es NULL, con un mensaje que nombra la función y p"
+};
+static const char *const size_hint[2] = {
+    "check every size before using it: MM_NEED_POSITIVE(n) returns MM_EINVAL from "
+    "your function unless n > 0, with a message naming the function and n",
+    "comprueba cada tamaño antes de usarlo: MM_NEED_POSITIVE(n) devuelve MM_EINVAL "
+    "desde tu función salvo que n > 0, con un mensaje que nombra la función y n"
+};
+
+/* ---- mha_split_heads and mha_merge_heads: the cases ------------------------------------- */
+
+enum { HC_WORKED, HC_PATTERN, HC_ONE_ROW, HC_ONE_HEAD, HC_DK_ONE, HC_RANDOM, HC_PACKED,
+       HC_BITS, HC_ROUND_TRIP };
+
+/* a matrix of values that must be copied as they are: NaN, infinities, -0,
+ * a subnormal */
+static const double bits_m[] = { NAN, 1.5, INFINITY, -0.0,
+                                  -INFINITY, 4.9406564584124654e-324, 0.25, -2 };
+
+static void heads_case_make(heads_case *c, int which, bool merge)
+{
+    memset(c, 0, sizeof *c);
+    c->merge = merge;
+    const char *fmt = NULL;
+    double *m = NULL;
+    switch (which) {
+    case HC_WORKED: {
+        c->T = CH03_T;
+        c->n_heads = CH03_H;
+        c->d_k = CH03_D / CH03_H;
+        m = fresh(CH03_T * CH03_D, ch03_x);
+        char x[80];
+        mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
+        snprintf(c->name, sizeof c->name,
+                 merge ? EN_ES("the heads of chapter 03's worked example, X = %s, merged back",
+                               "las cabezas del ejemplo resuelto del capítulo 03, X = %s, "
+                               "unidas de nuevo")
+                       : EN_ES("worked example of chapter 03: X = %s into 2 heads",
+                               "ejemplo resuelto del capítulo 03: X = %s en 2 cabezas"), x);
+        break;
+    }
+    case HC_PATTERN:
+        c->T = 5, c->n_heads = 3, c->d_k = 2;
+        m = fresh(5 * 6, NULL);
+        for (int t = 0; t < 5; t++)
+            for (int j = 0; j < 6; j++) m[t * 6 + j] = 10 * (t + 1) + j;
+        fmt = EN_ES("m[t][j] = 10 (t + 1) + j", "m[t][j] = 10 (t + 1) + j");
+        break;
+    case HC_ONE_ROW:
+        c->T = 1, c->n_heads = 4, c->d_k = 2;
+        m = normals(8, 1.0, 31);
+        fmt = EN_ES("one row, random (seed 31)", "una fila, aleatoria (semilla 31)");
+        break;
+    case HC_ONE_HEAD:
+        c->T = 4, c->n_heads = 1, c->d_k = 3;
+        m = normals(12, 1.0, 32);
+        fmt = EN_ES("one head, random (seed 32)", "una cabeza, aleatoria (semilla 32)");
+        break;
+    case HC_DK_ONE:
+        c->T = 3, c->n_heads = 5, c->d_k = 1;
+        m = fresh(15, NULL);
+        for (int t = 0; t < 3; t++)
+            for (int j = 0; j < 5; j++) m[t * 5 + j] = 10 * (t + 1) + j;
+        fmt = EN_ES("heads one column wide, m[t][j] = 10 (t + 1) + j",
+                    "cabezas de una columna, m[t][j] = 10 (t + 1) + j");
+        break;
+    case HC_RANDOM:
+        c->T = 7, c->n_heads = 2, c->d_k = 5;
+        m = normals(70, 1.0, 33);
+        fmt = EN_ES("random (seed 33)", "aleatoria (semilla 33)");
+        break;
+    case HC_PACKED:
+        c->T = 4, c->n_heads = 6, c->d_k = 3;
+        m = normals(72, 1.0, 34);
+        fmt = EN_ES("a packed [Q | K | V] of 2 heads, as 6 heads (random, seed 34)",
+                    "un [Q | K | V] empaquetado de 2 cabezas, como 6 cabezas (aleatorio, "
+                    "semilla 34)");
+        break;
+    case HC_BITS:
+        c->T = 2, c->n_heads = 2, c->d_k = 2;
+        m = fresh(8, bits_m);
+        fmt = EN_ES("values copied bit for bit: m = [[NaN,1.5,inf,-0],[-inf,4.9e-324,"
+                    "0.25,-2]]",
+                    "valores copiados bit a bit: m = [[NaN,1.5,inf,-0],[-inf,4.9e-324,"
+                    "0.25,-2]]");
+        break;
+    case HC_ROUND_TRIP:
+        c->T = 6, c->n_heads = 3, c->d_k = 4;
+        m = normals(72, 1.0, 35);
+        fmt = EN_ES("round trip: your mha_merge_heads on what your mha_split_heads gives "
+                    "(random m, seed 35)",
+                    "ida y vuelta: tu mha_merge_heads con lo que da tu mha_split_heads "
+                    "(m aleatoria, semilla 35)");
+        break;
+    default:
+        lab_bug("no case %d of the split or the merge", which);
+    }
+    if (fmt)
+        snprintf(c->name, sizeof c->name, "%s: T=%d n_heads=%d d_k=%d", fmt, c->T, c->n_heads,
+                 c->d_k);
+    c->m = m;
+    double *heads = fresh((size_t)c->T * c->n_heads * c->d_k, NULL);
+    LAB_REF(mha_split_heads(heads, m, c->T, c->n_heads, c->d_k));
+    c->heads = heads;
+}
+
+static void check_split(int which)
+{
+    heads_case c;
+    heads_case_make(&c, which, false);
+    lab_case("%s", c.name);
+    int T = c.T, H = c.n_heads, d_k = c.d_k;
+    lab_mat *heads = lab_out("heads", H * T, d_k);
+    lab_mat *m = lab_in("m", T, H * d_k, c.m);
+    mm_status st = lab_call("mha_split_heads", LAB_BUFS(heads, m), LAB_INTS(T, H, d_k));
+    const double *want[1] = { c.heads };
+    bool ok = lab_check_values(st, 1, &heads, want, diagnose_split, &c);
+    if (!ok && st == MM_EINVAL && which == HC_BITS)
+        lab_hint(EN_ES("a split only moves values: it copies a NaN or an infinity as it is, "
+                       "and refuses nothing for its values (mha_forward checks x itself)",
+                       "una división solo mueve valores: copia un NaN o un infinito tal cual, "
+                       "y no rechaza nada por sus valores (mha_forward comprueba x él mismo)"));
+}
+
+static void check_merge(int which)
+{
+    heads_case c;
+    heads_case_make(&c, which, true);
+    lab_case("%s", c.name);
+    int T = c.T, H = c.n_heads, d_k = c.d_k;
+    const double *given = c.heads;
+    if (which == HC_ROUND_TRIP) {                 /* the learner's own split first */
+        lab_mat *h0 = lab_out("heads", H * T, d_k);
+        lab_mat *m0 = lab_in("m", T, H * d_k, c.m);
+        mm_status st = lab_call("mha_split_heads", LAB_BUFS(h0, m0), LAB_INTS(T, H, d_k));
+        if (!lab_expect_status(st, MM_OK, EN_ES("from mha_split_heads, for valid arguments",
+                                                "en mha_split_heads, con argumentos válidos")))
+            return;
+        given = fresh(h0->n, h0->p);
+    }
+    lab_mat *m = lab_out("m", T, H * d_k);
+    lab_mat *heads = lab_in("heads", H * T, d_k, given);
+    mm_status st = lab_call("mha_merge_heads", LAB_BUFS(m, heads), LAB_INTS(T, H, d_k));
+    const double *want[1] = { c.m };
+    if (which == HC_ROUND_TRIP) {
+        if (!lab_check_values(st, 1, &m, want, NULL, &c)) diagnose_round_trip(&c, given, m->p);
+        return;
+    }
+    bool ok = lab_check_values(st, 1, &m, want, diagnose_merge, &c);
+    if (!ok && st == MM_EINVAL && which == HC_BITS)
+        lab_hint(EN_ES("a merge only moves values: it copies a NaN or an infinity as it is, "
+                       "and refuses nothing for its values",
+                       "una unión solo mueve valores: copia un NaN o un infinito tal cual, y "
+                       "no rechaza nada por sus valores"));
+}
+
+/* ---- mha_split_heads and mha_merge_heads: bad arguments --------------------------------- */
+
+/* heads_rooms - the two buffers of a split or a merge of (T, H, d_k) = (2, 2, 1):
+ * b[0] the output, b[1] the input */
+static void heads_rooms(lab_mat *b[2], bool merge)
+{
+    static const double m[4] = { 1, 2, 3, 4 }, heads[4] = { 1, 3, 2, 4 };
+    if (merge) {
+        b[0] = lab_out("m", 2, 2);
+        b[1] = lab_in("heads", 4, 1, heads);
+    } else {
+        b[0] = lab_out("heads", 4, 1);
+        b[1] = lab_in("m", 2, 2, m);
+    }
+}
+
+static const char *heads_fn(bool merge) { return merge ? "mha_merge_heads" : "mha_split_heads"; }
+
+/* heads_refused - the call with b[] and sizes n[] must be refused with
+ * MM_EINVAL, and write nothing; when says which call. False if the status
+ * was not MM_EINVAL (a write before the refusal is a failure of its own,
+ * with its own hint) */
+static bool heads_refused(bool merge, lab_mat *const b[2], const long n[3], const char *when)
+{
+    const char *fn = heads_fn(merge);
+    mm_status st = lab_call(fn, 2, b, 3, n);
+    if (!lab_expect_status(st, MM_EINVAL, when)) return false;
+    const lab_mat *o = b[0];
+    if (!o || o->input) return true;
+    if (o->n >= 2 && o->p[0] <= MHA_ALIAS_TAG && o->p[1] <= MHA_ALIAS_TAG) return true;
+    for (size_t e = 0; e < o->n; e++)
+        if (o->p[e] != LAB_UNWRITTEN) {
+            lab_fail(EN_ES("%s refused the call %s, as it should, but wrote %s first (element "
+                           "%zu is %g): a call refused with MM_EINVAL writes nothing",
+                           "%s rechazó la llamada %s, como debe, pero antes escribió %s (el "
+                           "elemento %zu es %g): una llamada rechazada con MM_EINVAL no "
+                           "escribe nada"),
+                     fn, when, o->name, e, o->p[e]);
+            lab_hint(EN_ES("check every argument before the first write",
+                           "comprueba todos los argumentos antes de la primera escritura"));
+            break;
+        }
+    return true;
+}
+
+static void check_heads_nulls(int merge)
+{
+    bool ok = true;
+    for (int i = 0; i < 2; i++) {
+        lab_mat *b[2];
+        heads_rooms(b, merge);
+        const char *name = b[i]->name;
+        b[i] = NULL;
+        lab_case("%s = NULL", name);
+        char when[48];
+        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), name);
+        ok &= heads_refused(merge, b, (const long[3]){ 2, 2, 1 }, when);
+    }
+    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+}
+
+static void check_heads_sizes(int merge)
+{
+    static const char *const size_name[3] = { "T", "n_heads", "d_k" };
+    bool ok = true;
+    for (int s = 0; s < 3; s++)
+        for (int value = 0; value >= -1; value--) {
+            lab_mat *b[2];
+            heads_rooms(b, merge);
+            long n[3] = { 2, 2, 1 };
+            n[s] = value;
+            lab_case("%s = %d", size_name[s], value);
+            char when[48];
+            snprintf(when, sizeof when, EN_ES("for %s = %d", "con %s = %d"), size_name[s], value);
+            ok &= heads_refused(merge, b, n, when);
+        }
+    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+    /* n_heads d_k past an int, then T x n_heads d_k past any buffer */
+    lab_mat *b[2];
+    heads_rooms(b, merge);
+    lab_case("n_heads = d_k = 2^16");
+    if (!heads_refused(merge, b, (const long[3]){ 2, 1L << 16, 1L << 16 },
+                       EN_ES("for n_heads = d_k = 2^16: n_heads d_k = 2^32 is not an int",
+                             "con n_heads = d_k = 2^16: n_heads d_k = 2^32 no es un int")))
+        lab_hint(EN_ES("n_heads d_k is the width of m, an int: before you multiply, check "
+                       "that it fits (n_heads > INT_MAX / d_k is too large) and return "
+                       "mm_fail(MM_EINVAL, ...) naming both",
+                       "n_heads d_k es la anchura de m, un int: antes de multiplicar, "
+                       "comprueba que cabe (n_heads > INT_MAX / d_k es demasiado) y devuelve "
+                       "mm_fail(MM_EINVAL, ...) nombrando ambos"));
+    heads_rooms(b, merge);
+    lab_case("T = 2^30, n_heads = d_k = 2^15");
+    if (!heads_refused(merge, b, (const long[3]){ 1L << 30, 1L << 15, 1L << 15 },
+                       EN_ES("for T = 2^30, n_heads = d_k = 2^15: m would hold 2^60 doubles",
+                             "con T = 2^30, n_heads = d_k = 2^15: m tendría 2^60 doubles")))
+        lab_hint(EN_ES("the buffers hold T x n_heads d_k doubles, and that must fit: "
+                       "MM_NEED_SIZE_PRODUCT(T, n_heads * d_k) returns MM_EINVAL unless it is "
+                       "at most MM_MAX_ELEMENTS (check it once n_heads d_k is known to fit "
+                       "in an int)",
+                       "los búferes tienen T x n_heads d_k doubles, y eso tiene que caber: "
+                       "MM_NEED_SIZE_PRODUCT(T, n_heads * d_k) devuelve MM_EINVAL salvo que "
+                       "sea como mucho MM_MAX_ELEMENTS (compruébalo cuando ya sepas que "
+                       "n_heads d_k cabe en un int)"));
+}
+
+/* check_heads_alias - which 0: the output the same buffer as the input;
+ * which 1: the output starting one element into it */
+static void check_heads_alias(int arg)
+{
+    bool merge = arg & 1;
+    int off = arg >> 1;
+    lab_mat *b[2];
+    heads_rooms(b, merge);
+    if (off)                  /* the input is longer, so the overlap stays inside it */
+        b[1] = merge ? lab_in("heads", 5, 1, (const double[5]){ 1, 3, 2, 4, 5 })
+                     : lab_in("m", 5, 1, (const double[5]){ 1, 2, 3, 4, 5 });
+    const char *out_name = b[0]->name, *in_name = b[1]->name;
+    char *shown = lab_temp(32);
+    if (off) snprintf(shown, 32, "%s + %d", in_name, off);
+    else snprintf(shown, 32, "%s", in_name);
+    b[0] = lab_out(shown, b[0]->rows, b[0]->cols);
+    b[0]->p[0] = MHA_ALIAS_TAG - 1;
+    b[0]->p[1] = MHA_ALIAS_TAG - off;
+    lab_case("%s = %s", out_name, shown);
+    char when[96];
+    if (off)
+        snprintf(when, sizeof when, EN_ES("for %s starting %d element(s) into %s",
+                                          "con %s empezando %d elemento(s) dentro de %s"),
+                 out_name, off, in_name);
+    else
+        snprintf(when, sizeof when, EN_ES("for %s and %s the same buffer",
+                                          "con %s y %s el mismo búfer"), out_name, in_name);
+    if (heads_refused(merge, b, (const long[3]){ 2, 2, 1 }, when)) return;
+    lab_hint(EN_ES("%s and %s must not share memory: the copy would overwrite values still "
+                   "to be read. Refuse it with MM_EINVAL: MM_NEED_DISJOINT (core/error.h) "
+                   "compares the ranges of bytes of an array of MM_BUFFER(p, n), outputs "
+                   "first",
+                   "%s y %s no pueden compartir memoria: la copia sobrescribiría valores "
+                   "que aún hay que leer. Recházalo con MM_EINVAL: MM_NEED_DISJOINT "
+                   "(core/error.h) compara los rangos de bytes de un array de "
+                   "MM_BUFFER(p, n), primero las salidas"), out_name, in_name);
+}
+
+/* ---- mha_forward: the cases ---------------------------------------------------------------- */
+
+enum { FW_WORKED, FW_INIT, FW_SET, FW_ONE_HEAD, FW_DK_ONE, FW_ONE_TOKEN, FW_NO_WEIGHTS,
+       FW_BIAS, FW_HIDDEN, FW_HIDDEN_NO_WEIGHTS, FW_CAUSAL, FW_PLANTED };
+
+/* a bias of 0 and -inf on 5 tokens: row 2 sees no key */
+static const double hidden_bias[25] = {
+    0, -INFINITY, 0, 0, -INFINITY,
+    -INFINITY, 0, 0, -INFINITY, 0,
+    -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY,
+    0, 0, -INFINITY, 0, 0,
+    -INFINITY, -INFINITY, -INFINITY, -INFINITY, 0 };
+
+/* the fixed layers: shapes, and where the weights come from */
+typedef struct {
+    int T, d_model, n_heads;
+    uint64_t seed;            /* of mha_new */
+    double set_std;           /* 0: mha_new's weights; else all four drawn N(0, set_std^2) */
+    uint64_t x_seed;          /* x drawn N(0, 2^2) */
+    bool weights;
+} layer_shape;
+
+static const layer_shape shapes[] = {
+    [FW_INIT]              = { 5, 6, 2, 1, 0.0, 11, true },
+    [FW_SET]               = { 7, 6, 3, 2, 0.5, 12, true },
+    [FW_ONE_HEAD]          = { 4, 5, 1, 3, 0.5, 13, true },
+    [FW_DK_ONE]            = { 6, 4, 4, 4, 0.5, 14, true },
+    [FW_ONE_TOKEN]         = { 1, 6, 3, 5, 0.5, 15, true },
+    [FW_NO_WEIGHTS]        = { 9, 10, 5, 7, 0.0, 16, false },
+    [FW_BIAS]              = { 4, 6, 2, 8, 0.5, 17, true },
+    [FW_HIDDEN]            = { 5, 6, 3, 9, 0.5, 18, true },
+    [FW_HIDDEN_NO_WEIGHTS] = { 5, 6, 3, 9, 0.5, 18, false },
+    [FW_CAUSAL]            = { 6, 8, 2, 10, 0.5, 19, true },
+};
+
+/* take_layer - the case's copy of the layer's weights */
+static void take_layer(mha_case *c, const mha *layer)
+{
+    size_t dd = (size_t)c->d_model * c->d_model;
+    c->w_qkv = fresh(3 * dd, layer->w_qkv);
+    c->w_o = fresh(dd, layer->w_o);
+}
+
+/* set_weights - the layer's four matrices from w (4 d_model^2: W_Q, W_K, W_V, W_O) */
+static void set_weights(mha *layer, const double *w)
+{
+    size_t dd = (size_t)layer->d_model * layer->d_model;
+    LAB_REF(mha_set_weights(layer, w, w + dd, w + 2 * dd, w + 3 * dd));
+}
+
+static void mha_case_make(mha_case *c, int which)
+{
+    memset(c, 0, sizeof *c);
+    mha *layer = NULL;
+    const char *what = NULL;
+    char extra[160] = "";
+    switch (which) {
+    case FW_WORKED: {
+        c->T = CH03_T, c->d_model = CH03_D, c->n_heads = CH03_H, c->weights = true;
+        LAB_REF(mha_new(&layer, CH03_D, CH03_H, 1));
+        LAB_REF(mha_set_weights(layer, ch03_eye, ch03_eye, ch03_eye, ch03_w_o));
+        c->x = fresh(CH03_T * CH03_D, ch03_x);
+        char x[80], wo[120];
+        mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
+        mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
+        snprintf(c->name, sizeof c->name,
+                 EN_ES("worked example of chapter 03: X = %s, W_Q = W_K = W_V = I, W_O = %s",
+                       "ejemplo resuelto del capítulo 03: X = %s, W_Q = W_K = W_V = I, W_O = %s"),
+                 x, wo);
+        break;
+    }
+    case FW_PLANTED: {
+        c->T = P_T, c->d_model = P_D, c->n_heads = P_H, c->weights = true;
+        LAB_REF(mha_new(&layer, P_D, P_H, 1));
+        LAB_REF(planted_layer(layer));
+        double *x = fresh(P_T * P_D, NULL);
+        planted_x(x);
+        c->x = x;
+        what = EN_ES("chapter 03's eight tokens \"I work , you work , he ___\" through its "
+                     "four planted heads",
+                     "los ocho tokens del capítulo 03 \"I work , you work , he ___\" por sus "
+                     "cuatro cabezas plantadas");
+        break;
+    }
+    default: {
+        if (which < FW_INIT || which > FW_CAUSAL) lab_bug("no case %d of mha_forward", which);
+        const layer_shape *s = &shapes[which];
+        c->T = s->T, c->d_model = s->d_model, c->n_heads = s->n_heads, c->weights = s->weights;
+        LAB_REF(mha_new(&layer, s->d_model, s->n_heads, s->seed));
+        int len;
+        if (s->set_std > 0) {
+            set_weights(layer, normals(4 * (size_t)s->d_model * s->d_model, s->set_std,
+                                       100 + s->seed));
+            len = snprintf(extra, sizeof extra,
+                           EN_ES("weights set N(0, %g^2) (seed %d)",
+                                 "pesos fijados N(0, %g^2) (semilla %d)"),
+                           s->set_std, (int)(100 + s->seed));
+        } else {
+            len = snprintf(extra, sizeof extra,
+                           EN_ES("initial weights of MultiHeadAttention(%d, %d, seed %d)",
+                                 "pesos iniciales de MultiHeadAttention(%d, %d, semilla %d)"),
+                           s->d_model, s->n_heads, (int)s->seed);
+        }
+        snprintf(extra + len, sizeof extra - len,
+                 EN_ES(", x random (seed %d)", ", x aleatoria (semilla %d)"), (int)s->x_seed);
+        c->x = normals((size_t)s->T * s->d_model, 2.0, s->x_seed);
+        switch (which) {
+        case FW_INIT: what = EN_ES("", ""); break;
+        case FW_SET: what = EN_ES("", ""); break;
+        case FW_ONE_HEAD: what = EN_ES("one head", "una cabeza"); break;
+        case FW_DK_ONE: what = EN_ES("heads one column wide", "cabezas de una columna"); break;
+        case FW_ONE_TOKEN: what = EN_ES("one token", "un token"); break;
+        case FW_NO_WEIGHTS: what = EN_ES("", ""); break;
+        case FW_BIAS:
+            c->bias = normals(16, 1.0, 20);
+            what = EN_ES("a bias N(0, 1) (seed 20)", "un sesgo N(0, 1) (semilla 20)");
+            break;
+        case FW_HIDDEN: case FW_HIDDEN_NO_WEIGHTS:
+            c->bias = fresh(25, hidden_bias);
+            what = EN_ES("hidden keys: a bias of 0 and -inf, row 2 sees no key",
+                         "claves ocultas: un sesgo de 0 y -inf, la fila 2 no ve ninguna clave");
+            break;
+        case FW_CAUSAL: {
+            double *b = fresh(36, NULL);
+            for (int i = 0; i < 6; i++)
+                for (int j = 0; j < 6; j++) b[i * 6 + j] = j <= i ? 0.0 : -INFINITY;
+            c->bias = b;
+            what = EN_ES("a causal bias: token t sees tokens 0 .. t",
+                         "un sesgo causal: el token t ve los tokens 0 .. t");
+            break;
+        }
+        }
+    }
+    }
+    c->d_k = c->d_model / c->n_heads;
+    take_layer(c, layer);
+    c->want_out = fresh((size_t)c->T * c->d_model, NULL);
+    c->want_w = fresh((size_t)c->n_heads * c->T * c->T, NULL);
+    mm_status st = mha_forward(c->want_out, c->want_w, layer, c->x, c->bias, c->T);
+    mha_free(layer);
+    if (st != MM_OK) lab_bug("the reference failed: %s", mm_last_error());
+    /* the numbers chapter 03 states for its worked example, to 4 places */
+    static const double out0[4] = { 1.3057, 0.8471, 0.2987, 0.3506 };
+    for (int j = 0; which == FW_WORKED && j < 4; j++)
+        if (fabs(c->want_out[j] - out0[j]) > 5e-5)
+            lab_bug("the worked example gives out row 0 (%.4f, %.4f, %.4f, %.4f), not chapter "
+                    "03's (1.3057, 0.8471, 0.2987, 0.3506)", c->want_out[0], c->want_out[1],
+                    c->want_out[2], c->want_out[3]);
+    if (what) {
+        size_t len = (size_t)snprintf(c->name, sizeof c->name, "%s%s%s", what,
+                                      what[0] && extra[0] ? "; " : "", extra);
+        if (len < sizeof c->name)
+            snprintf(c->name + len, sizeof c->name - len, ": T=%d d_model=%d n_heads=%d d_k=%d%s",
+                     c->T, c->d_model, c->n_heads, c->d_k, c->weights ? "" : ", weights = NULL");
+    }
+}
+
+static void check_forward(int which)
+{
+    mha_case c;
+    mha_case_make(&c, which);
+    lab_case("%s", c.name);
+    int T = c.T, d = c.d_model, H = c.n_heads;
+    lab_mat *out[2] = { lab_out("out", T, d), c.weights ? lab_out("weights", H * T, T) : NULL };
+    lab_mat *w_qkv = lab_in("layer->w_qkv", d, 3 * d, c.w_qkv);
+    lab_mat *w_o = lab_in("layer->w_o", d, d, c.w_o);
+    lab_mat *x = lab_in("x", T, d, c.x);
+    lab_mat *bias = c.bias ? lab_in("bias", T, T, c.bias) : NULL;
+    mm_status st = lab_call("mha_forward", LAB_BUFS(out[0], out[1], w_qkv, w_o, x, bias),
+                            LAB_INTS(T, d, H));
+    const double *want[2] = { c.want_out, c.want_w };
+    lab_check_values(st, c.weights ? 2 : 1, out, want, diagnose_forward, &c);
+    if (st == MM_OK) return;
+    const char *why = lab_learner_error();
+    if (strncmp(why, "mha_split_heads", 15) == 0 || strncmp(why, "mha_merge_heads", 15) == 0)
+        lab_hint(EN_ES("the call that failed is your %.15s, from inside your mha_forward: see "
+                       "what it is given (the shapes) and its own checks",
+                       "la llamada que falló es tu %.15s, desde dentro de tu mha_forward: "
+                       "mira qué recibe (las formas) y sus propias comprobaciones"), why);
+    else if (st == MM_EINVAL && c.bias && strstr(why, "bias"))
+        lab_hint(EN_ES("a bias of -inf is not an error: it hides a key, whose weight is 0; a "
+                       "row whose every key is hidden has weights 0 and an output of 0 (sdpa "
+                       "does both)",
+                       "un sesgo de -inf no es un error: oculta una clave, cuyo peso es 0; una "
+                       "fila con todas sus claves ocultas tiene pesos 0 y salida 0 (sdpa hace "
+                       "las dos cosas)"));
+    else if (st == MM_EINVAL && strncmp(why, "sdpa", 4) == 0)
+        lab_hint(EN_ES("sdpa refused what your mha_forward gave it: look at its sizes (T, T, "
+                       "d_k, d_k for one head), its buffers (one head's (T, d_k) blocks, "
+                       "weights + h T T) and that out and weights of a head do not overlap "
+                       "its inputs",
+                       "sdpa rechazó lo que le dio tu mha_forward: mira sus tamaños (T, T, "
+                       "d_k, d_k para una cabeza), sus búferes (los bloques (T, d_k) de una "
+                       "cabeza, weights + h T T) y que out y weights de una cabeza no se "
+                       "solapen con sus entradas"));
+}
+
+/* ---- mha_forward: bad arguments ------------------------------------------------------------ */
+
+/* the buffers of mha_forward, in the order of the call */
+enum { B_OUT, B_WEIGHTS, B_WQKV, B_WO, B_X, B_BIAS, N_BUFS };
+static const char *const buf_name[N_BUFS] = { "out", "weights", "layer->w_qkv", "layer->w_o",
+                                              "x", "bias" };
+static const char *const arg_name[N_BUFS] = { "out", "weights", "layer", "layer", "x", "bias" };
+
+/* the rooms: T = 2, d_model = 2, one head; W_Q = I, W_K = [[0,1],[1,0]],
+ * W_V = [[2,0],[0,3]] packed, W_O = I, x = I, a bias of 0 */
+static const double room_wqkv[12] = { 1, 0, 0, 1, 2, 0,
+                                      0, 1, 1, 0, 0, 3 };
+static const double room_eye[4] = { 1, 0, 0, 1 };
+static const double room_zero[4] = { 0, 0, 0, 0 };
+
+/* rooms_with - every buffer of a call on (T, d_model, n_heads) = (2, 2, 1);
+ * the inputs hold wqkv, wo, x, bias, or the rooms' own where NULL */
+static void rooms_with(lab_mat *b[N_BUFS], const double *wqkv, const double *wo,
+                       const double *x, const double *bias)
+{
+    b[B_OUT] = lab_out("out", 2, 2);
+    b[B_WEIGHTS] = lab_out("weights", 2, 2);
+    b[B_WQKV] = lab_in(buf_name[B_WQKV], 2, 6, wqkv ? wqkv : room_wqkv);
+    b[B_WO] = lab_in(buf_name[B_WO], 2, 2, wo ? wo : room_eye);
+    b[B_X] = lab_in("x", 2, 2, x ? x : room_eye);
+    b[B_BIAS] = lab_in("bias", 2, 2, bias ? bias : room_zero);
+}
+static void rooms(lab_mat *b[N_BUFS]) { rooms_with(b, NULL, NULL, NULL, NULL); }
+
+/* untouched - after a call refused with MM_EINVAL, out and weights must
+ * hold what they held */
+static bool untouched(lab_mat *const b[N_BUFS], const char *when)
+{
+    for (int o = B_OUT; o <= B_WEIGHTS; o++) {
+        const lab_mat *m = b[o];
+        if (!m || m->input) continue;
+        if (m->n >= 2 && m->p[0] <= MHA_ALIAS_TAG && m->p[1] <= MHA_ALIAS_TAG) continue;
+        for (size_t e = 0; e < m->n; e++)
+            if (m->p[e] != LAB_UNWRITTEN) {
+                lab_fail(EN_ES("mha_forward refused the call %s, as it should, but wrote %s "
+                               "first (element (%zu, %zu) is %g): a call refused with "
+                               "MM_EINVAL writes nothing",
+                               "mha_forward rechazó la llamada %s, como debe, pero antes "
+                               "escribió %s (el elemento (%zu, %zu) es %g): una llamada "
+                               "rechazada con MM_EINVAL no escribe nada"),
+                         when, m->name, e / m->cols, e % m->cols, m->p[e]);
+                lab_hint(EN_ES("check every argument - the pointers, T, the overlaps, the "
+                               "values of x and of the bias - before the first write to out "
+                               "or weights",
+                               "comprueba todos los argumentos - los punteros, T, los "
+                               "solapamientos, los valores de x y del sesgo - antes de la "
+                               "primera escritura en out o weights"));
+                return false;
+            }
+    }
+    return true;
+}
+
+/* refused - call mha_forward with b[] and T, require want (MM_EINVAL: and
+ * nothing written); when says which call. False if the status was not
+ * want (a write before the refusal is a failure of its own, with its own
+ * hint) */
+static bool refused(lab_mat *const b[N_BUFS], long T, mm_status want, const char *when)
+{
+    mm_status st = lab_call("mha_forward", N_BUFS, b, 3, (const long[3]){ T, 2, 1 });
+    if (!lab_expect_status(st, want, when)) return false;
+    if (want == MM_EINVAL) untouched(b, when);
+    return true;
+}
+
+static void check_forward_nulls(int unused)
+{
+    (void)unused;
+    static const int must[] = { B_OUT, B_WQKV, B_X };
+    bool ok = true;
+    for (int i = 0; i < 3; i++) {
+        lab_mat *b[N_BUFS];
+        rooms(b);
+        b[must[i]] = NULL;
+        if (must[i] == B_WQKV) b[B_WO] = NULL;         /* layer = NULL */
+        const char *name = arg_name[must[i]];
+        lab_case("%s = NULL", name);
+        char when[48];
+        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), name);
+        ok &= refused(b, 2, MM_EINVAL, when);
+    }
+    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+}
+
+static void check_forward_sizes(int unused)
+{
+    (void)unused;
+    bool ok = true;
+    for (int value = 0; value >= -1; value--) {
+        lab_mat *b[N_BUFS];
+        rooms(b);
+        lab_case("T = %d", value);
+        char when[48];
+        snprintf(when, sizeof when, EN_ES("for T = %d", "con T = %d"), value);
+        ok &= refused(b, value, MM_EINVAL, when);
+    }
+    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+    lab_mat *b[N_BUFS];
+    rooms(b);
+    lab_case("T = INT_MAX");
+    if (!refused(b, INT_MAX, MM_EINVAL,
+                 EN_ES("for T = INT_MAX: a (T, T) matrix of scores would hold about 2^62 "
+                       "doubles",
+                       "con T = INT_MAX: una matriz (T, T) de puntuaciones tendría unos 2^62 "
+                       "doubles")))
+        lab_hint(EN_ES("every buffer the layer needs is a product of sizes, and it must fit "
+                       "before you allocate it or hand it on: MM_NEED_SIZE_PRODUCT(T, 3 * "
+                       "(long)layer->d_model) for X W_QKV, MM_NEED_SIZE_PRODUCT(T, T) for one "
+                       "head's scores (and n_heads T T for weights)",
+                       "cada búfer que necesita la capa es un producto de tamaños, y tiene que "
+                       "caber antes de reservarlo o pasarlo: MM_NEED_SIZE_PRODUCT(T, 3 * "
+                       "(long)layer->d_model) para X W_QKV, MM_NEED_SIZE_PRODUCT(T, T) para "
+                       "las puntuaciones de una cabeza (y n_heads T T para weights)"));
+}
+
+/* check_forward_aliases - which 0: out, then weights, the same buffer as
+ * another argument; which 1: two partial overlaps (calls.c passes the
+ * buffer twice) */
+static void check_forward_aliases(int which)
+{
+    static const struct { int output, other, off; } pairs[] = {
+        { B_OUT, B_X, 0 }, { B_OUT, B_BIAS, 0 }, { B_OUT, B_WQKV, 0 }, { B_OUT, B_WO, 0 },
+        { B_WEIGHTS, B_X, 0 }, { B_WEIGHTS, B_BIAS, 0 }, { B_WEIGHTS, B_OUT, 0 },
+        { B_WEIGHTS, B_WQKV, 0 },
+        { B_OUT, B_X, 2 }, { B_WEIGHTS, B_OUT, 1 },
+    };
+    bool ok = true, overlap = false;
+    size_t from = which ? 8 : 0, to = which ? 10 : 8;      /* at most 64 buffers a check */
+    for (size_t i = from; i < to; i++) {
+        int o = pairs[i].output, other = pairs[i].other, off = pairs[i].off;
+        lab_mat *b[N_BUFS];
+        rooms(b);
+        if (off)          /* the other buffer is longer, so the overlap stays inside it */
+            b[other] = other == B_OUT ? lab_out("out", 3, 2)
+                                      : lab_in(buf_name[other], 3, 2,
+                                               (const double[6]){ 1, 0, 0, 1, 1, 1 });
+        char *shown = lab_temp(40);
+        if (off) snprintf(shown, 40, "%s + %d", buf_name[other], off);
+        else snprintf(shown, 40, "%s", buf_name[other]);
+        b[o] = lab_out(shown, 2, 2);
+        b[o]->p[0] = MHA_ALIAS_TAG - other;
+        b[o]->p[1] = MHA_ALIAS_TAG - off;
+        lab_case("%s = %s", buf_name[o], shown);
+        char when[96];
+        if (off)
+            snprintf(when, sizeof when, EN_ES("for %s starting %d element(s) into %s",
+                                              "con %s empezando %d elemento(s) dentro de %s"),
+                     buf_name[o], off, buf_name[other]);
+        else
+            snprintf(when, sizeof when, EN_ES("for %s and %s the same buffer",
+                                              "con %s y %s el mismo búfer"),
+                     buf_name[o], buf_name[other]);
+        bool right = refused(b, 2, MM_EINVAL, when);
+        ok &= right;
+        overlap |= !right && off;
+    }
+    if (!ok)
+        lab_hint(EN_ES("an output that shares memory with another buffer - x, bias, the "
+                       "layer's weights, the other output - is overwritten while that one is "
+                       "still being read: refuse it with MM_EINVAL before anything else is "
+                       "done (weights only when it is not NULL)",
+                       "una salida que comparte memoria con otro búfer - x, bias, los pesos de "
+                       "la capa, la otra salida - lo sobrescribe mientras aún se lee: recházala "
+                       "con MM_EINVAL antes de hacer nada más (weights solo si no es NULL)"));
+    if (overlap)
+        lab_hint(EN_ES("two buffers can overlap without starting at the same address: "
+                       "compare the ranges of bytes, not the pointers - MM_NEED_DISJOINT "
+                       "(core/error.h) does it for an array of MM_BUFFER(p, n), outputs first",
+                       "dos búferes pueden solaparse sin empezar en la misma dirección: "
+                       "compara los rangos de bytes, no los punteros - MM_NEED_DISJOINT "
+                       "(core/error.h) lo hace para un array de MM_BUFFER(p, n), primero las "
+                       "salidas"));
+}
+
+/* a call of check_forward_values and check_forward_overflow: x, the bias
+ * and the layer's weights changed from the rooms' */
+typedef struct {
+    const char *name[2];
+    double x[4], bias[4], wqkv[12], wo[4];
+} bad_call;
+
+static bool bad_call_run(const bad_call *c, mm_status want)
+{
+    lab_mat *b[N_BUFS];
+    rooms_with(b, c->wqkv, c->wo, c->x, c->bias);
+    const char *name = c->name[lab_es()];
+    lab_case("%s", name);
+    char when[200];
+    snprintf(when, sizeof when, EN_ES("for %s", "con %s"), name);
+    return refused(b, 2, want, when);
+}
+
+#define ROOM_WQKV 1, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3
+
+/* check_forward_values - x not finite, a bias NaN or +inf: MM_EINVAL, nothing written */
+static void check_forward_values(int unused)
+{
+    (void)unused;
+    static const bad_call calls[] = {
+        { { "x[1] = NaN", "x[1] = NaN" }, { 1, NAN, 0, 1 }, { 0 }, { ROOM_WQKV }, { 1, 0, 0, 1 } },
+        { { "x[2] = +inf", "x[2] = +inf" }, { 1, 0, INFINITY, 1 }, { 0 }, { ROOM_WQKV },
+          { 1, 0, 0, 1 } },
+        { { "x[3] = -inf", "x[3] = -inf" }, { 1, 0, 0, -INFINITY }, { 0 }, { ROOM_WQKV },
+          { 1, 0, 0, 1 } },
+        { { "bias[1] = NaN", "bias[1] = NaN" }, { 1, 0, 0, 1 }, { 0, NAN, 0, 0 },
+          { ROOM_WQKV }, { 1, 0, 0, 1 } },
+        { { "bias[2] = +inf", "bias[2] = +inf" }, { 1, 0, 0, 1 }, { 0, 0, INFINITY, 0 },
+          { ROOM_WQKV }, { 1, 0, 0, 1 } },
+    };
+    bool ok = true;
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        ok &= bad_call_run(&calls[i], MM_EINVAL);
+    if (!ok)
+        lab_hint(EN_ES("x must be finite - MM_NEED_FINITE(x, T, layer->d_model) refuses a NaN "
+                       "or an infinity with MM_EINVAL - and a bias finite or -inf (sdpa "
+                       "refuses a NaN or +inf bias with MM_EINVAL before it writes anything: "
+                       "return its status, MM_TRY). Check before you write out or weights",
+                       "x tiene que ser finita - MM_NEED_FINITE(x, T, layer->d_model) rechaza "
+                       "un NaN o un infinito con MM_EINVAL - y el sesgo finito o -inf (sdpa "
+                       "rechaza un sesgo NaN o +inf con MM_EINVAL antes de escribir nada: "
+                       "devuelve su estado, MM_TRY). Compruébalo antes de escribir en out o "
+                       "weights"));
+}
+
+/* check_forward_overflow - finite inputs whose products overflow: MM_ERANGE */
+static void check_forward_overflow(int unused)
+{
+    (void)unused;
+    static const bad_call calls[] = {
+        { { "x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV overflows",
+            "x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV desborda" },
+          { 1e200, 0, 0, 1 }, { 0 }, { 1e200, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3 },
+          { 1, 0, 0, 1 } },
+        { { "x[0] = 1e160, W_Q = W_K = W_V = I: the score q_0 . k_0 = 1e320 overflows",
+            "x[0] = 1e160, W_Q = W_K = W_V = I: la puntuación q_0 . k_0 = 1e320 desborda" },
+          { 1e160, 0, 0, 1 }, { 0 }, { 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1 }, { 1, 0, 0, 1 } },
+        { { "x[0] = 1e300, W_V = 10 I, W_O = 1e10 I: the heads' outputs times W_O overflow",
+            "x[0] = 1e300, W_V = 10 I, W_O = 1e10 I: las salidas de las cabezas por W_O "
+            "desbordan" },
+          { 1e300, 0, 0, 1 }, { 0 }, { 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 10 },
+          { 1e10, 0, 0, 1e10 } },
+    };
+    bool ok = true;
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        ok &= bad_call_run(&calls[i], MM_ERANGE);
+    if (!ok)
+        lab_hint(EN_ES("finite inputs can still overflow: mm_matmul returns MM_ERANGE when "
+                       "X W_QKV or the product with W_O is not finite, and sdpa when a score "
+                       "overflows. Look at the status of every call and return it (MM_TRY) "
+                       "- unless your values are wrong (see the checks above): a wrong value "
+                       "need not overflow where the right one does",
+                       "unas entradas finitas pueden desbordar aun así: mm_matmul devuelve "
+                       "MM_ERANGE cuando X W_QKV o el producto por W_O no es finito, y sdpa "
+                       "cuando desborda una puntuación. Mira el estado de cada llamada y "
+                       "devuélvelo (MM_TRY) - salvo que tus valores estén mal (mira las "
+                       "comprobaciones de arriba): un valor erróneo no tiene por qué desbordar "
+                       "donde lo hace el correcto"));
+}
+
+/* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
+
+const lab_check lab_checks[] = {
+    { "mha_split_heads", "c1_worked_example", check_split, HC_WORKED },
+    { "mha_split_heads", "c2_pattern", check_split, HC_PATTERN },
+    { "mha_split_heads", "c3_one_row", check_split, HC_ONE_ROW },
+    { "mha_split_heads", "c4_one_head", check_split, HC_ONE_HEAD },
+    { "mha_split_heads", "c5_dk_one", check_split, HC_DK_ONE },
+    { "mha_split_heads", "c6_random", check_split, HC_RANDOM },
+    { "mha_split_heads", "c7_packed_qkv", check_split, HC_PACKED },
+    { "mha_split_heads", "c8_bits", check_split, HC_BITS },
+    { "mha_split_heads", "e1_null", check_heads_nulls, 0 },
+    { "mha_split_heads", "e2_bad_sizes", check_heads_sizes, 0 },
+    { "mha_split_heads", "e3_same_buffer", check_heads_alias, 0 },
+    { "mha_split_heads", "e4_overlap", check_heads_alias, 2 },
+    { "mha_merge_heads", "c1_worked_example", check_merge, HC_WORKED },
+    { "mha_merge_heads", "c2_pattern", check_merge, HC_PATTERN },
+    { "mha_merge_heads", "c3_one_row", check_merge, HC_ONE_ROW },
+    { "mha_merge_heads", "c4_one_head", check_merge, HC_ONE_HEAD },
+    { "mha_merge_heads", "c5_dk_one", check_merge, HC_DK_ONE },
+    { "mha_merge_heads", "c6_random", check_merge, HC_RANDOM },
+    { "mha_merge_heads", "c7_packed_qkv", check_merge, HC_PACKED },
+    { "mha_merge_heads", "c8_bits", check_merge, HC_BITS },
+    { "mha_merge_heads", "c9_round_trip", check_merge, HC_ROUND_TRIP },
+    { "mha_merge_heads", "e1_null", check_heads_nulls, 1 },
+    { "mha_merge_heads", "e2_bad_sizes", check_heads_sizes, 1 },
+    { "mha_merge_heads", "e3_same_buffer", check_heads_alias, 1 },
+    { "mha_merge_heads", "e4_overlap", check_heads_alias, 3 },
+    { "mha_forward", "c1_worked_example", check_forward, FW_WORKED },
+    { "mha_forward", "c2_initial_weights", check_forward, FW_INIT },
+    { "mha_forward", "c3_set_weights", check_forward, FW_SET },
+    { "mha_forward", "c4_one_head", check_forward, FW_ONE_HEAD },
+    { "mha_forward", "c5_dk_one", check_forward, FW_DK_ONE },
+    { "mha_forward", "c6_one_token", check_forward, FW_ONE_TOKEN },
+    { "mha_forward", "c7_no_weights", check_forward, FW_NO_WEIGHTS },
+    { "mha_forward", "c8_bias", check_forward, FW_BIAS },
+    { "mha_forward", "c9_hidden_keys", check_forward, FW_HIDDEN },
+    { "mha_forward", "c10_hidden_no_weights", check_forward, FW_HIDDEN_NO_WEIGHTS },
+    { "mha_forward", "c11_causal", check_forward, FW_CAUSAL },
+    { "mha_forward", "c12_planted_heads", check_forward, FW_PLANTED },
+    { "mha_forward", "e1_null_buffers", check_forward_nulls, 0 },
+    { "mha_forward", "e2_bad_sizes", check_forward_sizes, 0 },
+    { "mha_forward", "e3_same_buffer", check_forward_aliases, 0 },
+    { "mha_forward", "e4_overlap", check_forward_aliases, 1 },
+    { "mha_forward", "e5_not_finite", check_forward_values, 0 },
+    { "mha_forward", "e6_overflow", check_forward_overflow, 0 },
+    { NULL, NULL, NULL, 0 }
+};

@@ -1,0 +1,605 @@
+/* mistakes.c - the common mistakes of lab 03, each computed on the failing
+ * case's input: when one reproduces the learner's output (and differs from
+ * the right answer there), its hint is printed. When mha_forward fails, the
+ * learner's own mha_split_heads and mha_merge_heads are called again, on
+ * the right [Q | K | V] and on the heads' outputs, to tell a mistake of
+ * mha_forward from one of the split or the merge it calls (both ways a
+ * forward pass may split: the packed (T, 3 d_model) matrix into 3 n_heads
+ * heads, or each of Q, K, V into n_heads). The mistakes are tried most
+ * likely first, and the first that fits is the one named. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "minimodel/attention/qkv.h"
+#include "minimodel/attention/sdpa.h"
+#include "minimodel/core/matrix.h"
+#include "lab03.h"
+
+/* scratch - n doubles of the check, zeroed (freed when the check ends) */
+static double *scratch(size_t n) { return lab_temp((n ? n : 1) * sizeof(double)); }
+
+static double *copy_of(const double *p, size_t n)
+{
+    double *c = scratch(n);
+    memcpy(c, p, n * sizeof *c);
+    return c;
+}
+
+/* same - a equals b within the tolerance; any NaN equals any NaN, an
+ * infinity only itself */
+static bool same(double a, double b, double scale)
+{
+    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+    if (isinf(a) || isinf(b)) return a == b;
+    return fabs(a - b) <= LAB_ATOL * scale + LAB_RTOL * fabs(b);
+}
+
+static bool all_same(const double *a, const double *b, size_t n, double scale)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!same(a[i], b[i], scale)) return false;
+    return true;
+}
+
+/* explained - lab_explained with same(): each output is the mistake's or
+ * the right one, and at least one is the mistake's where that differs */
+static bool explained(int n, const double *const got[], const double *const want[],
+                      const double *const mistake[], const size_t len[], double scale)
+{
+    bool shows = false;
+    for (int i = 0; i < n; i++) {
+        bool as_mistake = all_same(got[i], mistake[i], len[i], scale);
+        if (!as_mistake && !all_same(got[i], want[i], len[i], scale)) return false;
+        if (as_mistake && !all_same(mistake[i], want[i], len[i], scale)) shows = true;
+    }
+    return shows;
+}
+
+/* ---- the split and the merge -------------------------------------------------------------- */
+
+/* the ways heads are cut out of m (T, n_heads d_k), or put back */
+typedef enum {
+    HW_RIGHT,            /* heads[h][t][c] = m[t][h d_k + c] */
+    HW_RESHAPE,          /* m copied as it is: (T, d_model) read as (n_heads, T, d_k) */
+    HW_INTERLEAVED,      /* head h is every n_heads-th column: m[t][c n_heads + h] */
+    HW_HEAD_TRANSPOSED,  /* each head stored (d_k, T): heads[h][c][t] */
+    HW_REVERSED,         /* the heads in reverse order: head h is block n_heads - 1 - h */
+} heads_way;
+
+/* index_pair - for element (h, t, c) of a head: its index in heads and in m */
+static void index_pair(heads_way way, int h, int t, int c, int T, int H, int d_k,
+                       size_t *in_heads, size_t *in_m)
+{
+    size_t d = (size_t)H * d_k;
+    *in_heads = ((size_t)h * T + t) * d_k + c;
+    *in_m = t * d + (size_t)h * d_k + c;
+    switch (way) {
+    case HW_RESHAPE: *in_m = *in_heads; break;
+    case HW_INTERLEAVED: *in_m = t * d + (size_t)c * H + h; break;
+    case HW_HEAD_TRANSPOSED: *in_heads = ((size_t)h * d_k + c) * T + t; break;
+    case HW_REVERSED: *in_m = t * d + (size_t)(H - 1 - h) * d_k + c; break;
+    default: break;
+    }
+}
+
+/* split_as, merge_as - heads from m, or m from heads, the given way */
+static void split_as(heads_way way, double *heads, const double *m, int T, int H, int d_k)
+{
+    for (int h = 0; h < H; h++)
+        for (int t = 0; t < T; t++)
+            for (int c = 0; c < d_k; c++) {
+                size_t ih, im;
+                index_pair(way, h, t, c, T, H, d_k, &ih, &im);
+                heads[ih] = m[im];
+            }
+}
+
+static void merge_as(heads_way way, double *m, const double *heads, int T, int H, int d_k)
+{
+    for (int h = 0; h < H; h++)
+        for (int t = 0; t < T; t++)
+            for (int c = 0; c < d_k; c++) {
+                size_t ih, im;
+                index_pair(way, h, t, c, T, H, d_k, &ih, &im);
+                m[im] = heads[ih];
+            }
+}
+
+/* heads_hint - the hint of one way of the split (merge false) or the merge */
+static void heads_hint(heads_way way, bool merge, int T, int H, int d_k)
+{
+    switch (way) {
+    case HW_RESHAPE:
+        if (merge)
+            lab_hint(EN_ES("you copied heads into m as it is, as if (n_heads, T, d_k) were "
+                           "already (T, d_model): row t of m is every head's row t side by "
+                           "side, head h's in columns h d_k .. h d_k + %d, so element "
+                           "(h, t, c) goes to m[t * %d + h * %d + c]",
+                           "copiaste heads en m tal cual, como si (n_heads, T, d_k) ya fuera "
+                           "(T, d_model): la fila t de m son las filas t de todas las cabezas "
+                           "una al lado de otra, la de la cabeza h en las columnas h d_k .. "
+                           "h d_k + %d, así que el elemento (h, t, c) va a m[t * %d + h * %d + "
+                           "c]"), d_k - 1, H * d_k, d_k);
+        else
+            lab_hint(EN_ES("you copied m as it is, reading the (T, d_model) buffer as if it "
+                           "were already (n_heads, T, d_k) - a reshape without the transpose: "
+                           "head h's row t is columns h d_k .. h d_k + %d of row t of m, "
+                           "m[t * %d + h * %d + c], and it goes to heads[(h * %d + t) * %d + c]",
+                           "copiaste m tal cual, leyendo el búfer (T, d_model) como si ya "
+                           "fuera (n_heads, T, d_k) - un reshape sin la trasposición: la fila "
+                           "t de la cabeza h son las columnas h d_k .. h d_k + %d de la fila t "
+                           "de m, m[t * %d + h * %d + c], y va a heads[(h * %d + t) * %d + c]"),
+                     d_k - 1, H * d_k, d_k, T, d_k);
+        break;
+    case HW_INTERLEAVED:
+        lab_hint(EN_ES("you gave head h every n_heads-th column (h, h + %d, h + %d, ...): a "
+                       "head owns one block of d_k = %d neighbouring columns, h d_k .. h d_k + "
+                       "%d, as its columns of W_Q, W_K and W_V do",
+                       "diste a la cabeza h una columna de cada n_heads (h, h + %d, h + %d, "
+                       "...): una cabeza tiene un bloque de d_k = %d columnas vecinas, h d_k "
+                       ".. h d_k + %d, como sus columnas de W_Q, W_K y W_V"),
+                 H, 2 * H, d_k, d_k - 1);
+        break;
+    case HW_HEAD_TRANSPOSED:
+        lab_hint(EN_ES("you %s each head transposed, (d_k, T): a head is a (T, d_k) matrix "
+                       "like Q, its row t at heads + (h * T + t) * d_k = heads + (h * %d + t) "
+                       "* %d",
+                       "%s cada cabeza traspuesta, (d_k, T): una cabeza es una matriz "
+                       "(T, d_k) como Q, con su fila t en heads + (h * T + t) * d_k = heads "
+                       "+ (h * %d + t) * %d"),
+                 merge ? EN_ES("read", "leíste") : EN_ES("stored", "guardaste"), T, d_k);
+        break;
+    case HW_REVERSED:
+        lab_hint(EN_ES("your heads are in reverse order: head 0 is columns 0 .. %d of m, head "
+                       "1 the next %d, ..., head h columns h d_k .. h d_k + %d",
+                       "tus cabezas están en orden inverso: la cabeza 0 son las columnas 0 .. "
+                       "%d de m, la cabeza 1 las %d siguientes, ..., la cabeza h las columnas "
+                       "h d_k .. h d_k + %d"), d_k - 1, d_k, d_k - 1);
+        break;
+    default:
+        break;
+    }
+}
+
+static const heads_way heads_tried[] = { HW_RESHAPE, HW_INTERLEAVED, HW_HEAD_TRANSPOSED,
+                                         HW_REVERSED };
+
+/* heads_catalogue - name the way that gives got, for the split or the merge */
+static void heads_catalogue(const double *const got[], const double *const want[],
+                            double scale, const heads_case *c)
+{
+    int T = c->T, H = c->n_heads, d_k = c->d_k;
+    size_t n = (size_t)T * H * d_k;
+    double *mine = scratch(n);
+    const double *mistake[1] = { mine };
+    for (size_t i = 0; i < sizeof heads_tried / sizeof heads_tried[0]; i++) {
+        for (size_t e = 0; e < n; e++) mine[e] = LAB_UNWRITTEN;
+        if (c->merge) merge_as(heads_tried[i], mine, c->heads, T, H, d_k);
+        else split_as(heads_tried[i], mine, c->m, T, H, d_k);
+        if (explained(1, got, want, mistake, &n, scale)) {
+            heads_hint(heads_tried[i], c->merge, T, H, d_k);
+            return;
+        }
+    }
+}
+
+void diagnose_split(const double *const got[], const double *const want[], double scale,
+                    void *ctx)
+{
+    heads_catalogue(got, want, scale, ctx);
+}
+
+void diagnose_merge(const double *const got[], const double *const want[], double scale,
+                    void *ctx)
+{
+    heads_catalogue(got, want, scale, ctx);
+}
+
+void diagnose_round_trip(const heads_case *c, const double *heads, const double *m2)
+{
+    size_t n = (size_t)c->T * c->n_heads * c->d_k;
+    double scale = lab_scale(c->m, n);
+    if (!all_same(heads, c->heads, n, scale)) {
+        lab_hint(EN_ES("your mha_split_heads does not give the right heads for this m (see "
+                       "its checks), and your mha_merge_heads does not undo what it does: "
+                       "fix the split first",
+                       "tu mha_split_heads no da las cabezas correctas con esta m (mira sus "
+                       "comprobaciones), y tu mha_merge_heads no deshace lo que hace: "
+                       "arregla antes la división"));
+        return;
+    }
+    const double *got[1] = { m2 }, *want[1] = { c->m };
+    heads_case merged = *c;
+    merged.merge = true;
+    heads_catalogue(got, want, scale, &merged);
+}
+
+/* ---- mha_forward ---------------------------------------------------------------------------- */
+
+/* the ways mha_forward goes wrong */
+typedef enum {
+    FW_RIGHT,
+    FW_QKV_AS_HEADS,       /* X W_QKV (T, 3 d_model) used as if it were (3 n_heads, T, d_k) */
+    FW_EACH_RESHAPED,      /* Q, K, V each (T, d_model) reshaped to (n_heads, T, d_k) */
+    FW_MERGE_RESHAPE,      /* the heads' outputs (n_heads, T, d_k) used as if (T, d_model) */
+    FW_HEAD0,              /* head 0's Q, K, V for every head */
+    FW_K_FROM_V,           /* K taken from the V block of W_QKV */
+    FW_ONE_WIDE_HEAD,      /* d_k = d_model: one head over the full width */
+    FW_SCALE_D_MODEL,      /* scores scaled by 1/sqrt(d_model) */
+    FW_JOINT_SOFTMAX,      /* one softmax over all the heads' scores of a query */
+    FW_NO_BIAS,            /* the bias not passed on */
+    FW_NO_W_O,             /* out = the heads' outputs side by side, not times W_O */
+    FW_WEIGHTS_ONE_SLOT,   /* every head's weights written at weights + 0 */
+} fw_way;
+
+/* joint_attention - o (n_heads, T, d_k) and w (n_heads, T, T) with one
+ * softmax per query over all the heads' scores */
+static void joint_attention(double *o, double *w, const double *heads, const mha_case *c)
+{
+    int T = c->T, H = c->n_heads, d_k = c->d_k;
+    size_t hs = (size_t)T * d_k;
+    double *s = scratch((size_t)H * T), r = 1.0 / sqrt((double)d_k);
+    for (int i = 0; i < T; i++) {
+        double top = -INFINITY, sum = 0.0;
+        for (int h = 0; h < H; h++)
+            for (int j = 0; j < T; j++) {
+                const double *q = heads + h * hs + (size_t)i * d_k;
+                const double *k = heads + (H + h) * hs + (size_t)j * d_k;
+                double dot = 0.0;
+                for (int p = 0; p < d_k; p++) dot += q[p] * k[p];
+                double b = c->bias ? c->bias[(size_t)i * T + j] : 0.0;
+                s[h * T + j] = dot * r + b;
+                top = fmax(top, s[h * T + j]);
+            }
+        for (int e = 0; e < H * T; e++)
+            sum += s[e] = top == -INFINITY ? 0.0 : exp(s[e] - top);
+        for (int h = 0; h < H; h++) {
+            double *w_i = w + ((size_t)h * T + i) * T, *o_i = o + h * hs + (size_t)i * d_k;
+            for (int j = 0; j < T; j++) w_i[j] = sum > 0 ? s[h * T + j] / sum : 0.0;
+            for (int p = 0; p < d_k; p++) {
+                double acc = 0.0;
+                for (int j = 0; j < T; j++)
+                    acc += w_i[j] * heads[(2 * H + h) * hs + (size_t)j * d_k + p];
+                o_i[p] = acc;
+            }
+        }
+    }
+}
+
+/* qkv_of - X W_QKV (T, 3 d_model); NULL if it overflows */
+static double *qkv_of(const mha_case *c)
+{
+    double *qkv = scratch((size_t)c->T * 3 * c->d_model);
+    if (mm_matmul(qkv, c->x, c->w_qkv, c->T, c->d_model, 3 * c->d_model, false) != MM_OK)
+        return NULL;
+    return qkv;
+}
+
+/* fw_as - out (T, d_model) and w (n_heads, T, T) as mha_forward computed
+ * the given way writes them (LAB_UNWRITTEN where it writes nothing); false
+ * if that way cannot be computed on this case */
+static bool fw_as(fw_way way, const mha_case *c, double *out, double *w)
+{
+    int T = c->T, d = c->d_model, H = c->n_heads, d_k = c->d_k;
+    size_t hs = (size_t)T * d_k, ww = (size_t)H * T * T;
+    const double *qkv = qkv_of(c);
+    if (!qkv) return false;
+    for (size_t e = 0; e < ww; e++) w[e] = LAB_UNWRITTEN;
+    double *concat = scratch((size_t)T * d);
+    if (way == FW_ONE_WIDE_HEAD) {
+        double *q = scratch((size_t)T * d), *k = scratch((size_t)T * d), *v = scratch((size_t)T * d);
+        if (qkv_split(q, k, v, qkv, T, d, d) != MM_OK ||
+            sdpa(concat, w, q, k, v, c->bias, T, T, d, d) != MM_OK)
+            return false;
+    } else {
+        double *heads = scratch(3 * (size_t)H * hs);
+        if (way == FW_QKV_AS_HEADS) {
+            memcpy(heads, qkv, 3 * (size_t)H * hs * sizeof *heads);
+        } else if (way == FW_EACH_RESHAPED) {
+            for (int b = 0; b < 3; b++)                       /* block b, row by row */
+                for (int t = 0; t < T; t++)
+                    memcpy(heads + b * (size_t)H * hs + (size_t)t * d,
+                           qkv + (size_t)t * 3 * d + (size_t)b * d, (size_t)d * sizeof *heads);
+        } else {
+            split_as(HW_RIGHT, heads, qkv, T, 3 * H, d_k);
+        }
+        double *o = scratch((size_t)H * hs);
+        if (way == FW_JOINT_SOFTMAX) {
+            joint_attention(o, w, heads, c);
+        } else {
+            double *q_scaled = scratch(hs);
+            for (int h = 0; h < H; h++) {
+                int from = way == FW_HEAD0 ? 0 : h;
+                const double *q_h = heads + from * hs, *k_h = heads + (H + from) * hs,
+                             *v_h = heads + (2 * H + from) * hs;
+                if (way == FW_K_FROM_V) k_h = v_h;
+                if (way == FW_SCALE_D_MODEL) {   /* (q c) . k / sqrt(d_k) = q . k / sqrt(d) */
+                    double f = sqrt((double)d_k / d);
+                    for (size_t e = 0; e < hs; e++) q_scaled[e] = q_h[e] * f;
+                    q_h = q_scaled;
+                }
+                double *w_h = w + (way == FW_WEIGHTS_ONE_SLOT ? 0 : (size_t)h * T * T);
+                if (sdpa(o + h * hs, w_h, q_h, k_h, v_h, way == FW_NO_BIAS ? NULL : c->bias,
+                         T, T, d_k, d_k) != MM_OK)
+                    return false;
+            }
+        }
+        if (way == FW_MERGE_RESHAPE) memcpy(concat, o, (size_t)T * d * sizeof *concat);
+        else merge_as(HW_RIGHT, concat, o, T, H, d_k);
+    }
+    if (way == FW_NO_W_O) memcpy(out, concat, (size_t)T * d * sizeof *out);
+    else if (mm_matmul(out, concat, c->w_o, T, d, d, false) != MM_OK) return false;
+    return true;
+}
+
+/* fw_hint - the hint of one way, on case c */
+static void fw_hint(fw_way way, const mha_case *c)
+{
+    int d = c->d_model, H = c->n_heads, d_k = c->d_k;
+    switch (way) {
+    case FW_QKV_AS_HEADS:
+        lab_hint(EN_ES("you used X W_QKV, (T, 3 d_model) = (%d, %d), as if it were already "
+                       "(3 n_heads, T, d_k) - a reshape without the transpose: head h's "
+                       "queries are columns h d_k .. h d_k + %d of every row, its keys the "
+                       "same columns of the K block (from d_model = %d on), its values of the "
+                       "V block; split [Q | K | V] into heads first",
+                       "usaste X W_QKV, (T, 3 d_model) = (%d, %d), como si ya fuera "
+                       "(3 n_heads, T, d_k) - un reshape sin la trasposición: las consultas "
+                       "de la cabeza h son las columnas h d_k .. h d_k + %d de cada fila, sus "
+                       "claves las mismas columnas del bloque K (desde d_model = %d), sus "
+                       "valores las del bloque V; divide antes [Q | K | V] en cabezas"),
+                 c->T, 3 * d, d_k - 1, d);
+        break;
+    case FW_EACH_RESHAPED:
+        lab_hint(EN_ES("you cut Q, K and V into heads as a plain reshape, (T, d_model) read as "
+                       "(n_heads, T, d_k) without the transpose: head h's row t is columns "
+                       "h d_k .. h d_k + %d of row t",
+                       "cortaste Q, K y V en cabezas con un simple reshape, (T, d_model) "
+                       "leída como (n_heads, T, d_k) sin la trasposición: la fila t de la "
+                       "cabeza h son las columnas h d_k .. h d_k + %d de la fila t"), d_k - 1);
+        break;
+    case FW_MERGE_RESHAPE:
+        lab_hint(EN_ES("you used the heads' outputs, (n_heads, T, d_k), as if they were "
+                       "already (T, d_model) - a reshape without the transpose: row t of the "
+                       "concatenation is every head's row t side by side, head h's in columns "
+                       "h d_k .. h d_k + %d",
+                       "usaste las salidas de las cabezas, (n_heads, T, d_k), como si ya "
+                       "fueran (T, d_model) - un reshape sin la trasposición: la fila t de la "
+                       "concatenación son las filas t de todas las cabezas una al lado de "
+                       "otra, la de la cabeza h en las columnas h d_k .. h d_k + %d"), d_k - 1);
+        break;
+    case FW_HEAD0:
+        lab_hint(EN_ES("every head used head 0's queries, keys and values, so all %d heads "
+                       "give the same output: head h's are its own columns, h d_k .. h d_k + "
+                       "%d, of Q, of K and of V",
+                       "todas las cabezas usaron las consultas, claves y valores de la cabeza "
+                       "0, así que las %d cabezas dan la misma salida: las de la cabeza h son "
+                       "sus propias columnas, h d_k .. h d_k + %d, de Q, de K y de V"),
+                 H, d_k - 1);
+        break;
+    case FW_K_FROM_V:
+        lab_hint(EN_ES("your keys are the values: X W_QKV is [Q | K | V], the keys are its "
+                       "middle block, columns %d .. %d, and the values its last, %d .. %d",
+                       "tus claves son los valores: X W_QKV es [Q | K | V], las claves son su "
+                       "bloque central, columnas %d .. %d, y los valores el último, %d .. %d"),
+                 d, 2 * d - 1, 2 * d, 3 * d - 1);
+        break;
+    case FW_ONE_WIDE_HEAD:
+        lab_hint(EN_ES("you computed one attention over the whole width (d_k = d_model = %d, "
+                       "a scale of 1/sqrt(%d)): that is single-head attention. Cut Q, K and V "
+                       "into n_heads = %d heads of d_k = %d columns, and run each head's "
+                       "attention on its own",
+                       "calculaste una sola atención sobre toda la anchura (d_k = d_model = "
+                       "%d, una escala de 1/sqrt(%d)): eso es atención de una cabeza. Corta "
+                       "Q, K y V en n_heads = %d cabezas de d_k = %d columnas, y ejecuta la "
+                       "atención de cada cabeza por separado"), d, d, H, d_k);
+        break;
+    case FW_SCALE_D_MODEL:
+        lab_hint(EN_ES("you scaled the scores by 1/sqrt(d_model) = 1/sqrt(%d): each head is "
+                       "attention on its own d_k = %d columns, so its scale is 1/sqrt(d_k) = "
+                       "1/%.6g (sdpa applies it when you give it d_k)",
+                       "escalaste las puntuaciones por 1/sqrt(d_model) = 1/sqrt(%d): cada "
+                       "cabeza es atención sobre sus propias d_k = %d columnas, así que su "
+                       "escala es 1/sqrt(d_k) = 1/%.6g (sdpa la aplica si le das d_k)"),
+                 d, d_k, sqrt((double)d_k));
+        break;
+    case FW_JOINT_SOFTMAX:
+        lab_hint(EN_ES("you took one softmax over the scores of all the heads of a query "
+                       "(%d x %d at once): each head has a softmax of its own over the T keys, "
+                       "so that each head's row of weights sums to 1",
+                       "hiciste un solo softmax sobre las puntuaciones de todas las cabezas de "
+                       "una consulta (%d x %d a la vez): cada cabeza tiene su propio softmax "
+                       "sobre las T claves, así que la fila de pesos de cada cabeza suma 1"),
+                 H, c->T);
+        break;
+    case FW_NO_BIAS:
+        lab_hint(EN_ES("your mha_forward does not pass the bias on: when it is not NULL, "
+                       "every head adds it to its scaled scores (sdpa's bias argument) - "
+                       "chapter 04's masks come this way",
+                       "tu mha_forward no pasa el sesgo: cuando no es NULL, cada cabeza lo "
+                       "suma a sus puntuaciones escaladas (el argumento bias de sdpa) - las "
+                       "máscaras del capítulo 04 llegan así"));
+        break;
+    case FW_NO_W_O:
+        lab_hint(EN_ES("your out is the heads' outputs side by side, not multiplied by W_O: "
+                       "out = concat W_O, with the layer's w_o (d_model, d_model) - W_O mixes "
+                       "what the heads found",
+                       "tu out son las salidas de las cabezas una al lado de otra, sin "
+                       "multiplicar por W_O: out = concat W_O, con el w_o de la capa "
+                       "(d_model, d_model) - W_O mezcla lo que encontraron las cabezas"));
+        break;
+    case FW_WEIGHTS_ONE_SLOT:
+        lab_hint(EN_ES("every head wrote its weights at the start of weights, so only the last "
+                       "head's are there: head h's (T, T) rows go at weights + h T T = weights "
+                       "+ h * %d",
+                       "cada cabeza escribió sus pesos al principio de weights, así que solo "
+                       "quedan los de la última: las filas (T, T) de la cabeza h van en "
+                       "weights + h T T = weights + h * %d"), c->T * c->T);
+        break;
+    default:
+        break;
+    }
+}
+
+static const fw_way fw_tried[] = {
+    FW_QKV_AS_HEADS, FW_EACH_RESHAPED, FW_MERGE_RESHAPE, FW_HEAD0, FW_K_FROM_V,
+    FW_ONE_WIDE_HEAD, FW_SCALE_D_MODEL, FW_JOINT_SOFTMAX, FW_NO_BIAS, FW_NO_W_O,
+    FW_WEIGHTS_ONE_SLOT,
+};
+
+/* ---- mha_forward: blame the split or the merge ------------------------------------------------- */
+
+/* learner_split - the learner's mha_split_heads on m (T, H d_k); NULL if
+ * it did not return MM_OK */
+static double *learner_split(const double *m, int T, int H, int d_k)
+{
+    lab_mat *heads = lab_out("heads", H * T, d_k);
+    lab_mat *in = lab_in("m", T, H * d_k, m);
+    mm_status st;
+    bool todo;
+    if (!lab_probe(&st, &todo, "mha_split_heads", LAB_BUFS(heads, in), LAB_INTS(T, H, d_k)) ||
+        st != MM_OK)
+        return NULL;
+    return copy_of(heads->p, heads->n);
+}
+
+/* learner_merge - the learner's mha_merge_heads on heads (H, T, d_k) */
+static double *learner_merge(const double *heads, int T, int H, int d_k)
+{
+    lab_mat *m = lab_out("m", T, H * d_k);
+    lab_mat *in = lab_in("heads", H * T, d_k, heads);
+    mm_status st;
+    bool todo;
+    if (!lab_probe(&st, &todo, "mha_merge_heads", LAB_BUFS(m, in), LAB_INTS(T, H, d_k)) ||
+        st != MM_OK)
+        return NULL;
+    return copy_of(m->p, m->n);
+}
+
+/* forward_with - out and w with the given heads (3 n_heads, T, d_k) and
+ * the learner's merge; *merge_wrong: it differs from the right merge
+ * there. False if it cannot be computed. */
+static bool forward_with(const mha_case *c, const double *heads, double *out, double *w,
+                         bool *merge_wrong)
+{
+    int T = c->T, d = c->d_model, H = c->n_heads, d_k = c->d_k;
+    size_t hs = (size_t)T * d_k;
+    double *o = scratch((size_t)H * hs);
+    for (int h = 0; h < H; h++)
+        if (sdpa(o + h * hs, w + (size_t)h * T * T, heads + h * hs, heads + (H + h) * hs,
+                 heads + (2 * H + h) * hs, c->bias, T, T, d_k, d_k) != MM_OK)
+            return false;
+    const double *concat = learner_merge(o, T, H, d_k);
+    if (!concat) return false;
+    double *right = scratch((size_t)T * d);
+    merge_as(HW_RIGHT, right, o, T, H, d_k);
+    *merge_wrong = !all_same(concat, right, (size_t)T * d, lab_scale(right, (size_t)T * d));
+    return mm_matmul(out, concat, c->w_o, T, d, d, false) == MM_OK;
+}
+
+/* blame_heads - the learner's split and merge on this case's [Q | K | V]:
+ * if either is wrong there, and mha_forward's results are what they give,
+ * say so; true if that was said */
+static bool blame_heads(const double *const got[], const double *const want[], double scale,
+                        const mha_case *c)
+{
+    int T = c->T, d = c->d_model, H = c->n_heads, d_k = c->d_k;
+    size_t hs = (size_t)T * d_k, n_heads3 = 3 * (size_t)H * hs;
+    const double *qkv = qkv_of(c);
+    if (!qkv) return false;
+    double *right = scratch(n_heads3);
+    split_as(HW_RIGHT, right, qkv, T, 3 * H, d_k);
+    /* the heads a forward pass may get from the learner's split: of the
+     * packed [Q | K | V] at once, or of Q, K, V one by one */
+    const double *tried[3] = { right, learner_split(qkv, T, 3 * H, d_k), NULL };
+    double *each = scratch(n_heads3), *block = scratch((size_t)T * d);
+    bool each_ok = true;
+    for (int b = 0; b < 3 && each_ok; b++) {
+        for (int t = 0; t < T; t++)
+            memcpy(block + (size_t)t * d, qkv + (size_t)t * 3 * d + (size_t)b * d,
+                   (size_t)d * sizeof *block);
+        const double *part = learner_split(block, T, H, d_k);
+        if (part) memcpy(each + b * (size_t)H * hs, part, (size_t)H * hs * sizeof *each);
+        else each_ok = false;
+    }
+    if (each_ok) tried[2] = each;
+    double *out = scratch((size_t)T * d), *w = scratch((size_t)H * T * T);
+    const double *mine[2] = { out, w };
+    size_t len[2] = { (size_t)T * d, (size_t)H * T * T };
+    int n = c->weights ? 2 : 1;
+    for (int i = 0; i < 3; i++) {
+        if (!tried[i]) continue;
+        bool split_wrong = !all_same(tried[i], right, n_heads3, lab_scale(right, n_heads3));
+        bool merge_wrong = false;
+        if (!forward_with(c, tried[i], out, w, &merge_wrong)) continue;
+        if (!split_wrong && !merge_wrong) continue;
+        if (!explained(n, got, want, mine, len, scale)) continue;
+        if (split_wrong)
+            lab_hint(EN_ES("your mha_split_heads does not give the right heads %s (T = %d, "
+                           "%d heads of d_k = %d), and your mha_forward's results are what "
+                           "those heads give. Fix mha_split_heads first (see its checks)",
+                           "tu mha_split_heads no da las cabezas correctas %s (T = %d, %d "
+                           "cabezas de d_k = %d), y los resultados de tu mha_forward son los "
+                           "que dan esas cabezas. Arregla antes mha_split_heads (mira sus "
+                           "comprobaciones)"),
+                     i == 1 ? EN_ES("for this case's [Q | K | V] = X W_QKV",
+                                    "con el [Q | K | V] = X W_QKV de este caso")
+                            : EN_ES("for this case's Q, K and V",
+                                    "con las Q, K y V de este caso"),
+                     T, i == 1 ? 3 * H : H, d_k);
+        if (merge_wrong && split_wrong)
+            lab_hint(EN_ES("your mha_merge_heads, too, puts the heads' outputs back in the "
+                           "wrong places here (%d heads of d_k = %d): fix it as well (see its "
+                           "checks)",
+                           "tu mha_merge_heads, además, devuelve las salidas de las cabezas a "
+                           "sitios equivocados aquí (%d cabezas de d_k = %d): arréglala también "
+                           "(mira sus comprobaciones)"), H, d_k);
+        else if (merge_wrong)
+            lab_hint(EN_ES("each head's attention is right, but your mha_merge_heads puts the "
+                           "heads' outputs back in the wrong places here (T = %d, %d heads of "
+                           "d_k = %d), and your mha_forward's results are what it gives. Fix "
+                           "mha_merge_heads first (see its checks)",
+                           "la atención de cada cabeza está bien, pero tu mha_merge_heads "
+                           "devuelve las salidas de las cabezas a sitios equivocados aquí "
+                           "(T = %d, %d cabezas de d_k = %d), y los resultados de tu "
+                           "mha_forward son los que da. Arregla antes mha_merge_heads (mira sus "
+                           "comprobaciones)"), T, H, d_k);
+        return true;
+    }
+    return false;
+}
+
+void diagnose_forward(const double *const got[], const double *const want[], double scale,
+                      void *ctx)
+{
+    const mha_case *c = ctx;
+    if (blame_heads(got, want, scale, c)) return;
+    size_t len[2] = { (size_t)c->T * c->d_model, (size_t)c->n_heads * c->T * c->T };
+    double *out = scratch(len[0]), *w = scratch(len[1]);
+    const double *mine[2] = { out, w };
+    int n = c->weights ? 2 : 1;
+    for (size_t i = 0; i < sizeof fw_tried / sizeof fw_tried[0]; i++) {
+        if (!fw_as(fw_tried[i], c, out, w)) continue;
+        /* one wide head writes one (T, T) block of weights, or copies it: out says it */
+        int seen = fw_tried[i] == FW_ONE_WIDE_HEAD ? 1 : n;
+        if (explained(seen, got, want, mine, len, scale)) {
+            fw_hint(fw_tried[i], c);
+            return;
+        }
+    }
+    if (c->weights && all_same(got[0], want[0], len[0], scale))
+        lab_hint(EN_ES("out is right but weights is not: when weights is not NULL, head h's "
+                       "softmax rows, (T, T), go at weights + h T T (sdpa writes them there "
+                       "when you give it that pointer)",
+                       "out está bien pero weights no: cuando weights no es NULL, las filas "
+                       "del softmax de la cabeza h, (T, T), van en weights + h T T (sdpa las "
+                       "escribe ahí si le das ese puntero)"));
+    else if (c->weights && all_same(got[1], want[1], len[1], scale))
+        lab_hint(EN_ES("every head's weights are right, so the mistake comes after the "
+                       "softmax: the values each head blends (V's block, head h's columns), "
+                       "the merge of the heads' outputs, or W_O",
+                       "los pesos de todas las cabezas están bien, así que el error viene "
+                       "después del softmax: los valores que mezcla cada cabeza (el bloque de "
+                       "V, las columnas de la cabeza h), la unión de las salidas de las "
+                       "cabezas, o W_O"));
+}
