@@ -45,6 +45,17 @@ claims_rejects = if $(CHECK_CLAIMS) $(2) > $(CLAIMS_TEST)/out 2>&1; then \
 	  echo "claims self-test: $(1) failed without saying '$(3)':"; cat $(CLAIMS_TEST)/out; exit 1; \
 	else echo "claims self-test: $(1) is caught"; fi
 
+# ---- the README's example ---------------------------------------------------
+# README.md shows the program tangled/examples/use-layer.c (from chapter 04)
+# and its output; both must be what the book tangles and the program prints.
+ifneq ($(filter tangled/examples/use-layer.c,$(ROOTS)),)
+CHECK_TARGETS += check-readme
+.PHONY: check-readme
+check-readme: $(BUILD)/examples/use-layer
+	$(Q)python3 tests/book/check-readme.py README.md tangled/examples/use-layer.c $<
+	$(Q)python3 tests/book/check-readme.py --self-test README.md tangled/examples/use-layer.c $<
+endif
+
 # ---- tangle -------------------------------------------------------------------
 # The tree agrees with itself: both editions tangle to the same bytes, and
 # tangled/ is what book/en tangles to (after this tree's own tangle).

@@ -45,10 +45,17 @@ static mm_status attend(double *out_i, double *a_i, const double *q_i,
                         const double *k, const double *v, const double *bias_i,
                         double scale, int i, int T_k, int d_k, int d_v)
 {
-    if (mm_matmul(a_i, q_i, k, 1, d_k, T_k, true) != MM_OK)  /* q_i K^T */
+    int n = T_k;              /* keys 0..n-1: up to the last visible one */
+    while (n > 0 && bias_i != NULL && bias_i[n - 1] == -INFINITY)
+        a_i[--n] = 0.0;                          /* weight 0, never scored */
+    if (n == 0) {                                /* every key hidden */
+        for (int c = 0; c < d_v; c++) out_i[c] = 0.0;
+        return MM_OK;
+    }
+    if (mm_matmul(a_i, q_i, k, 1, d_k, n, true) != MM_OK)    /* q_i K^T */
         return mm_fail(MM_ERANGE, "sdpa: a score of query %d overflows; q "
                        "and k hold values too large to multiply", i);
-    for (int j = 0; j < T_k; j++) {
+    for (int j = 0; j < n; j++) {
         a_i[j] *= scale;                                /* / sqrt(d_k) */
         if (bias_i != NULL) {                           /* masks: 0, -inf */
             a_i[j] += bias_i[j];
@@ -57,8 +64,8 @@ static mm_status attend(double *out_i, double *a_i, const double *q_i,
                                "overflows once the bias is added", i, j);
         }
     }
-    stable_softmax(a_i, T_k);
-    if (mm_matmul(out_i, a_i, v, 1, T_k, d_v, false) != MM_OK)  /* a_i V */
+    stable_softmax(a_i, n);
+    if (mm_matmul(out_i, a_i, v, 1, n, d_v, false) != MM_OK)    /* a_i V */
         return mm_fail(MM_ERANGE, "sdpa: row %d of out overflows; v holds "
                        "values within a rounding of the largest double", i);
     return MM_OK;

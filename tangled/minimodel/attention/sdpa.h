@@ -21,7 +21,8 @@ mm_status softmax_row(double *s, int n);
  *   weights (T_q, T_k) or NULL: the softmax rows                written
  *   q (T_q, d_k), k (T_k, d_k), v (T_k, d_v)                    read
  *   bias (T_q, T_k) or NULL: added to the scaled scores;        read
- *        -INFINITY hides a key (chapter 04's masks)
+ *        -INFINITY hides a key (chapter 04's masks); keys after a row's
+ *        last visible key are not even scored
  * Checked, MM_EINVAL: out, q, k, v not NULL; T_q, T_k, d_k, d_v > 0 and
  * every buffer's size at most MM_MAX_ELEMENTS; out and weights share no
  * byte with each other or with an input; q, k, v finite; bias finite or
