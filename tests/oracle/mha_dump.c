@@ -5,29 +5,40 @@
  *
  *   mha_dump D H T LAYER_SEED X_SEED [none|causal]
  *       one case: mha_new(D, H, LAYER_SEED), X (T, D) = N(0, 1) draws of the
- *       library's generator seeded X_SEED, no bias or the causal one
+ *       library's generator seeded X_SEED, no mask or the causal layer
  *   mha_dump -
  *       the cases of standard input, one per line,
- *         case NAME D H T LAYER_SEED XSPEC BIAS WEIGHTS
+ *         case NAME D H T LAYER_SEED XSPEC MASK WEIGHTS
  *       XSPEC    seed:N (X as above) or given
- *       BIAS     none, causal (0 on and below the diagonal, -inf above)
- *                or given
+ *       MASK     how the library masks (chapter 04, mask.h):
+ *                none              mha_forward, no bias
+ *                causal            mha_forward_causal, the finished layer
+ *                                  (the bias dumped is mask_causal's, made
+ *                                  apart: the layer builds its own)
+ *                padding:L         mask_padding(bias, T, T, L), mha_forward
+ *                causal+padding:L  mask_causal, mask_padding(.., L) and
+ *                                  mask_combine(causal, padding), mha_forward
+ *                bool              mask_from_bool of a given table, mha_forward
+ *                given             a given bias, mha_forward
  *       WEIGHTS  seeded (the layer's own) or given (mha_set_weights)
  *       then the given numbers, whitespace-separated, in this order:
- *       W_Q W_K W_V W_O (each D x D), X (T x D), bias (T x T).
+ *       W_Q W_K W_V W_O (each D x D), X (T x D), the bias (T x T) or the
+ *       allowed table (T x T, each 0 or 1).
  *
  * Output, per case, one matrix per line, row-major:
  *   case NAME D H T
- *   W_Q ... / W_K ... / W_V ... / W_O ... / X ... / bias ... (or "bias none")
+ *   W_Q ... / W_K ... / W_V ... / W_O ... / X ...
+ *   bias ...         (T, T): the library's mask, or "bias none"
  *   out ...          (T, D)
  *   weights ...      (H, T, T)
  *   end
  * A failing library call prints "error NAME STATUS: message" and makes the
  * exit status 1 (the other cases still run). */
-#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/core/rng.h"
 
@@ -35,7 +46,7 @@ typedef struct {
     char name[128];
     int d, h, t;
     unsigned long long layer_seed;
-    char xspec[64], bias[16], wspec[16];
+    char xspec[64], bias[32], wspec[16];
 } dump_case;
 
 static void die(const char *what)
@@ -77,7 +88,8 @@ static void print_numbers(const char *label, const double *a, size_t n)
     putchar('\n');
 }
 
-/* run_case - build the layer and the inputs of c, run mha_forward, dump;
+/* run_case - build the layer, the inputs and the mask of c, run the layer
+ * (mha_forward, or mha_forward_causal), dump;
  * in is where given numbers come from (NULL: none may be given) */
 static int run_case(const dump_case *c, FILE *in)
 {
@@ -88,7 +100,8 @@ static int run_case(const dump_case *c, FILE *in)
     static const char *w_names[4] = {"W_Q", "W_K", "W_V", "W_O"};
     mha *layer;
     mm_status s;
-    int failed = 0;
+    int failed = 0, len;
+    char tail;
 
     for (int i = 0; i < 4; i++) w[i] = alloc_doubles(dd);
     s = mha_new(&layer, c->d, c->h, c->layer_seed);
@@ -117,20 +130,44 @@ static int run_case(const dump_case *c, FILE *in)
         die("XSPEC is neither seed:N nor given");
     }
 
-    if (strcmp(c->bias, "causal") == 0) {
-        bias = alloc_doubles(tt);
-        for (int i = 0; i < c->t; i++)
-            for (int j = 0; j < c->t; j++)
-                bias[(size_t)i * c->t + j] = j <= i ? 0.0 : -INFINITY;
+    /* the mask, built by the library's own functions (mask.h) */
+    bias = alloc_doubles(tt);
+    if (strcmp(c->bias, "none") == 0) {
+        free(bias), bias = NULL;
+        if (s == MM_OK) s = mha_forward(out, weights, layer, x, NULL, c->t);
+    } else if (strcmp(c->bias, "causal") == 0) {
+        if (s == MM_OK) s = mha_forward_causal(out, weights, layer, x, c->t);
+        if (s == MM_OK) s = mask_causal(bias, c->t);
+    } else if (sscanf(c->bias, "padding:%d%c", &len, &tail) == 1) {
+        if (s == MM_OK) s = mask_padding(bias, c->t, c->t, len);
+        if (s == MM_OK) s = mha_forward(out, weights, layer, x, bias, c->t);
+    } else if (sscanf(c->bias, "causal+padding:%d%c", &len, &tail) == 1) {
+        double *pad = alloc_doubles(tt);
+        if (s == MM_OK) s = mask_causal(bias, c->t);
+        if (s == MM_OK) s = mask_padding(pad, c->t, c->t, len);
+        if (s == MM_OK) s = mask_combine(bias, pad, c->t, c->t);
+        free(pad);
+        if (s == MM_OK) s = mha_forward(out, weights, layer, x, bias, c->t);
+    } else if (strcmp(c->bias, "bool") == 0) {
+        bool *allowed = malloc(tt * sizeof *allowed);
+        if (!in) die("an allowed table given on the command line");
+        if (!allowed) die("out of memory");
+        read_numbers(in, bias, tt, "allowed");        /* bias as scratch */
+        for (size_t e = 0; e < tt; e++) {
+            if (bias[e] != 0.0 && bias[e] != 1.0) die("allowed holds 0 or 1");
+            allowed[e] = bias[e] == 1.0;
+        }
+        if (s == MM_OK) s = mask_from_bool(bias, allowed, c->t, c->t);
+        free(allowed);
+        if (s == MM_OK) s = mha_forward(out, weights, layer, x, bias, c->t);
     } else if (strcmp(c->bias, "given") == 0) {
         if (!in) die("bias given on the command line");
-        bias = alloc_doubles(tt);
         read_numbers(in, bias, tt, "bias");
-    } else if (strcmp(c->bias, "none") != 0) {
-        die("BIAS is none, causal or given");
+        if (s == MM_OK) s = mha_forward(out, weights, layer, x, bias, c->t);
+    } else {
+        die("MASK is none, causal, padding:L, causal+padding:L, bool or given");
     }
 
-    if (s == MM_OK) s = mha_forward(out, weights, layer, x, bias, c->t);
     if (s != MM_OK) {
         printf("error %s %s: %s\n", c->name, mm_status_name(s), mm_last_error());
         failed = 1;
@@ -160,9 +197,9 @@ int main(int argc, char **argv)
         char word[16];
         while (fscanf(stdin, "%15s", word) == 1) {
             if (strcmp(word, "case") != 0) die("expected 'case' at the start of a case");
-            if (fscanf(stdin, "%127s %d %d %d %llu %63s %15s %15s", c.name, &c.d,
+            if (fscanf(stdin, "%127s %d %d %d %llu %63s %31s %15s", c.name, &c.d,
                        &c.h, &c.t, &c.layer_seed, c.xspec, c.bias, c.wspec) != 8)
-                die("a case line needs NAME D H T LAYER_SEED XSPEC BIAS WEIGHTS");
+                die("a case line needs NAME D H T LAYER_SEED XSPEC MASK WEIGHTS");
             if (c.d <= 0 || c.h <= 0 || c.t <= 0) die("D, H, T must be positive");
             failed |= run_case(&c, stdin);
         }

@@ -1,15 +1,25 @@
 #!/usr/bin/python3
 """The independent oracle of the multi-head layer (tests/oracle/README.md).
 
-Runs the library's mha_forward on many cases (through mha_dump, one run for
-all of them), then recomputes every case twice: with mha_numpy below, written
-from the math, and with PyTorch's nn.MultiheadAttention. Each output and each
-head's weights must agree normwise:
+Runs the library's mha_forward and mha_forward_causal on many cases (through
+mha_dump, one run for all of them), with chapter 04's masks built by the
+library's mask_causal, mask_padding, mask_combine and mask_from_bool. Each
+mask must equal the one NumPy builds from the truth table, bit for bit. Then
+every case is recomputed twice: with mha_numpy below, written from the math,
+and with PyTorch's nn.MultiheadAttention, given the mask in each of PyTorch's
+forms (float attn_mask, boolean attn_mask, key_padding_mask, both;
+F.scaled_dot_product_attention where the PyTorch has it). Each output and
+each head's weights must agree normwise:
 
     |got - exp| <= 1e-12 * max|exp|      (max over the compared array)
 
+Last, library against library, bit for bit: a padded sequence with its
+padding masked gives the real tokens the outputs of the unpadded sequence,
+and the causal layer's first P outputs are those of the first P tokens.
+
 Usage: /usr/bin/python3 numpy_mha.py --dump build/oracle/mha_dump [--break WHAT]
---break applies one deliberate mistake to a reference, to see the failure.
+--break applies one deliberate mistake to a reference (or to the library
+against library check), to see the failure.
 """
 import argparse
 import subprocess
@@ -54,7 +64,7 @@ def mha_numpy(x, w_q, w_k, w_v, w_o, n_heads, bias=None, scale=True):
 
 # ---- the same layer in PyTorch --------------------------------------------------
 def mha_torch(torch, x, w_q, w_k, w_v, w_o, n_heads, attn_mask=None,
-              transpose_wo=True):
+              key_padding_mask=None, transpose_wo=True):
     """nn.MultiheadAttention with the library's weights: PyTorch projects
     with x @ W^T (nn.Linear), so in_proj_weight = [W_Q^T; W_K^T; W_V^T]
     (stacked along dim 0) and out_proj.weight = W_O^T."""
@@ -67,24 +77,47 @@ def mha_torch(torch, x, w_q, w_k, w_v, w_o, n_heads, attn_mask=None,
             np.concatenate([w_q.T, w_k.T, w_v.T], axis=0)))
         layer.out_proj.weight.copy_(torch.from_numpy(w_o.T if transpose_wo else w_o))
     xt = torch.from_numpy(x).unsqueeze(0)                  # (1, T, d_model)
-    m = None if attn_mask is None else torch.from_numpy(attn_mask)
+    m = torch.from_numpy(attn_mask) if isinstance(attn_mask, np.ndarray) else attn_mask
     # Called with autograd on (the weights require grad): that keeps PyTorch
     # on its documented path, F.multi_head_attention_forward, in every
     # version. In eval mode under no_grad, PyTorch 1.13 takes its "fast
     # path", which fails with bias=False (TypeError: qkv_bias must be
     # Tensor, not NoneType; pytorch/pytorch#88669).
-    out, weights = layer(xt, xt, xt, attn_mask=m, need_weights=True,
-                         average_attn_weights=False)
+    out, weights = layer(xt, xt, xt, attn_mask=m, key_padding_mask=key_padding_mask,
+                         need_weights=True, average_attn_weights=False)
     return out[0].detach().numpy(), weights[0].detach().numpy()
 
 
+def has_sdpa(torch):
+    """torch.nn.functional.scaled_dot_product_attention arrived in PyTorch 2.0"""
+    return hasattr(torch.nn.functional, "scaled_dot_product_attention")
+
+
+def sdpa_torch(torch, x, w_q, w_k, w_v, w_o, n_heads, attn_mask):
+    """the layer around F.scaled_dot_product_attention, the heads split and
+    merged by hand (x @ W here: these are plain matrix products, not
+    nn.Linear). Its boolean attn_mask means True = may attend. It returns no
+    weights: only the output is compared."""
+    T, d_model = x.shape
+    d_k = d_model // n_heads
+    xt = torch.from_numpy(x)
+    # (T, d_model) -> (1, n_heads, T, d_k): head h = columns h d_k .. (h+1) d_k - 1
+    q, k, v = ((xt @ torch.from_numpy(w)).reshape(T, n_heads, d_k).transpose(0, 1)
+               .unsqueeze(0) for w in (w_q, w_k, w_v))
+    heads = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
+    concat = heads[0].transpose(0, 1).reshape(T, d_model)
+    return (concat @ torch.from_numpy(w_o)).detach().numpy(), None
+
+
 # ---- masks: a bias (T, T) for the library, the same for PyTorch ------------------
-# Each mask maps (T, rng) to the library's bias: added to every head's scaled
-# scores, -inf hides a key. PyTorch gets the same matrix as a float attn_mask
-# (also added to the scaled scores); a 0/-inf bias is also given to PyTorch
-# as a boolean attn_mask, where True means "may NOT attend" (the opposite of
-# the library's "visible" reading; chapter 04 has the truth table).
-# Chapter 04 adds its masks here.
+# Each mask maps (T, rng) to a bias given to the library: added to every
+# head's scaled scores, -inf hides a key. PyTorch gets the same matrix as a
+# float attn_mask (also added to the scaled scores); a 0/-inf bias is also
+# given to PyTorch as a boolean attn_mask, where True means "may NOT attend"
+# (the opposite of the library's "visible" reading; chapter 04 has the truth
+# table). Chapter 04's own functions (mask.h) build the masks of the cases
+# "causal", "padding:L", "causal+padding:L" and "bool"; numpy_mask below
+# builds the same from the truth table, and torch_forms gives them to PyTorch.
 def mask_causal(T, rng):
     return np.where(np.tril(np.ones((T, T), dtype=bool)), 0.0, -np.inf)
 
@@ -117,25 +150,103 @@ MASKS = {
 }
 
 
+def padding_bias(T, length):
+    """keys j >= length hidden from every query (chapter 04's mask_padding)"""
+    return np.where(np.arange(T)[None, :] < length, 0.0, -np.inf) * np.ones((T, 1))
+
+
+def numpy_mask(case, breaks):
+    """the bias NumPy reads in the case's mask, from the truth table:
+    allowed -> 0, hidden -> -inf, two masks combined by adding"""
+    spec, T = case.mask, case.t
+    causal = mask_causal(T, None)
+    if "numpy-causal-diagonal-hidden" in breaks:
+        causal = np.where(np.tril(np.ones((T, T), dtype=bool), -1), 0.0, -np.inf)
+    if spec == "none":
+        return None
+    if spec == "given":
+        return case.bias_matrix
+    if spec == "causal":
+        return causal
+    if spec == "bool":
+        return np.where(case.allowed, 0.0, -np.inf)
+    kind, _, length = spec.partition(":")
+    if kind == "padding":
+        return padding_bias(T, int(length))
+    if kind == "causal+padding":
+        if "numpy-combine-or" in breaks:   # visible where EITHER lets it through
+            return np.maximum(causal, padding_bias(T, int(length)))
+        return causal + padding_bias(T, int(length))
+    raise ValueError(f"case {case.name}: unknown mask {spec}")
+
+
+def torch_forms(torch, case, bias, breaks):
+    """the case's mask in each of PyTorch's forms: (label, how, arguments),
+    how = "mha" (nn.MultiheadAttention) or "sdpa" (F.scaled_dot_product_attention);
+    the boolean and padding forms are built here with torch, from the spec,
+    not from the library's bias"""
+    spec, T = case.mask, case.t
+    if spec == "none":
+        return [("no mask", "mha", {})]
+    if spec == "given":
+        forms = [("float attn_mask", "mha", {"attn_mask": bias})]
+        if np.all((bias == 0) | (bias == -np.inf)):
+            forms.append(("bool attn_mask", "mha", {"attn_mask": bias == -np.inf}))
+        return forms
+    ones = torch.ones(T, T)
+    hidden_future = torch.triu(ones, 1).bool()        # nn.MultiheadAttention: True = hidden
+    visible_past = torch.tril(ones).bool()            # F.sdpa: True = visible
+    float_causal = mask_causal(T, None)
+    if spec == "causal":
+        forms = [("float attn_mask", "mha", {"attn_mask": float_causal}),
+                 ("bool attn_mask", "mha", {"attn_mask": visible_past
+                  if "torch-causal-bool-not-negated" in breaks else hidden_future})]
+        if has_sdpa(torch):
+            forms.append(("F.sdpa bool attn_mask", "sdpa", {"attn_mask": hidden_future
+                          if "torch-sdpa-bool-negated" in breaks else visible_past}))
+        return forms
+    if spec == "bool":
+        allowed = torch.from_numpy(case.allowed)
+        return [("bool attn_mask", "mha", {"attn_mask": allowed
+                 if "torch-bool-not-negated" in breaks else ~allowed})]
+    kind, _, length = spec.partition(":")
+    padding = (torch.arange(T) >= int(length)).unsqueeze(0)   # (1, T): True = padding
+    if "torch-kpm-not-negated" in breaks:
+        padding = ~padding
+    if kind == "padding":
+        return [("key_padding_mask", "mha", {"key_padding_mask": padding})]
+    if "torch-combined-no-kpm" in breaks:
+        padding = None
+    return [("bool attn_mask + key_padding_mask", "mha",
+             {"attn_mask": hidden_future, "key_padding_mask": padding}),
+            ("float attn_mask + key_padding_mask", "mha",
+             {"attn_mask": float_causal, "key_padding_mask": padding})]
+
+
 # ---- the cases ---------------------------------------------------------------------
 class Case:
     """one run of the layer: the case line for mha_dump and the numbers it
-    is given (weights, X, bias), or None where the library makes them"""
+    is given (weights, X, bias or allowed table), or None where the library
+    makes them; mask is mha_dump's MASK (none, causal, padding:L,
+    causal+padding:L, bool, given)"""
 
-    def __init__(self, name, d, h, t, layer_seed=1, x_seed=1, bias="none",
-                 weights=None, x=None, bias_matrix=None):
+    def __init__(self, name, d, h, t, layer_seed=1, x_seed=1, mask="none",
+                 weights=None, x=None, bias_matrix=None, allowed=None):
         self.name, self.d, self.h, self.t = name, d, h, t
         self.layer_seed, self.x_seed = layer_seed, x_seed
-        self.bias, self.weights, self.x, self.bias_matrix = bias, weights, x, bias_matrix
+        self.mask, self.weights, self.x, self.bias_matrix = mask, weights, x, bias_matrix
+        self.allowed = allowed
 
     def request(self):
         xspec = "given" if self.x is not None else f"seed:{self.x_seed}"
         wspec = "given" if self.weights is not None else "seeded"
         lines = [f"case {self.name} {self.d} {self.h} {self.t} {self.layer_seed} "
-                 f"{xspec} {self.bias} {wspec}"]
+                 f"{xspec} {self.mask} {wspec}"]
         given = list(self.weights or []) + ([self.x] if self.x is not None else [])
-        if self.bias == "given":
+        if self.mask == "given":
             given.append(self.bias_matrix)
+        if self.mask == "bool":
+            given.append(self.allowed.astype(float))
         for a in given:
             lines.append(" ".join(repr(float(v)) for v in a.ravel()))
         return "\n".join(lines) + "\n"
@@ -174,20 +285,84 @@ def make_cases():
     cases.append(Case("identity-d10-h2-T6", 10, 2, 6, weights=[m.copy() for m in ident],
                       x=rng.normal(size=(6, 10))))
 
-    # masks through the bias: the library's own causal bias, then Python's
+    # masks through the bias: the library's causal layer, then Python's biases
     for d, h, t in [(64, 4, 12), (15, 5, 1), (8, 2, 40)]:
         cases.append(Case(f"causal-d{d}-h{h}-T{t}", d, h, t,
-                          *(int(s) for s in rng.integers(0, 2**63, size=2)), bias="causal"))
+                          *(int(s) for s in rng.integers(0, 2**63, size=2)), mask="causal"))
     for name in MASKS:
         for d, h, t in [(64, 4, 16), (21, 3, 7)]:
             cases.append(Case(f"mask-{name}-d{d}-h{h}-T{t}", d, h, t,
                               *(int(s) for s in rng.integers(0, 2**63, size=2)),
-                              bias="given", bias_matrix=MASKS[name](t, rng)))
-    cases.append(Case("mask-causal-sharp-d16-h4-T24", 16, 4, 24, bias="given",
+                              mask="given", bias_matrix=MASKS[name](t, rng)))
+    cases.append(Case("mask-causal-sharp-d16-h4-T24", 16, 4, 24, mask="given",
                       bias_matrix=mask_causal(24, rng),
                       weights=[rng.normal(0, s, size=(16, 16)) for s in (0.8, 0.8, 1, 1)],
                       x=rng.normal(size=(24, 16))))
-    return cases
+
+    # chapter 04: the masks the library builds (mask.h), and its causal layer
+    def seeds():
+        return tuple(int(s) for s in rng.integers(0, 2**63, size=2))
+
+    def sharp(d, t):
+        return dict(weights=[rng.normal(0, s, size=(d, d)) for s in (0.8, 0.8, 1, 1)],
+                    x=rng.normal(size=(t, d)))
+
+    # mha_forward_causal, the finished layer (besides the three cases above)
+    for d, h, t in [(64, 4, 40), (21, 3, 7)]:
+        cases.append(Case(f"causal-d{d}-h{h}-T{t}", d, h, t, *seeds(), mask="causal"))
+    cases.append(Case("causal-sharp-d16-h4-T24", 16, 4, 24, mask="causal", **sharp(16, 24)))
+    # mask_padding, through mha_forward; length 0 hides every key
+    for d, h, t, n in [(64, 4, 16, 0), (64, 4, 16, 1), (64, 4, 16, 5), (64, 4, 16, 16),
+                       (21, 3, 9, 4)]:
+        cases.append(Case(f"padding-d{d}-h{h}-T{t}-L{n}", d, h, t, *seeds(),
+                          mask=f"padding:{n}"))
+    cases.append(Case("padding-sharp-d16-h4-T20-L13", 16, 4, 20, mask="padding:13",
+                      **sharp(16, 20)))
+    # mask_combine(causal, padding)
+    for d, h, t, n in [(64, 4, 16, 10), (64, 4, 16, 0), (21, 3, 9, 4), (8, 2, 1, 1)]:
+        cases.append(Case(f"causal+padding-d{d}-h{h}-T{t}-L{n}", d, h, t, *seeds(),
+                          mask=f"causal+padding:{n}"))
+    cases.append(Case("causal+padding-sharp-d16-h4-T20-L13", 16, 4, 20,
+                      mask="causal+padding:13", **sharp(16, 20)))
+    # mask_from_bool on random truth tables
+    for d, h, t, p in [(64, 4, 16, 0.7), (21, 3, 9, 0.5), (12, 4, 10, 0.25), (8, 2, 1, 1.0)]:
+        cases.append(Case(f"bool-d{d}-h{h}-T{t}", d, h, t, *seeds(), mask="bool",
+                          allowed=rng.random((t, t)) < p))
+    allowed = rng.random((24, 24)) < 0.6
+    allowed[5, :], allowed[17, :] = False, True     # a row sees nothing, one sees all
+    cases.append(Case("bool-sharp-d16-h4-T24", 16, 4, 24, mask="bool", allowed=allowed,
+                      **sharp(16, 24)))
+
+    # library against library: (what, masked case, reference case, rows, control).
+    # The masked case's first `rows` outputs must be the reference's, bit for
+    # bit; the control (the masked case's inputs, no mask) must differ there,
+    # or the check would prove nothing.
+    pairs = []
+
+    def pair(what, d, h, t, n, mask, ref_mask, **given):
+        w = given.get("weights")
+        ls = int(rng.integers(0, 2**63))
+        x = rng.normal(size=(t, d))
+        x[n:] *= 3.0                          # the padding: tokens unlike the rest
+        base = f"{what}-d{d}-h{h}-T{t}-{'P' if what == 'prefix' else 'L'}{n}"
+        cases.append(Case(base, d, h, t, ls, mask=mask, weights=w, x=x))
+        cases.append(Case(base + "-alone", d, h, n, ls, mask=ref_mask, weights=w,
+                          x=x[:n].copy()))
+        cases.append(Case(base + "-unmasked", d, h, t, ls, weights=w, x=x))
+        pairs.append((what, base, base + "-alone", n, base + "-unmasked"))
+
+    def hand_weights(d):
+        return [rng.normal(0, s, size=(d, d)) for s in (0.8, 0.8, 1, 1)]
+
+    pair("padded", 64, 4, 16, 9, "padding:9", "none")
+    pair("padded", 21, 3, 9, 1, "padding:1", "none")
+    pair("padded-sharp", 16, 4, 20, 13, "padding:13", "none", weights=hand_weights(16))
+    pair("padded-causal", 64, 4, 16, 9, "causal+padding:9", "causal")
+    pair("padded-causal-sharp", 16, 4, 20, 13, "causal+padding:13", "causal",
+         weights=hand_weights(16))
+    pair("prefix", 16, 4, 12, 7, "causal", "causal")
+    pair("prefix", 64, 4, 40, 25, "causal", "causal")
+    return cases, pairs
 
 
 # ---- running mha_dump, reading its answers -------------------------------------
@@ -248,56 +423,106 @@ def compare(worst, case, what, got, exp, rows=None):
     """got against exp, normwise: |got - exp| <= TOL * max|exp|; rows (a
     boolean mask over the query axis, the last-but-one) restricts the
     comparison to those rows"""
+    ref = (worst[0] if isinstance(worst, list) else worst).name
     if rows is not None:
         got, exp = got[..., rows, :], exp[..., rows, :]
     if got.shape != exp.shape:
         raise Mismatch(f"case {case}, {what}: shape {got.shape}, expected {exp.shape}")
     if not np.all(np.isfinite(got)) or not np.all(np.isfinite(exp)):
         bad = tuple(int(i) for i in np.argwhere(~np.isfinite(got) | ~np.isfinite(exp))[0])
-        raise Mismatch(f"case {case}, {what}{list(bad)}: got {got[bad]!r}, "
-                       f"expected {exp[bad]!r} (not finite)")
+        raise Mismatch(f"case {case}, {what}{list(bad)}: library {got[bad]!r}, "
+                       f"{ref} {exp[bad]!r} (not finite)")
     scale = float(np.max(np.abs(exp))) if exp.size else 0.0
     diff = np.abs(got - exp)
     ab = float(diff.max()) if diff.size else 0.0
     rel = ab / scale if scale > 0 else (0.0 if ab == 0 else np.inf)
-    worst.note(rel, ab, f"{case} {what}")
+    for w in worst if isinstance(worst, list) else [worst]:
+        w.note(rel, ab, f"{case} {what}")
     if ab > TOL * scale:
         i = tuple(int(v) for v in np.unravel_index(np.argmax(diff), diff.shape))
         raise Mismatch(
-            f"case {case}, {what}{list(i)}: library {got[i]!r}, {worst.name} {exp[i]!r}, "
+            f"case {case}, {what}{list(i)}: library {got[i]!r}, {ref} {exp[i]!r}, "
             f"|difference| {diff[i]:.3g} > {TOL:g} * max|{what}| = {TOL * scale:.3g} "
             f"(normwise relative difference {rel:.3g})")
 
 
-def check_case(torch, r, name, worst_np, worst_torch, breaks, notes):
-    h = r["h"]
-    w_q, w_k, w_v, w_o, x, bias = (r[k] for k in ("W_Q", "W_K", "W_V", "W_O", "X", "bias"))
+def check_mask(case, lib, ref):
+    """the library's mask against NumPy's, bit for bit (-inf equals -inf)"""
+    if lib is None or ref is None or lib.shape != ref.shape:
+        raise Mismatch(f"case {case}: the library's mask is {lib is not None and lib.shape}, "
+                       f"NumPy's {ref is not None and ref.shape}")
+    if not np.array_equal(lib, ref):
+        i = tuple(int(v) for v in np.argwhere(lib != ref)[0])
+        raise Mismatch(f"case {case}, mask{list(i)}: library {lib[i]!r}, NumPy {ref[i]!r} "
+                       "(the masks must be equal bit for bit)")
+
+
+def check_case(torch, r, case, worst_np, worst_torch, breaks, notes):
+    """one case against NumPy and against PyTorch in each of its mask forms;
+    worst_np maps the kind of mask (and "all") to its Worst, worst_torch
+    PyTorch's form of the mask (and "all")"""
+    name, h = case.name, r["h"]
+    w_q, w_k, w_v, w_o, x = (r[k] for k in ("W_Q", "W_K", "W_V", "W_O", "X"))
+    bias = numpy_mask(case, breaks)
+    if case.mask != "none":
+        check_mask(name, r["bias"], bias)
 
     out_np, wts_np = mha_numpy(x, w_q, w_k, w_v, w_o, h, bias,
                                scale="numpy-no-scale" not in breaks)
-    compare(worst_np, name, "out", r["out"], out_np)
-    compare(worst_np, name, "weights", r["weights"], wts_np)
+    kind = case.mask.partition(":")[0]
+    worst = [worst_np["all"], worst_np.setdefault(kind, Worst("NumPy"))]
+    compare(worst, name, "out", r["out"], out_np)
+    compare(worst, name, "weights", r["weights"], wts_np)
 
     tw = "torch-wo-not-transposed" not in breaks
-    masks = [("", None)] if bias is None else [(" (float attn_mask)", bias)]
-    if bias is not None and np.all((bias == 0) | (bias == -np.inf)):
-        masks.append((" (bool attn_mask)", bias == -np.inf))
-    for label, m in masks:
-        out_t, wts_t = mha_torch(torch, x, w_q, w_k, w_v, w_o, h, m, transpose_wo=tw)
+    hidden = None if bias is None else np.all(bias == -np.inf, axis=1)
+    for label, how, kw in torch_forms(torch, case, bias, breaks):
+        if how == "sdpa":
+            out_t, wts_t = sdpa_torch(torch, x, w_q, w_k, w_v, w_o, h, **kw)
+        else:
+            out_t, wts_t = mha_torch(torch, x, w_q, w_k, w_v, w_o, h, transpose_wo=tw, **kw)
         rows = None
-        if bias is not None:
-            hidden = np.all(bias == -np.inf, axis=1)
-            if hidden.any():
-                # PyTorch has no answer for a query that sees no key
-                rows = ~hidden
-                notes.add(f"PyTorch {torch.__version__}{label}, a query with every key "
-                          f"hidden: out {describe(out_t[hidden])}, weights "
-                          f"{describe(wts_t[:, hidden])} (the library: zeros, checked "
-                          f"against NumPy; PyTorch compared on the other rows)")
-                if not np.all(r["out"][hidden] == 0) or not np.all(r["weights"][:, hidden] == 0):
-                    raise Mismatch(f"case {name}: a fully hidden row is not all zeros")
-        compare(worst_torch, name, "out" + label, r["out"], out_t, rows)
-        compare(worst_torch, name, "weights" + label, r["weights"], wts_t, rows)
+        if hidden is not None and hidden.any():
+            # PyTorch has no answer for a query that sees no key
+            rows = ~hidden
+            wts_note = ("" if wts_t is None else
+                        f", weights {describe(wts_t[:, hidden])}")
+            notes.add(f"PyTorch {torch.__version__}, {label}, a query with every key "
+                      f"hidden: out {describe(out_t[hidden])}{wts_note} (the library: "
+                      f"zeros, checked against NumPy; PyTorch compared on the other rows)")
+            if not np.all(r["out"][hidden] == 0) or not np.all(r["weights"][:, hidden] == 0):
+                raise Mismatch(f"case {name}: a fully hidden row is not all zeros")
+        worst = [worst_torch["all"], worst_torch.setdefault(label, Worst("PyTorch"))]
+        compare(worst, name, f"out ({label})", r["out"], out_t, rows)
+        if wts_t is not None:
+            compare(worst, name, f"weights ({label})", r["weights"], wts_t, rows)
+
+
+def check_pairs(results, pairs, breaks):
+    """library against library, bit for bit: the first n rows of a masked
+    run (padding masked, or the causal layer on more tokens) are the outputs
+    of the n tokens alone, the weights of those rows are the reference's,
+    and 0 on every later key. The control, the same inputs without the
+    mask, must differ there. Returns the smallest change the control made."""
+    least = np.inf
+    for what, masked, ref, n, control in pairs:
+        m = results[control if "padding-not-masked" in breaks else masked]
+        a, c = results[ref], results[control]
+        got = {"out": m["out"][:n], "weights": m["weights"][:, :n, :n]}
+        for k, g in got.items():
+            if not np.array_equal(g, a[k]):
+                i = tuple(int(v) for v in np.argwhere(g != a[k])[0])
+                raise Mismatch(
+                    f"{what}: case {masked}, {k}{list(i)} is {g[i]!r}, and {a[k][i]!r} in "
+                    f"case {ref} (the same tokens alone); they must be equal bit for bit")
+        if np.any(m["weights"][:, :n, n:] != 0):
+            raise Mismatch(f"{what}: case {masked}: a real token gives a later key a weight")
+        change = float(np.max(np.abs(c["out"][:n] - a["out"])))
+        if not change > 0:
+            raise Mismatch(f"{what}: case {control}: without the mask the later tokens "
+                           "change nothing, so the check proves nothing")
+        least = min(least, change / float(np.max(np.abs(a["out"]))))
+    return least
 
 
 def describe(a):
@@ -309,18 +534,45 @@ def describe(a):
 
 
 # ---- the self-test: the comparison can fail ---------------------------------------
-# Each mistake, applied to one reference on one case, must be caught.
+# Each mistake, applied to one reference on one case (or to the library
+# against library check), must be caught. --break applies one to every case.
 SELF_TEST = {
-    "torch-wo-not-transposed": "PyTorch given out_proj.weight = W_O, not W_O^T",
-    "numpy-no-scale": "NumPy without the 1/sqrt(d_k)",
+    "torch-wo-not-transposed": ("PyTorch given out_proj.weight = W_O, not W_O^T",
+                                "sharp-d64-h4-T20"),
+    "numpy-no-scale": ("NumPy without the 1/sqrt(d_k)", "sharp-d64-h4-T20"),
+    "torch-causal-bool-not-negated": (
+        "nn.MultiheadAttention given the causal mask as tril (True = visible, "
+        "F.sdpa's reading), not triu(ones, 1)", "causal-sharp-d16-h4-T24"),
+    "torch-sdpa-bool-negated": (
+        "F.scaled_dot_product_attention given triu(ones, 1) (True = hidden), "
+        "not tril", "causal-sharp-d16-h4-T24"),
+    "torch-kpm-not-negated": ("key_padding_mask True on the real tokens, not the padding",
+                              "padding-sharp-d16-h4-T20-L13"),
+    "torch-combined-no-kpm": ("PyTorch given the causal attn_mask without the "
+                              "key_padding_mask", "causal+padding-sharp-d16-h4-T20-L13"),
+    "torch-bool-not-negated": ("nn.MultiheadAttention given allowed, not ~allowed",
+                               "bool-sharp-d16-h4-T24"),
+    "numpy-combine-or": ("NumPy combining causal and padding with a maximum (a key "
+                         "visible where either mask lets it through)",
+                         "causal+padding-sharp-d16-h4-T20-L13"),
+    "numpy-causal-diagonal-hidden": ("NumPy's causal mask hiding the diagonal too",
+                                     "causal-sharp-d16-h4-T24"),
+    "padding-not-masked": ("the padded sequence run without its mask, against the "
+                           "tokens alone", None),
 }
 
 
-def self_test(torch, results, case):
-    for what, label in SELF_TEST.items():
+def self_test(torch, results, by_name, pairs):
+    for what, (label, case) in SELF_TEST.items():
+        if what == "torch-sdpa-bool-negated" and not has_sdpa(torch):
+            print(f"oracle self-test: {label}: skipped (no F.scaled_dot_product_attention)")
+            continue
         try:
-            check_case(torch, results[case], case, Worst("NumPy"), Worst("PyTorch"),
-                       {what}, set())
+            if case is None:
+                check_pairs(results, pairs, {what})
+            else:
+                check_case(torch, results[case], by_name[case], {"all": Worst("NumPy")},
+                           {"all": Worst("PyTorch")}, {what}, set())
         except Mismatch as e:
             print(f"oracle self-test: {label}: caught ({str(e)[:70]}...)")
         else:
@@ -340,40 +592,65 @@ def main():
         sys.exit(f"oracle: PyTorch is not importable by {sys.executable} ({e}); "
                  "install python3-torch (make deps)")
     torch.set_num_threads(1)
+    if "torch-sdpa-bool-negated" in args.breaks and not has_sdpa(torch):
+        sys.exit(f"oracle: --break torch-sdpa-bool-negated cannot be applied: PyTorch "
+                 f"{torch.__version__} has no torch.nn.functional.scaled_dot_product_"
+                 "attention (it arrived in 2.0), so nothing is compared with it")
 
-    cases = make_cases()
+    cases, pairs = make_cases()
+    by_name = {c.name: c for c in cases}
     results = run_library(args.dump, cases)
     for c in cases:   # what the library was given is what it used
         r = results[c.name]
         given = list(zip(("W_Q", "W_K", "W_V", "W_O"), c.weights or []))
         given += [("X", c.x)] if c.x is not None else []
-        given += [("bias", c.bias_matrix)] if c.bias == "given" else []
         for k, a in given:
             if not np.array_equal(r[k], a):
                 sys.exit(f"oracle: case {c.name}: the dumped {k} is not the one given")
-        if c.bias == "causal" and not np.array_equal(r["bias"], mask_causal(c.t, None)):
-            sys.exit(f"oracle: case {c.name}: mha_dump's causal bias is not the causal mask")
+        if (c.mask == "none") != (r["bias"] is None):
+            sys.exit(f"oracle: case {c.name}: mha_dump's mask is not the one asked for")
 
-    worst_np, worst_torch, notes = Worst("NumPy"), Worst("PyTorch"), set()
+    breaks = set(args.breaks)
+    worst_np, worst_torch = {"all": Worst("NumPy")}, {"all": Worst("PyTorch")}
+    notes = set()
     try:
         for c in cases:
-            check_case(torch, results[c.name], c.name, worst_np, worst_torch,
-                       set(args.breaks), notes)
+            check_case(torch, results[c.name], c, worst_np, worst_torch, breaks, notes)
+        least = check_pairs(results, pairs, breaks)
     except Mismatch as e:
         sys.exit(f"oracle: FAILED: {e}")
     if not args.breaks:
-        self_test(torch, results, "sharp-d64-h4-T20")
+        self_test(torch, results, by_name, pairs)
     groups = {}
     for c in cases:
         g = c.name.split("-")[0]
         groups[g] = groups.get(g, 0) + 1
     print("oracle: cases: " + ", ".join(f"{n} {g}" for g, n in groups.items()))
+    masks = sum(c.mask != "none" for c in cases)
+    print(f"oracle: masks: {masks} built by the library (mask_causal, mask_padding, "
+          "mask_combine, mask_from_bool) or given, each equal to NumPy's bit for bit")
+    if has_sdpa(torch):
+        print(f"oracle: F.scaled_dot_product_attention (PyTorch {torch.__version__}): "
+              "the causal layer also compared with it, boolean attn_mask True = visible, "
+              "heads split by hand")
+    else:
+        print(f"oracle: F.scaled_dot_product_attention: absent in PyTorch "
+              f"{torch.__version__} (it arrived in 2.0); that form of the causal mask "
+              "(boolean attn_mask, True = visible) is skipped")
     for n in sorted(notes):
         print(f"oracle: note: {n}")
-    for w in (worst_np, worst_torch):
+    for by, what in ((worst_np, "mask"), (worst_torch, "form of the mask")):
+        w = by["all"]
         print(f"oracle: library vs {w.name}: {len(cases)} cases, {w.arrays} arrays; "
               f"largest normwise relative difference {w.rel:.3g} ({w.where}), "
               f"largest absolute {w.abs:.3g}; tolerance {TOL:g} * max|expected|")
+        print(f"oracle: library vs {w.name}, by {what}: " + "; ".join(
+            f"{label} {w.rel:.3g} ({w.arrays} arrays)"
+            for label, w in by.items() if label != "all"))
+    print(f"oracle: library vs library: {len(pairs)} pairs (padding masked, padding and "
+          "causal masked, causal prefix): the real tokens' outputs and weights equal "
+          "to those of the tokens alone, bit for bit; without the mask they change by "
+          f"at least {least:.3g} (normwise)")
     print(f"oracle: passed ({len(cases)} cases, NumPy {np.__version__}, "
           f"PyTorch {torch.__version__}, {time.monotonic() - start:.1f} s)")
 

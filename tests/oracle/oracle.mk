@@ -1,8 +1,10 @@
 # oracle.mk - the independent oracle of the multi-head layer (make check):
-#   check-oracle   the library's mha_forward against a NumPy implementation
-#                  written from the math, and against PyTorch's
-#                  nn.MultiheadAttention, on many shapes, seeds, hand-set
-#                  weights and masks (tests/oracle/README.md)
+#   check-oracle   the library's mha_forward and mha_forward_causal against a
+#                  NumPy implementation written from the math, and against
+#                  PyTorch's nn.MultiheadAttention, on many shapes, seeds,
+#                  hand-set weights and chapter 04's masks in each of
+#                  PyTorch's forms; the masked runs against the library's own
+#                  unpadded and prefix runs (tests/oracle/README.md)
 # Debian's Python (with python3-numpy and python3-torch, make deps) runs it,
 # not whatever python3 comes first on PATH.
 
