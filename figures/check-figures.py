@@ -89,6 +89,21 @@ LABELS = {
                "es el tramo h de T", "cabeza 0", "cabeza 1", "«cabeza 0»", "«cabeza 1»",
                "memoria de Q: 2 tramos de 6", "token 2", "split", "reshape", "(2, 3, 2)"],
     },
+    "mask-heads": {
+        "en": ["causal mask B", "head 0", "previous token", "head 1", "same word", "head 2",
+               "subject of the verb", "head 3", "average of the past", "hidden", "visible",
+               "= −∞", "hidden: w", "query i", "key j", "weight w", "work", "___"],
+        "es": ["máscara causal B", "cabeza 0", "token anterior", "cabeza 1", "misma palabra",
+               "cabeza 2", "sujeto del verbo", "cabeza 3", "media del pasado", "oculta",
+               "visible", "= −∞", "oculta: w", "query i", "key j", "peso w", "work", "___"],
+    },
+    "mask-after": {
+        "en": ["key 2's weight before it was set to 0", "mask → softmax", "softmax → mask",
+               "weight a", "key 0", "key 2", "= (0, 1, 1)/√2", "= (0, 1, 3)/√2", "sum ="],
+        "es": ["peso de la key 2 antes de ponerlo a 0", "máscara → softmax",
+               "softmax → máscara", "peso a", "key 0", "key 2", "= (0, 1, 1)/√2",
+               "= (0, 1, 3)/√2", "suma ="],
+    },
 }
 
 # the worked example of chapter 01 in closed form, as the chapter derives it:
@@ -132,6 +147,38 @@ MHA_TOKENS = "I work , you work , he ___".split()
 # the buggy "head 0" the chapter states: (1, 0), (1, 0), (0, 1)
 MHA_Q = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]
 MHA_RESHAPE_H0 = [[1, 0], [1, 0], [0, 1]]
+
+# chapter 04's causal layer on the planted heads: row i sees keys 0..i, so
+# each weight is e^s over the visible keys only (scores 0, 5 or 10)
+MASK_CLOSED = {
+    "h0.w10": E5 / (E5 + 1),                 # previous token, two keys
+    "h0.w76": E5 / (E5 + 7),                 # previous token, all eight
+    "h1.w11": E5 / (E5 + 1),                 # the first work sees I and itself
+    "h1.w41": E5 / (2 * E5 + 3),             # the second work, two works of five
+    "h1.w44": E5 / (2 * E5 + 3),
+    "h2.w43": E10 / (E10 + 2 * E5 + 2),      # work -> you: I 5, you 10, work 5
+}
+# the weights chapter 04 states, as it rounds them
+MASK_STATED = {"causal.h0.w10": "0.9933", "causal.h0.w76": "0.9550",
+               "causal.h1.w41": "0.4950", "causal.h1.w44": "0.4950",
+               "causal.h1.w11": "0.9933", "causal.h2.w43": "0.9866",
+               "causal.h3.w10": "0.5", "causal.h3.w30": "0.25",
+               "unmasked.h2.w43": "0.9736"}
+# argument 1 of chapter 04: row 1 of head 0 of chapter 03's worked example,
+# scaled scores (0, 1, f)/sqrt 2, key 2 hidden, masked before or after the
+# softmax; the closed forms, and the numbers the chapter states
+E1 = math.exp(1 / math.sqrt(2))
+E3 = math.exp(3 / math.sqrt(2))
+AFTER_CLOSED = {
+    "before.w0": 1 / (1 + E1), "before.w1": E1 / (1 + E1),
+    "after.f1.w0": 1 / (1 + 2 * E1), "after.f1.w1": E1 / (1 + 2 * E1),
+    "after.f1.cut2": E1 / (1 + 2 * E1), "after.f1.sum": (1 + E1) / (1 + 2 * E1),
+    "after.f3.w0": 1 / (1 + E1 + E3), "after.f3.w1": E1 / (1 + E1 + E3),
+    "after.f3.cut2": E3 / (1 + E1 + E3), "after.f3.sum": (1 + E1) / (1 + E1 + E3),
+}
+AFTER_STATED = {"before.w0": "0.3302", "before.w1": "0.6698", "after.f1.w0": "0.1978",
+                "after.f1.w1": "0.4011", "after.f1.sum": "0.5989", "after.f3.w0": "0.0879",
+                "after.f3.w1": "0.1784", "after.f3.sum": "0.2663"}
 
 FACT_KEYS = {
     "worked-weights": ["T", "d_model", "d_k", "d_v", "softmax01_0", "softmax01_1",
@@ -177,6 +224,23 @@ FACT_KEYS = {
                           for f in ("max_dev_from_uniform", "min_w", "max_w")]
                        + [f"drawn.h{h}.w{i}{j}" for h in range(4) for i in range(8)
                           for j in range(8)],
+    "mask-heads": ["T", "d_model", "n_heads", "d_k", "seed", "tokens", "plant_score",
+                   "mask.hidden_cells", "mask.visible_cells", "causal.max_above_diag",
+                   "causal.zero_hidden_cells", "causal.zero_visible_cells",
+                   "causal.min_visible", "causal.max_rowsum_err", "unmasked.h2.w43"]
+                  + [f"mask.b{i}{j}" for i in range(8) for j in range(8)]
+                  + [f"causal.h{h}.{f}{i}" for h in range(4) for i in range(8)
+                     for f in ("rowsum", "argmax", "max")]
+                  + [f"causal.h{h}.w{i}{j}" for h in range(4) for i in range(8)
+                     for j in range(8)]
+                  + [f"closed.{k}" for k in MASK_CLOSED if k != "h1.w44"]
+                  + [f"closed.h3.w{t}0" for t in range(8)],
+    "mask-after": ["d_k", "scale", "query", "hidden_key", "before.sum", "before.f3_same"]
+                  + [f"f{f}.s{j}" for f in (1, 3) for j in range(3)]
+                  + [f"before.w{j}" for j in range(3)]
+                  + [f"after.f{f}.{k}" for f in (1, 3)
+                     for k in ("w0", "w1", "w2", "cut2", "sum")]
+                  + [f"closed.{k}" for k in AFTER_CLOSED if not k.endswith(("cut2", "sum"))],
     "mha-split": ["T", "d_model", "n_heads", "d_k", "head_numbers", "rule"]
                  + [f"q{t}{c}" for t in range(3) for c in range(4)]
                  + [f"{k}.h{h}.{t}{c}" for k in ("split", "reshape") for h in range(2)
@@ -322,6 +386,10 @@ def check_facts(out, name):
                 fail(f"{prog} --facts: {key}={facts.get(key)}: {why}")
     if name.startswith("mha-"):
         for key, ok, why in MHA_CHECKS[name](num, facts):
+            if not ok:
+                fail(f"{prog} --facts: {key}={facts.get(key)}: {why}")
+    if name.startswith("mask-"):
+        for key, ok, why in MASK_CHECKS[name](num, facts):
             if not ok:
                 fail(f"{prog} --facts: {key}={facts.get(key)}: {why}")
     return facts
@@ -511,17 +579,138 @@ MHA_CHECKS = {"mha-heads-planted": mha_heads_planted, "mha-heads-drawn": mha_hea
               "mha-split": mha_split}
 
 
+def rounds_to(value, literal):
+    """value, rounded to the decimals of literal, is literal (as the book states it)"""
+    places = len(literal.partition(".")[2])
+    return f"{value:.{places}f}" == f"{float(literal):.{places}f}"
+
+
+def mask_heads(num, facts):
+    """the causal mask hides j > i; the planted heads see only their past"""
+    T = 8
+    w = lambda h, i, j: num[f"causal.h{h}.w{i}{j}"]
+    yield ("T", (num["T"], num["d_model"], num["n_heads"], num["d_k"], num["seed"])
+           == (T, 64, 4, 16, 1),
+           "the caption states MultiHeadAttention(64, 4, 1) on 8 tokens")
+    yield ("tokens", facts["tokens"].split() == MHA_TOKENS,
+           f"the tick labels of figures/mask-heads.gp are {MHA_TOKENS}")
+    yield ("mask.b01", all(num[f"mask.b{i}{j}"] == (0.0 if j <= i else -math.inf)
+                           for i in range(T) for j in range(T)),
+           "mask_causal must write 0 where j <= i and -inf above the diagonal; look at "
+           "mask_causal in tangled/minimodel/attention/mask.c")
+    yield ("mask.hidden_cells", (num["mask.hidden_cells"], num["mask.visible_cells"])
+           == (T * (T - 1) / 2, T * (T + 1) / 2), "28 cells hidden and 36 visible")
+    above = [w(h, i, j) for h in range(4) for i in range(T) for j in range(i + 1, T)]
+    below = [w(h, i, j) for h in range(4) for i in range(T) for j in range(i + 1)]
+    yield ("causal.max_above_diag", num["causal.max_above_diag"] == 0 and max(above) == 0
+           and num["causal.zero_hidden_cells"] == len(above),
+           "every weight above the diagonal must be exactly 0 (the figure greys the "
+           "cells whose weight prints as 0); is mha_forward_causal passing the mask?")
+    yield ("causal.zero_visible_cells", num["causal.zero_visible_cells"] == 0
+           and min(below) > 0 and num["causal.min_visible"] == min(below),
+           "no visible cell may have weight 0: the figure would grey it as hidden")
+    for h in range(4):
+        for i in range(T):
+            row = [w(h, i, j) for j in range(T)]
+            yield (f"causal.h{h}.rowsum{i}", abs(num[f"causal.h{h}.rowsum{i}"] - 1) < 1e-12
+                   and abs(num[f"causal.h{h}.rowsum{i}"] - sum(row)) < 1e-12,
+                   "every row of weights sums to 1, and the sum printed is the row's")
+            yield (f"causal.h{h}.max{i}", num[f"causal.h{h}.max{i}"] == max(row)
+                   and row[int(num[f"causal.h{h}.argmax{i}"])] == max(row),
+                   "max and argmax must be those of the row printed")
+        yield (f"causal.h{h}.w00", w(h, 0, 0) == 1,
+               "row 0 sees only itself: its weight on itself is exactly 1")
+    yield ("causal.max_rowsum_err", num["causal.max_rowsum_err"] < 1e-12,
+           "every row of weights sums to 1")
+    yield ("causal.h0.argmax1", all(num[f"causal.h0.argmax{i}"] == i - 1 for i in range(1, T)),
+           "head 0 still attends to the previous token from every row after the first")
+    for key, want in MASK_CLOSED.items():
+        yield (f"causal.{key}", abs(num[f"causal.{key}"] - want) < 1e-9
+               and (key == "h1.w44" or abs(num[f"closed.{key}"] - want) < 1e-9),
+               f"the closed form over the visible keys is {want:.10f}; look at the mask "
+               f"of mha_forward_causal, then at planted_layer")
+    for t in range(T):
+        yield (f"causal.h3.w{t}0", abs(num[f"closed.h3.w{t}0"] - 1 / (t + 1)) < 1e-15
+               and all(abs(w(3, t, j) - 1 / (t + 1)) < 1e-15 for j in range(t + 1)),
+               f"head 3 is the average of the past: row {t} puts 1/{t + 1} on each key")
+    unmasked = E10 / (E10 + 4 * E5 + 3)
+    yield ("unmasked.h2.w43", abs(num["unmasked.h2.w43"] - unmasked) < 1e-9
+           and num["unmasked.h2.w43"] < w(2, 4, 3),
+           f"without the mask head 2 gives {unmasked:.4f}, less than with it")
+    for key, literal in MASK_STATED.items():
+        yield (key, rounds_to(num[key], literal), f"chapter 04 states {literal}")
+
+
+def mask_after(num, facts):
+    """masked before the softmax the row sums to 1 and ignores the future;
+    masked after, it does neither"""
+    r2 = 1 / math.sqrt(2)
+    yield ("f1.s0", [num[f"f1.s{j}"] for j in range(3)] == [0, r2, r2]
+           and [num[f"f3.s{j}"] for j in range(3)] == [0, r2, 3 * r2]
+           and num["scale"] == r2 and num["hidden_key"] == 2 and num["query"] == 1,
+           "the scores are (0, 1, 1)/sqrt 2 and (0, 1, 3)/sqrt 2, key 2 hidden")
+    for key, want in AFTER_CLOSED.items():
+        yield (key, abs(num[key] - want) < 1e-12,
+               f"the closed form is {want:.10f}: look at softmax_row, then at "
+               f"figures/mask-after.c")
+        if f"closed.{key}" in num:
+            yield (f"closed.{key}", abs(num[f"closed.{key}"] - want) < 1e-12,
+                   f"the program's closed form differs from {want:.10f}")
+    yield ("before.w2", num["before.w2"] == 0 and num["after.f1.w2"] == 0
+           and num["after.f3.w2"] == 0, "the hidden key's weight is exactly 0 in every group")
+    yield ("before.sum", abs(num["before.sum"] - 1) < 1e-15
+           and abs(num["before.sum"] - num["before.w0"] - num["before.w1"]) < 1e-15,
+           "masked before the softmax, the visible weights sum to 1")
+    yield ("before.f3_same", num["before.f3_same"] == 1,
+           "masked before the softmax, the future score cannot change the row")
+    for f in (1, 3):
+        yield (f"after.f{f}.sum", abs(num[f"after.f{f}.sum"] - num[f"after.f{f}.w0"]
+                                      - num[f"after.f{f}.w1"]) < 1e-15
+               and abs(num[f"after.f{f}.sum"] + num[f"after.f{f}.cut2"] - 1) < 1e-15,
+               "the sum printed is the row's, and with the weight cut it is 1")
+    yield ("after.f3.sum", num["after.f3.sum"] < num["after.f1.sum"] < 1,
+           "masked after the softmax the row falls short of 1, more with a larger "
+           "future score: the leak the figure shows")
+    for key, literal in AFTER_STATED.items():
+        yield (key, rounds_to(num[key], literal), f"chapter 04 states {literal}")
+
+
+MASK_CHECKS = {"mask-heads": mask_heads, "mask-after": mask_after}
+
+
+def mask_after_labels(facts):
+    """every number written on mask-after, as its .gp prints it"""
+    labels = [f"{float(facts[k]):.4f}" for k in
+              ("before.w0", "before.w1", "after.f1.w0", "after.f1.w1", "after.f1.cut2",
+               "after.f3.w0", "after.f3.w1", "after.f3.cut2")]
+    sums = [f"{float(facts[k]):.4f}" for k in ("before.sum", "after.f1.sum", "after.f3.sum")]
+    return labels, sums
+
+
 def mha_drawn_labels(facts):
     """the deviation written in each drawn map, as mha-heads-drawn.gp prints it"""
     return [f"= {float(facts[f'drawn.h{h}.max_dev_from_uniform']):.2g}" for h in range(4)]
 
 
+tr_sum = {"en": "sum", "es": "suma"}     # mask-after's "sum = 0.5989"
+
+
+def fact_labels(name, facts, ed):
+    """the labels of a figure that are numbers of its facts, or None"""
+    if name == "mha-heads-drawn":
+        return mha_drawn_labels(facts)
+    if name == "mask-after":
+        values, sums = mask_after_labels(facts)
+        return values + [f"{tr_sum[ed]} = {v}" for v in sums]
+    return None
+
+
 def check_fact_labels(out, name, facts):
     """labels that are numbers of the figure's facts, in both editions"""
-    if name != "mha-heads-drawn" or facts is None:
+    if facts is None or fact_labels(name, facts, "en") is None:
         return
-    labels = mha_drawn_labels(facts)
     for ed in ("en", "es"):
+        labels = fact_labels(name, facts, ed)
         path = f"{out}/{ed}/{name}.svg"
         try:
             texts = svg_texts(path)
@@ -529,13 +718,13 @@ def check_fact_labels(out, name, facts):
             continue                # check_svg reports it
         for label in labels:
             if not any(label in t for t in texts):
-                fail(f"{path}: no text contains {label!r}, a deviation its facts print; "
+                fail(f"{path}: no text contains {label!r}, a number its facts print; "
                      f"does figures/{name}.gp read the same data?")
         pdf = subprocess.run(["pdftotext", "-enc", "UTF-8", f"{out}/{ed}/{name}.pdf", "-"],
                              capture_output=True, text=True).stdout.replace(" ", "")
         for label in labels:
             if label.replace(" ", "") not in pdf:
-                fail(f"{out}/{ed}/{name}.pdf: text lacks {label!r}, a deviation its facts print")
+                fail(f"{out}/{ed}/{name}.pdf: text lacks {label!r}, a number its facts print")
 
 
 def printed_widths(book, textwidth_cm):
