@@ -63,7 +63,7 @@ help:
 	  'make' 'tangle, build the library and examples, render figures, weave both books' \
 	  'make check' 'run every check group, then count them: N passed, N failed' \
 	  'make check-committed' 'tangled/ is what git has committed (CI, after make check)' \
-	  'make lab NN=00' 'check your work on one lab with full detail (NN = 00, 01, 02, 03)' \
+	  'make lab NN=00' 'check your work on one lab with full detail (NN = 00 to 04)' \
 	  'make watch NN=01' 'check one lab again each time its file is saved (Ctrl-C stops)' \
 	  'make progress' 'every lab: pending / passed / failed, and what to do next' \
 	  'make lab-reset NN=01' "put a lab's file back as shipped (yours saved aside)" \
@@ -186,7 +186,7 @@ check:
 
 NN ?=
 lab:
-	@if [ -z "$(NN)" ]; then echo "usage: make lab NN=00   (or NN=01, NN=02, NN=03)"; exit 2; fi
+	@if [ -z "$(NN)" ]; then echo "usage: make lab NN=00   (or NN=01 to NN=04)"; exit 2; fi
 	@$(if $(LAB_FORMAT),$(MAKE) -s lab-report NN=$(NN),$(MAKE) lab$(NN))
 
 clean:

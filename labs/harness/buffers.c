@@ -7,7 +7,9 @@
  * past the end faults at once, and the driver notes the address
  * (buffer_at names the buffer). The bytes of its pages before the data
  * hold LAB_GUARD - (its number), and are verified after the call. Inputs
- * are compared with the values given. */
+ * are compared with the values given. A buffer holds doubles, or (an input
+ * made by lab_in_bytes) bytes: one byte an element, its data ending at the
+ * end of its page all the same. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,19 @@ void lab_refill(lab_mat *m)
     for (size_t i = 0; i < m->n; i++) m->p[i] = LAB_UNWRITTEN;
 }
 
+lab_mat *lab_in_bytes(const char *name, int rows, int cols, const unsigned char *values)
+{
+    lab_mat *m = new_mat(name, rows, cols, true);   /* p has room for n doubles */
+    unsigned char *given = lab_temp(m->n);
+    if (values) memcpy(given, values, m->n);
+    memcpy(m->p, given, m->n);
+    m->given = (const double *)(void *)given;       /* bytes, as is_bytes says */
+    m->is_bytes = true;
+    return m;
+}
+
+size_t lab_elem_size(const lab_mat *m) { return m->is_bytes ? 1 : sizeof(double); }
+
 lab_mat *lab_out(const char *name, int rows, int cols)
 {
     lab_mat *m = new_mat(name, rows, cols, false);
@@ -117,7 +132,7 @@ void lay_out(lab_child *c, lab_request *req, lab_mat *const bufs[], int n_bufs)
             b->kind = LAB_BUF_NULL;
             continue;
         }
-        int64_t len = (int64_t)(m->n * sizeof *m->p);
+        int64_t len = (int64_t)(m->n * lab_elem_size(m));
         b->kind = m->input ? LAB_BUF_IN : LAB_BUF_OUT;
         b->span = at;
         b->span_len = (len + page - 1) / page * page;
@@ -166,8 +181,8 @@ lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,
         if (!best || distance < best_distance) {
             best = bufs[i];
             best_distance = distance;
-            int64_t d = off - b->off;
-            *element = (long)(d >= 0 ? d / 8 : -((-d + 7) / 8));
+            int64_t d = off - b->off, es = (int64_t)lab_elem_size(bufs[i]);
+            *element = (long)(d >= 0 ? d / es : -((-d + es - 1) / es));
         }
     }
     return best;
@@ -175,20 +190,25 @@ lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,
 
 /* ---- after the call ------------------------------------------------------------------ */
 
-/* guard_ok - the bytes of m's pages outside its data still hold its guard */
+/* guard_ok - the bytes of m's pages outside its data still hold its guard
+ * (the double guard_value(m), repeated from the start of its pages: byte at
+ * holds byte (at - span) % 8 of it) */
 static bool guard_ok(lab_child *c, const lab_wire_buf *b,
                      lab_mat *m, bool quiet)
 {
     double g = guard_value(m);
+    unsigned char pattern[8];
+    memcpy(pattern, &g, 8);
+    int64_t es = (int64_t)lab_elem_size(m);
     long before = 0, after = -1;         /* the wrong elements nearest the data */
-    for (int64_t at = b->off - 8; at >= b->span; at -= 8)
-        if (memcmp(c->shm + at, &g, 8) != 0) {
-            before = (long)((at - b->off) / 8);
+    for (int64_t at = b->off - 1; at >= b->span; at--)
+        if ((unsigned char)c->shm[at] != pattern[(at - b->span) % 8]) {
+            before = -(long)((b->off - at + es - 1) / es);
             break;
         }
-    for (int64_t at = b->off + b->len; at < b->span + b->span_len; at += 8)
-        if (memcmp(c->shm + at, &g, 8) != 0) {
-            after = (long)((at - b->off) / 8);
+    for (int64_t at = b->off + b->len; at < b->span + b->span_len; at++)
+        if ((unsigned char)c->shm[at] != pattern[(at - b->span) % 8]) {
+            after = (long)((at - b->off) / es);
             break;
         }
     if (!before && after < 0) return true;
@@ -207,18 +227,32 @@ static bool guard_ok(lab_child *c, const lab_wire_buf *b,
     return false;
 }
 
-/* input_ok - the input m holds the values given */
-static bool input_ok(const double *now, lab_mat *m, bool quiet)
+/* input_ok - the input m holds the values given (now: its data in the
+ * shared memory) */
+static bool input_ok(const char *now, lab_mat *m, bool quiet)
 {
-    if (memcmp(now, m->given, m->n * sizeof *now) == 0) return true;
+    size_t es = lab_elem_size(m);
+    const char *given = (const char *)m->given;
+    if (memcmp(now, given, m->n * es) == 0) return true;
     size_t i = 0;
-    while (memcmp(&now[i], &m->given[i], sizeof *now) == 0) i++;
-    if (!quiet && !m->damaged)
+    while (memcmp(now + i * es, given + i * es, es) == 0) i++;
+    if (!quiet && !m->damaged && m->is_bytes)
+        lab_fail(EN_ES("changed its input %s: element (%zu, %zu) was %d, is now %d "
+                       "(inputs are read-only)",
+                       "cambió su entrada %s: el elemento (%zu, %zu) era %d y ahora "
+                       "es %d (las entradas son de solo lectura)"),
+                 m->name, i / m->cols, i % m->cols, (unsigned char)given[i],
+                 (unsigned char)now[i]);
+    else if (!quiet && !m->damaged) {
+        double was, is;
+        memcpy(&was, given + i * es, sizeof was);
+        memcpy(&is, now + i * es, sizeof is);
         lab_fail(EN_ES("changed its input %s: element (%zu, %zu) was %.10g, is now %.10g "
                        "(inputs are read-only)",
                        "cambió su entrada %s: el elemento (%zu, %zu) era %.10g y ahora "
                        "es %.10g (las entradas son de solo lectura)"),
-                 m->name, i / m->cols, i % m->cols, m->given[i], now[i]);
+                 m->name, i / m->cols, i % m->cols, was, is);
+    }
     m->damaged = true;
     return false;
 }
@@ -231,10 +265,10 @@ bool take_back(lab_child *c, const lab_request *req, lab_mat *const bufs[], int 
         const lab_wire_buf *b = &req->bufs[i];
         lab_mat *m = bufs[i];
         if (!m) continue;
-        const double *data = (const double *)(c->shm + b->off);
+        const char *data = c->shm + b->off;
         ok &= guard_ok(c, b, m, quiet);
         if (m->input) ok &= input_ok(data, m, quiet);
-        else memcpy(m->p, data, m->n * sizeof *m->p);
+        else memcpy(m->p, data, m->n * lab_elem_size(m));
     }
     return ok;
 }

@@ -194,8 +194,9 @@ static bool sanitizer_text(char *buf, size_t size, const lab_exchange *x,
         long at = strstr(loc, "inside of") ? bytes
                 : strstr(loc, "to the left of") || strstr(loc, "before") ? -bytes
                 : region + bytes;
-        long element = at >= LAB_SAN_PAD ? (at - LAB_SAN_PAD) / 8
-                                         : -((LAB_SAN_PAD - at + 7) / 8);
+        long es = (long)lab_elem_size(bufs[i]);
+        long element = at >= LAB_SAN_PAD ? (at - LAB_SAN_PAD) / es
+                                         : -((LAB_SAN_PAD - at + es - 1) / es);
         char what[256];
         outside_text(what, sizeof what, bufs[i], element);
         snprintf(buf, size, EN_ES("%s %s\nAddressSanitizer stopped your code there: %s",

@@ -69,12 +69,19 @@ typedef struct {
     const double *given; /* inputs: the values, to see a change */
     bool input;          /* read-only for the learner */
     bool is_long;        /* one long (lab_out_long), not doubles */
+    bool is_bytes;       /* an input of bytes (lab_in_bytes), not doubles: p and
+                            given hold n bytes, one per element */
     int id;              /* its number in the check: the guard is LAB_GUARD - id */
     bool damaged;        /* a write outside it or a change was already reported */
 } lab_mat;
 
 /* lab_in - an input (rows, cols) holding values (or zeros if values is NULL) */
 lab_mat *lab_in(const char *name, int rows, int cols, const double *values);
+/* lab_in_bytes - an input (rows, cols) of bytes holding values, one byte an
+ * element: a C array of bool (values 0 and 1) or of char. Guarded and
+ * verified like any input; the learner's function gets a pointer to the
+ * bytes. */
+lab_mat *lab_in_bytes(const char *name, int rows, int cols, const unsigned char *values);
 /* lab_out - an output (rows, cols) filled with LAB_UNWRITTEN */
 lab_mat *lab_out(const char *name, int rows, int cols);
 /* lab_out_long - an output of one long holding value (a count) */

@@ -63,6 +63,8 @@ bool take_back(lab_child *c, const lab_request *req, lab_mat *const bufs[], int 
                bool quiet);
 /* buffers_reset - the check ended: forget its buffers and temporaries */
 void buffers_reset(void);
+/* lab_elem_size - the bytes of one element of m: 1 for lab_in_bytes, else 8 */
+size_t lab_elem_size(const lab_mat *m);
 /* buffer_at - the buffer of req whose data or guard holds shm offset off,
  * and the element there (negative before the start); NULL if none */
 lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,

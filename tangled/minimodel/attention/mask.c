@@ -32,7 +32,7 @@ static void causal(double *bias, int T)
 /* mask_causal - the checked causal mask */
 mm_status mask_causal(double *bias, int T)
 {
-    MM_TRY(need_mask(__func__, bias, T, T));
+    MM_NEED_BUFFER(bias);  MM_NEED_POSITIVE(T);  MM_NEED_SIZE_PRODUCT(T, T);
     causal(bias, T);
     return MM_OK;
 }

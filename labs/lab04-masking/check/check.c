@@ -1,0 +1,1073 @@
+/* check.c - the checks of lab 04, run by the judge: mask_causal on the
+ * chapter's T = 3 and on T = 1, 2, 6; mask_padding on queries and keys of
+ * different numbers, with length 0 (no key visible: the bias values
+ * themselves, then what chapter 03's mha_forward makes of a row that sees
+ * nothing) and length T_k (every key visible); mask_from_bool on the causal
+ * truth table, a random one, all true, all false and one cell; mask_combine
+ * on the causal mask with a padding mask, finite biases, a mask combined
+ * with itself (the same buffer), -inf with -inf and with finite values, and
+ * sums near the largest double; mha_forward_causal on chapter 03's worked
+ * example (the numbers chapter 04 states), on layers made by mha_new (the
+ * initial weights, or weights set by mha_set_weights), with weights
+ * asked for and not, T = 1, d_k = 1, on the chapter's eight planted tokens,
+ * with every weight above the diagonal exactly 0, and prefix invariance
+ * (the first 7 outputs of 12 tokens are those of the 7 alone); and every
+ * checked error of each function, with the outputs untouched (mask_combine:
+ * bias as it was). The learner's results (from its own process, through
+ * lab_call) are compared with the library's, the reference. The checks of
+ * one function run in this order against one learner process, on cases of
+ * different shapes, so that state kept between calls shows. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "examples/ch03-planted.h"
+#include "examples/ch03-worked.h"
+#include "minimodel/core/rng.h"
+#include "alias.h"
+#include "lab04.h"
+
+const char lab_id[] = "04";
+const char *const lab_title[2] = {
+    "Lab 04 (masking)",
+    "Lab 04 (máscaras)"
+};
+const char *const lab_functions[] = { "mask_causal", "mask_padding", "mask_from_bool",
+                                      "mask_combine", "mha_forward_causal", NULL };
+
+static const char *const fn_name[4] = { "mask_causal", "mask_padding", "mask_from_bool",
+                                        "mask_combine" };
+
+/* fresh - n doubles of the check, copied from values if given */
+static double *fresh(size_t n, const double *values)
+{
+    double *p = lab_temp((n ? n : 1) * sizeof *p);
+    if (values) memcpy(p, values, n * sizeof *p);
+    return p;
+}
+
+/* normals - n doubles N(0, std^2) from the generator of seed */
+static double *normals(size_t n, double std, uint64_t seed)
+{
+    double *p = fresh(n, NULL);
+    mm_rng r;
+    mm_rng_seed(&r, seed);
+    for (size_t i = 0; i < n; i++) p[i] = std * mm_rng_normal(&r);
+    return p;
+}
+
+/* mat_text - "[[1,0],[0,1]]": a small matrix as the case name shows it */
+static int mat_text(char *buf, size_t size, const double *a, int rows, int cols)
+{
+    int len = snprintf(buf, size, "[");
+    for (int i = 0; i < rows && len < (int)size; i++) {
+        len += snprintf(buf + len, size - len, "%s[", i ? "," : "");
+        for (int j = 0; j < cols && len < (int)size; j++)
+            len += snprintf(buf + len, size - len, "%s%g", j ? "," : "", a[i * cols + j]);
+        if (len < (int)size) len += snprintf(buf + len, size - len, "]");
+    }
+    return len < (int)size ? len + snprintf(buf + len, size - len, "]") : len;
+}
+
+/* bool_text - "[[1,0],[1,1]]": a small truth table */
+static void bool_text(char *buf, size_t size, const unsigned char *a, int rows, int cols)
+{
+    double *d = fresh((size_t)rows * cols, NULL);
+    for (int e = 0; e < rows * cols; e++) d[e] = a[e];
+    mat_text(buf, size, d, rows, cols);
+}
+
+static const char *const null_hint[2] = {
+    "check every pointer before using it: MM_NEED_BUFFER(p) returns MM_EINVAL "
+    "from your function when p is NULL, with a message naming the function and p",
+    "comprueba cada puntero antes de usarlo: MM_NEED_BUFFER(p) devuelve MM_EINVAL "
+    "desde tu función cuando p es NULL, con un mensaje que nombra la función y p"
+};
+static const char *const size_hint[2] = {
+    "check every size before using it: MM_NEED_POSITIVE(n) returns MM_EINVAL from "
+    "your function unless n > 0, with a message naming the function and n",
+    "comprueba cada tamaño antes de usarlo: MM_NEED_POSITIVE(n) devuelve MM_EINVAL "
+    "desde tu función salvo que n > 0, con un mensaje que nombra la función y n"
+};
+static const char *const large_hint[2] = {
+    "a (T_q, T_k) mask holds T_q x T_k doubles, and that must fit before you write "
+    "it: MM_NEED_SIZE_PRODUCT(T_q, T_k) returns MM_EINVAL unless the product is at "
+    "most MM_MAX_ELEMENTS",
+    "una máscara (T_q, T_k) tiene T_q x T_k doubles, y eso tiene que caber antes de "
+    "escribirla: MM_NEED_SIZE_PRODUCT(T_q, T_k) devuelve MM_EINVAL salvo que el "
+    "producto sea como mucho MM_MAX_ELEMENTS"
+};
+
+/* ---- refused calls: nothing written -------------------------------------------------------- */
+
+/* call_refused - call fn with b[] and n[], require the status want, and
+ * (for any failure) every output as it was before the call; when says
+ * which call. False if the status was not want (a write before the refusal
+ * is a failure of its own, with its own hint) */
+static bool call_refused(const char *fn, int n_bufs, lab_mat *const b[], int n_ints,
+                         const long n[], mm_status want, const char *when)
+{
+    const double *before[LAB_MAX_ARGS] = { 0 };
+    for (int i = 0; i < n_bufs; i++)
+        if (b[i] && !b[i]->input) before[i] = fresh(b[i]->n, b[i]->p);
+    mm_status st = lab_call(fn, n_bufs, b, n_ints, n);
+    if (!lab_expect_status(st, want, when)) return false;
+    for (int i = 0; i < n_bufs; i++) {
+        const lab_mat *m = b[i];
+        if (!before[i]) continue;
+        for (size_t e = 0; e < m->n; e++)
+            if (memcmp(&m->p[e], &before[i][e], sizeof(double)) != 0) {
+                lab_fail(EN_ES("%s refused the call %s, as it should, but changed %s first "
+                               "(element (%zu, %zu) was %g, is now %g): a call that fails "
+                               "leaves its outputs as they were",
+                               "%s rechazó la llamada %s, como debe, pero antes cambió %s "
+                               "(el elemento (%zu, %zu) era %g y ahora es %g): una llamada "
+                               "que falla deja sus salidas como estaban"),
+                         fn, when, m->name, e / m->cols, e % m->cols, before[i][e], m->p[e]);
+                lab_hint(EN_ES("check every argument - and, in mask_combine, every element of "
+                               "both masks and every sum - before the first write",
+                               "comprueba todos los argumentos - y, en mask_combine, cada "
+                               "elemento de las dos máscaras y cada suma - antes de la primera "
+                               "escritura"));
+                return true;
+            }
+    }
+    return true;
+}
+
+/* ---- the masks: the cases ---------------------------------------------------------------- */
+
+/* the truth tables and pairs of masks of the cases */
+static const double NI = -INFINITY;
+static const double combine2_bias[6] = { 0.5, -INFINITY, -1.25, 0, 2, -INFINITY };
+static const double combine3_bias[4] = { -INFINITY, -INFINITY, 0, 3 };
+static const double combine3_other[4] = { -INFINITY, 1.5, -INFINITY, -0.5 };
+static const double combine4_bias[4] = { 8e307, -1e308, -INFINITY, 2.5 };
+static const double combine4_other[4] = { 8e307, 5e307, 7, -0.0 };
+
+static void mask_case_make(mask_case *c, mask_fn fn, int which)
+{
+    memset(c, 0, sizeof *c);
+    c->fn = fn;
+    char *name = c->name;
+    size_t size = sizeof c->name;
+    switch (fn) {
+    case FN_CAUSAL: {
+        static const int T[] = { 3, 1, 6, 2 };
+        c->T_q = c->T_k = T[which];
+        if (which == 0)
+            snprintf(name, size, EN_ES("the chapter's causal mask: T = 3",
+                                       "la máscara causal del capítulo: T = 3"));
+        else if (which == 1)
+            snprintf(name, size, EN_ES("one token: T = 1", "un token: T = 1"));
+        else
+            snprintf(name, size, "T = %d", T[which]);
+        break;
+    }
+    case FN_PADDING: {
+        static const int shape[][3] = { { 3, 5, 2 }, { 3, 4, 4 }, { 4, 4, 0 }, { 1, 6, 3 },
+                                        { 5, 2, 1 } };
+        c->T_q = shape[which][0], c->T_k = shape[which][1], c->length = shape[which][2];
+        const char *what = which == 1 ? EN_ES("every key real", "todas las keys reales")
+                         : which == 2 ? EN_ES("no key real: every query sees nothing",
+                                              "ninguna key real: ninguna query ve nada")
+                         : which == 4 ? EN_ES("more queries than keys", "más queries que keys")
+                         : EN_ES("the first keys real, the rest padding",
+                                 "las primeras keys reales, el resto relleno");
+        snprintf(name, size, "%s: T_q=%d T_k=%d length=%d", what, c->T_q, c->T_k, c->length);
+        break;
+    }
+    case FN_FROM_BOOL: {
+        static const int shape[][2] = { { 4, 4 }, { 4, 5 }, { 2, 3 }, { 3, 3 }, { 1, 1 } };
+        c->T_q = shape[which][0], c->T_k = shape[which][1];
+        size_t n = (size_t)c->T_q * c->T_k;
+        unsigned char *a = lab_temp(n);
+        mm_rng r;
+        mm_rng_seed(&r, 41);
+        for (int i = 0; i < c->T_q; i++)
+            for (int j = 0; j < c->T_k; j++) {
+                unsigned char v = 1;
+                if (which == 0) v = j <= i;
+                else if (which == 1) v = mm_rng_uniform(&r) < 0.5;
+                else if (which == 3) v = 0;
+                a[i * c->T_k + j] = v;
+            }
+        if (which == 1)                   /* a row that sees nothing, a row that sees all */
+            for (int j = 0; j < c->T_k; j++) a[1 * c->T_k + j] = 0, a[2 * c->T_k + j] = 1;
+        c->allowed = a;
+        char t[160];
+        bool_text(t, sizeof t, a, c->T_q, c->T_k);
+        const char *what = which == 0 ? EN_ES("the causal truth table", "la tabla causal")
+                         : which == 1 ? EN_ES("a random table (seed 41), row 1 all false and "
+                                              "row 2 all true",
+                                              "una tabla aleatoria (semilla 41), la fila 1 toda "
+                                              "false y la 2 toda true")
+                         : which == 2 ? EN_ES("all true", "todo true")
+                         : which == 3 ? EN_ES("all false: no query sees anything",
+                                              "todo false: ninguna query ve nada")
+                         : EN_ES("one cell", "una celda");
+        snprintf(name, size, "%s: allowed = %s", what, t);
+        break;
+    }
+    case FN_COMBINE: {
+        static const int shape[][2] = { { 4, 4 }, { 3, 5 }, { 2, 3 }, { 2, 2 }, { 1, 4 } };
+        c->T_q = shape[which][0], c->T_k = shape[which][1];
+        int T_q = c->T_q, T_k = c->T_k;
+        size_t n = (size_t)T_q * T_k;
+        double *b = fresh(n, NULL), *o = fresh(n, NULL);
+        const char *what = NULL;
+        switch (which) {
+        case 0:
+            LAB_REF(mask_causal(b, 4));
+            LAB_REF(mask_padding(o, 4, 4, 3));
+            what = EN_ES("the causal mask and the padding mask of length 3: a key visible "
+                         "only where both let it through",
+                         "la máscara causal y la de relleno de longitud 3: una key visible solo "
+                         "donde las dos la dejan pasar");
+            break;
+        case 1: {
+            const double *r1 = normals(n, 1.0, 51), *r2 = normals(n, 1.0, 52);
+            memcpy(b, r1, n * sizeof *b);
+            for (size_t e = 0; e < n; e++) o[e] = e % 4 == 1 ? NI : r2[e];
+            b[7] = NI;
+            what = EN_ES("finite biases N(0, 1) (seeds 51 and 52), some keys hidden",
+                         "sesgos finitos N(0, 1) (semillas 51 y 52), algunas keys ocultas");
+            break;
+        }
+        case 2:
+            memcpy(b, combine2_bias, sizeof combine2_bias);
+            memcpy(o, combine2_bias, sizeof combine2_bias);
+            c->same = true;
+            what = EN_ES("a mask combined with itself, bias == other: bias = %s",
+                         "una máscara combinada consigo misma, bias == other: bias = %s");
+            break;
+        case 3:
+            memcpy(b, combine3_bias, sizeof combine3_bias);
+            memcpy(o, combine3_other, sizeof combine3_other);
+            what = EN_ES("-inf with -inf and with finite values: bias = %s, other = %s",
+                         "-inf con -inf y con valores finitos: bias = %s, other = %s");
+            break;
+        case 4:
+            memcpy(b, combine4_bias, sizeof combine4_bias);
+            memcpy(o, combine4_other, sizeof combine4_other);
+            what = EN_ES("sums near the largest double, none overflowing: bias = %s, other = %s",
+                         "sumas cerca del mayor double, ninguna desborda: bias = %s, other = %s");
+            break;
+        }
+        c->bias0 = b;
+        c->other = o;
+        char tb[160], to[160];
+        mat_text(tb, sizeof tb, b, T_q, T_k);
+        mat_text(to, sizeof to, o, T_q, T_k);
+        int len = which >= 2 ? snprintf(name, size, what, tb, to) : snprintf(name, size, "%s", what);
+        if (len < (int)size) snprintf(name + len, size - len, ": T_q=%d T_k=%d", T_q, T_k);
+        break;
+    }
+    }
+    size_t n = (size_t)c->T_q * c->T_k;
+    c->want = fresh(n, c->bias0);
+    switch (fn) {
+    case FN_CAUSAL: LAB_REF(mask_causal(c->want, c->T_q)); break;
+    case FN_PADDING: LAB_REF(mask_padding(c->want, c->T_q, c->T_k, c->length)); break;
+    case FN_FROM_BOOL:
+        LAB_REF(mask_from_bool(c->want, (const bool *)(const void *)c->allowed, c->T_q, c->T_k));
+        break;
+    case FN_COMBINE:
+        LAB_REF(mask_combine(c->want, c->same ? c->want : c->other, c->T_q, c->T_k));
+        break;
+    }
+}
+
+static void check_mask(int arg)
+{
+    mask_fn fn = (mask_fn)(arg / 16);
+    mask_case c;
+    mask_case_make(&c, fn, arg % 16);
+    lab_case("%s", c.name);
+    int T_q = c.T_q, T_k = c.T_k;
+    lab_mat *bias = lab_out("bias", T_q, T_k);
+    mm_status st = MM_OK;
+    switch (fn) {
+    case FN_CAUSAL:
+        st = lab_call("mask_causal", LAB_BUFS(bias), LAB_INTS(T_q));
+        break;
+    case FN_PADDING:
+        st = lab_call("mask_padding", LAB_BUFS(bias), LAB_INTS(T_q, T_k, c.length));
+        break;
+    case FN_FROM_BOOL: {
+        lab_mat *allowed = lab_in_bytes("allowed", T_q, T_k, c.allowed);
+        st = lab_call("mask_from_bool", LAB_BUFS(bias, allowed), LAB_INTS(T_q, T_k));
+        break;
+    }
+    case FN_COMBINE: {
+        memcpy(bias->p, c.bias0, bias->n * sizeof *bias->p);   /* read and written */
+        lab_mat *other = lab_in("other", c.same ? 1 : T_q, c.same ? 2 : T_k, c.other);
+        if (c.same) {                      /* other is bias itself (alias.h) */
+            other->p[0] = MASK_ALIAS_TAG - 0;
+            other->p[1] = MASK_ALIAS_TAG - 0;
+            other->given = fresh(2, other->p);
+            other->name = "bias";
+        }
+        st = lab_call("mask_combine", LAB_BUFS(bias, other), LAB_INTS(T_q, T_k));
+        break;
+    }
+    }
+    const double *want[1] = { c.want };
+    if (lab_check_values(st, 1, &bias, want, diagnose_mask, &c)) return;
+    if (st == MM_OK) {
+        if (T_q == T_k) show_hidden_rows(c.want, bias->p, T_q);
+        return;
+    }
+    const char *why = lab_learner_error();
+    if (fn == FN_COMBINE && st == MM_EINVAL && c.same && !strstr(why, "NaN") &&
+        !strstr(why, "nan") && !strstr(why, "inf"))
+        lab_hint(EN_ES("bias and other may be the same buffer - a mask combined with itself, "
+                       "bias += bias - and that is not an overlap to refuse: only buffers that "
+                       "share bytes without being the same one are (if (bias != other) "
+                       "MM_NEED_DISJOINT(...))",
+                       "bias y other pueden ser el mismo búfer - una máscara combinada consigo "
+                       "misma, bias += bias - y eso no es un solapamiento que rechazar: solo lo "
+                       "son los búferes que comparten bytes sin ser el mismo (if (bias != "
+                       "other) MM_NEED_DISJOINT(...))"));
+    else if (fn == FN_COMBINE && st == MM_EINVAL)
+        lab_hint(EN_ES("-inf is a hidden key, not an error: a mask holds finite values or "
+                       "-inf, and mask_combine refuses only NaN and +inf (isnan(b) || b == "
+                       "INFINITY)",
+                       "-inf es una key oculta, no un error: una máscara tiene valores finitos "
+                       "o -inf, y mask_combine solo rechaza NaN y +inf (isnan(b) || b == "
+                       "INFINITY)"));
+    else if (fn == FN_COMBINE && st == MM_ERANGE)
+        lab_hint(EN_ES("only a sum of two finite values that is not finite overflows: -inf + "
+                       "anything finite is -inf, a hidden key, and 8e307 + 8e307 = 1.6e308 is "
+                       "still a double (the largest is about 1.8e308): add, then look at the sum "
+                       "(isinf(b + o))",
+                       "solo desborda una suma de dos valores finitos que no es finita: -inf + "
+                       "cualquier finito es -inf, una key oculta, y 8e307 + 8e307 = 1.6e308 "
+                       "sigue siendo un double (el mayor es 1.8e308, más o menos): suma, y "
+                       "mira después la suma (isinf(b + o))"));
+    else if (fn == FN_PADDING && st == MM_EINVAL && (c.length == 0 || c.length == c.T_k))
+        lab_hint(EN_ES("length may be anything from 0 (no key visible) to T_k (every key "
+                       "visible), both included: refuse only length < 0 or length > T_k",
+                       "length puede ser cualquier valor de 0 (ninguna key visible) a T_k "
+                       "(todas visibles), ambos incluidos: rechaza solo length < 0 o "
+                       "length > T_k"));
+}
+
+/* ---- the masks: bad arguments ------------------------------------------------------------ */
+
+/* mask_rooms - the buffers of a call of fn on (T_q, T_k) = (2, 2): b[0]
+ * bias, b[1] allowed or other; the number of buffers */
+static int mask_rooms(mask_fn fn, lab_mat *b[2])
+{
+    static const double other[4] = { 0, -INFINITY, 1.5, 0 };
+    static const double bias0[4] = { -INFINITY, 0, 0, 2 };
+    static const unsigned char allowed[4] = { 1, 0, 1, 1 };
+    b[0] = lab_out("bias", 2, 2);
+    b[1] = NULL;
+    if (fn == FN_FROM_BOOL) b[1] = lab_in_bytes("allowed", 2, 2, allowed);
+    if (fn == FN_COMBINE) {
+        memcpy(b[0]->p, bias0, sizeof bias0);
+        b[1] = lab_in("other", 2, 2, other);
+    }
+    return fn == FN_CAUSAL || fn == FN_PADDING ? 1 : 2;
+}
+
+/* mask_ints - the integers of a call of fn: T_q, T_k (and length 1) */
+static int mask_ints(mask_fn fn, long n[3], long T_q, long T_k)
+{
+    n[0] = T_q, n[1] = T_k, n[2] = 1;
+    return fn == FN_CAUSAL ? 1 : fn == FN_PADDING ? 3 : 2;
+}
+
+static void check_mask_nulls(int arg)
+{
+    mask_fn fn = (mask_fn)arg;
+    lab_mat *b[2];
+    int n_bufs = mask_rooms(fn, b);
+    bool ok = true;
+    for (int i = 0; i < n_bufs; i++) {
+        mask_rooms(fn, b);
+        const char *name = b[i]->name;
+        b[i] = NULL;
+        lab_case("%s = NULL", name);
+        char when[48];
+        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), name);
+        long n[3];
+        int n_ints = mask_ints(fn, n, 2, 2);
+        ok &= call_refused(fn_name[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
+    }
+    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+}
+
+static void check_mask_sizes(int arg)
+{
+    mask_fn fn = (mask_fn)arg;
+    bool ok = true;
+    int n_sizes = fn == FN_CAUSAL ? 1 : 2;
+    for (int s = 0; s < n_sizes; s++)
+        for (int value = 0; value >= -1; value--) {
+            lab_mat *b[2];
+            int n_bufs = mask_rooms(fn, b);
+            long n[3];
+            int n_ints = mask_ints(fn, n, 2, 2);
+            n[s] = value;
+            const char *size_name = fn == FN_CAUSAL ? "T" : s ? "T_k" : "T_q";
+            lab_case("%s = %d", size_name, value);
+            char when[48];
+            snprintf(when, sizeof when, EN_ES("for %s = %d", "con %s = %d"), size_name, value);
+            ok &= call_refused(fn_name[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
+        }
+    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+}
+
+static void check_mask_too_large(int arg)
+{
+    mask_fn fn = (mask_fn)arg;
+    lab_mat *b[2];
+    int n_bufs = mask_rooms(fn, b);
+    long n[3];
+    int n_ints = mask_ints(fn, n, INT_MAX, INT_MAX);
+    const char *shown = fn == FN_CAUSAL ? "T = INT_MAX" : "T_q = T_k = INT_MAX";
+    lab_case("%s", shown);
+    char when[160];
+    snprintf(when, sizeof when, EN_ES("for %s: the mask would hold about 2^62 doubles",
+                                      "con %s: la máscara tendría unos 2^62 doubles"), shown);
+    if (!call_refused(fn_name[fn], n_bufs, b, n_ints, n, MM_EINVAL, when))
+        lab_hint("%s", large_hint[lab_es()]);
+}
+
+/* check_padding_length - length -1 and T_k + 1 */
+static void check_padding_length(int unused)
+{
+    (void)unused;
+    bool ok = true;
+    static const int lengths[] = { -1, 3, 100 };
+    for (int i = 0; i < 3; i++) {
+        lab_mat *bias = lab_out("bias", 2, 2);
+        lab_case("T_q=2 T_k=2 length=%d", lengths[i]);
+        char when[80];
+        snprintf(when, sizeof when, EN_ES("for length = %d with T_k = 2", "con length = %d y T_k = 2"),
+                 lengths[i]);
+        ok &= call_refused("mask_padding", LAB_BUFS(bias), LAB_INTS(2, 2, lengths[i]),
+                           MM_EINVAL, when);
+    }
+    if (!ok)
+        lab_hint(EN_ES("length counts the real keys: from 0 to T_k. Anything else is refused "
+                       "with MM_EINVAL (mm_fail(MM_EINVAL, \"...\", ...) with a message naming "
+                       "length and T_k)",
+                       "length cuenta las keys reales: de 0 a T_k. Cualquier otro valor se "
+                       "rechaza con MM_EINVAL (mm_fail(MM_EINVAL, \"...\", ...) con un mensaje "
+                       "que nombre length y T_k)"));
+}
+
+/* check_from_bool_overlap - allowed lying inside bias (alias.h) */
+static void check_from_bool_overlap(int unused)
+{
+    (void)unused;
+    lab_mat *bias = lab_out("bias", 2, 2);
+    lab_mat *allowed = lab_in_bytes("allowed", 2, 2, (const unsigned char[4]){ 1, 1, 0, 1 });
+    bias->p[0] = MASK_HOST_TAG - 1;              /* allowed = (bool *)bias + 8 */
+    bias->p[1] = MASK_ALIAS_TAG - 8;
+    allowed->name = "(bool *)bias + 8";
+    lab_case("allowed = (bool *)bias + 8");
+    if (!call_refused("mask_from_bool", LAB_BUFS(bias, allowed), LAB_INTS(2, 2), MM_EINVAL,
+                      EN_ES("for allowed lying inside bias (its 4 bytes from byte 8 of bias)",
+                            "con allowed dentro de bias (sus 4 bytes desde el byte 8 de bias)")))
+        lab_hint(EN_ES("bias and allowed must not share memory: writing bias would overwrite "
+                       "the table still to be read. Refuse it with MM_EINVAL: MM_NEED_DISJOINT "
+                       "on { MM_BUFFER(bias, n), MM_BUFFER(allowed, n) } compares their ranges "
+                       "of bytes (n doubles for bias, n bools for allowed)",
+                       "bias y allowed no pueden compartir memoria: escribir bias "
+                       "sobrescribiría la tabla que aún hay que leer. Recházalo con MM_EINVAL: "
+                       "MM_NEED_DISJOINT sobre { MM_BUFFER(bias, n), MM_BUFFER(allowed, n) } "
+                       "compara sus rangos de bytes (n doubles para bias, n bools para "
+                       "allowed)"));
+}
+
+/* check_combine_values - an element that is not a mask value (MM_EINVAL), or
+ * two finite ones whose sum overflows (MM_ERANGE), always the last one, so
+ * that a loop that writes as it goes has changed bias by then */
+static void check_combine_values(int overflow)
+{
+    static const struct {
+        const char *name[2];
+        double b, o;
+        mm_status want;
+    } calls[] = {
+        { { "bias[1][1] = NaN", "bias[1][1] = NaN" }, NAN, 0, MM_EINVAL },
+        { { "other[1][1] = +inf", "other[1][1] = +inf" }, 0, INFINITY, MM_EINVAL },
+        { { "other[1][1] = NaN", "other[1][1] = NaN" }, -INFINITY, NAN, MM_EINVAL },
+        { { "bias[1][1] = 1e308, other[1][1] = 1e308: the sum overflows to +inf",
+            "bias[1][1] = 1e308, other[1][1] = 1e308: la suma desborda a +inf" },
+          1e308, 1e308, MM_ERANGE },
+        { { "bias[1][1] = -1e308, other[1][1] = -1e308: the sum overflows to -inf",
+            "bias[1][1] = -1e308, other[1][1] = -1e308: la suma desborda a -inf" },
+          -1e308, -1e308, MM_ERANGE },
+    };
+    bool ok = true;
+    for (size_t i = overflow ? 3 : 0; i < (overflow ? 5u : 3u); i++) {
+        lab_mat *b[2];
+        mask_rooms(FN_COMBINE, b);
+        b[0]->p[3] = calls[i].b;
+        double o[4];
+        memcpy(o, b[1]->given, sizeof o);
+        o[3] = calls[i].o;
+        b[1] = lab_in("other", 2, 2, o);
+        const char *name = calls[i].name[lab_es()];
+        lab_case("%s", name);
+        char when[160];
+        snprintf(when, sizeof when, EN_ES("for %s", "con %s"), name);
+        ok &= call_refused("mask_combine", 2, b, 2, (const long[2]){ 2, 2 }, calls[i].want, when);
+    }
+    if (ok) return;
+    if (overflow)
+        lab_hint(EN_ES("two finite values can add up to an infinity: 1e308 + 1e308 is +inf, "
+                       "-1e308 + (-1e308) is -inf, which would hide a key that both masks let "
+                       "through. Refuse it with MM_ERANGE, before anything is written: "
+                       "isfinite(b) && isfinite(o) && isinf(b + o)",
+                       "dos valores finitos pueden sumar un infinito: 1e308 + 1e308 es +inf, "
+                       "-1e308 + (-1e308) es -inf, que ocultaría una key que las dos máscaras "
+                       "dejan pasar. Recházalo con MM_ERANGE, antes de escribir nada: "
+                       "isfinite(b) && isfinite(o) && isinf(b + o)"));
+    else
+        lab_hint(EN_ES("a mask holds finite values or -inf: a NaN or a +inf in either one is "
+                       "refused with MM_EINVAL, before anything is written (a NaN would make "
+                       "the sum NaN, and attention refuses it later; +inf plus -inf is NaN)",
+                       "una máscara tiene valores finitos o -inf: un NaN o un +inf en "
+                       "cualquiera de las dos se rechaza con MM_EINVAL, antes de escribir nada "
+                       "(un NaN haría NaN la suma, y la atención la rechaza después; +inf más "
+                       "-inf es NaN)"));
+}
+
+/* check_combine_overlap - other starting 2 elements into bias, and bias
+ * starting 2 elements into other (alias.h): each buffer is (3, 2), the call
+ * (2, 2), so that the overlap stays inside it */
+static void check_combine_overlap(int unused)
+{
+    (void)unused;
+    static const double vals[6] = { 0, -INFINITY, 1.5, 0, -2, 0 };
+    bool ok = true;
+    for (int which = 0; which < 2; which++) {
+        lab_mat *bias = lab_out(which ? "other + 2" : "bias", which ? 2 : 3, 2);
+        lab_mat *other = which ? lab_in("other", 3, 2, vals) : lab_in("bias + 2", 2, 2, NULL);
+        if (which) {
+            bias->p[0] = MASK_ALIAS_TAG - 1;            /* bias = other + 2 */
+            bias->p[1] = MASK_ALIAS_TAG - 16;
+        } else {
+            memcpy(bias->p, vals, sizeof vals);
+            other->p[0] = MASK_ALIAS_TAG - 0;           /* other = bias + 2 */
+            other->p[1] = MASK_ALIAS_TAG - 16;
+            other->given = fresh(4, other->p);
+        }
+        lab_case(which ? "bias = other + 2" : "other = bias + 2");
+        ok &= call_refused("mask_combine", LAB_BUFS(bias, other), LAB_INTS(2, 2), MM_EINVAL,
+                           which ? EN_ES("for bias starting 2 elements into other",
+                                         "con bias empezando 2 elementos dentro de other")
+                                 : EN_ES("for other starting 2 elements into bias",
+                                         "con other empezando 2 elementos dentro de bias"));
+    }
+    if (!ok)
+        lab_hint(EN_ES("bias and other may be the same buffer, but must not overlap otherwise: "
+                       "writing bias would change elements of other still to be read. Refuse "
+                       "it with MM_EINVAL: if (bias != other) MM_NEED_DISJOINT(...) on their "
+                       "ranges of bytes",
+                       "bias y other pueden ser el mismo búfer, pero no solaparse de otro "
+                       "modo: escribir bias cambiaría elementos de other que aún hay que leer. "
+                       "Recházalo con MM_EINVAL: if (bias != other) MM_NEED_DISJOINT(...) "
+                       "sobre sus rangos de bytes"));
+}
+
+/* ---- mha_forward_causal: the cases ------------------------------------------------------- */
+
+enum { FC_WORKED, FC_WORKED_NO_WEIGHTS, FC_INIT, FC_SET_NO_WEIGHTS, FC_ONE_TOKEN, FC_DK_ONE,
+       FC_PLANTED, FC_PLANTED_NO_WEIGHTS, FC_PREFIX, FC_PREFIX_PART };
+
+/* the fixed layers: shapes, and where the weights come from */
+typedef struct {
+    int T, d_model, n_heads;
+    uint64_t seed;            /* of mha_new */
+    double set_std;           /* 0: mha_new's weights; else all four drawn N(0, set_std^2) */
+    uint64_t x_seed;          /* x drawn N(0, 2^2) */
+    bool weights;
+} layer_shape;
+
+static const layer_shape shapes[] = {
+    [FC_INIT]           = { 5, 6, 2, 1, 0.0, 11, true },
+    [FC_SET_NO_WEIGHTS] = { 7, 6, 3, 2, 0.5, 12, false },
+    [FC_ONE_TOKEN]      = { 1, 6, 3, 5, 0.5, 15, true },
+    [FC_DK_ONE]         = { 6, 4, 4, 4, 0.5, 14, true },
+    [FC_PREFIX]         = { 12, 8, 2, 3, 0.5, 13, true },
+    [FC_PREFIX_PART]    = { 7, 8, 2, 3, 0.5, 13, true },
+};
+
+static void set_weights(mha *layer, const double *w)
+{
+    size_t dd = (size_t)layer->d_model * layer->d_model;
+    LAB_REF(mha_set_weights(layer, w, w + dd, w + 2 * dd, w + 3 * dd));
+}
+
+mha causal_layer(const causal_case *c)
+{
+    mha layer = { c->d_model, c->n_heads, c->d_k, (double *)c->w_qkv, (double *)c->w_o };
+    return layer;
+}
+
+static void causal_case_make(causal_case *c, int which)
+{
+    memset(c, 0, sizeof *c);
+    mha *layer = NULL;
+    const char *what = NULL;
+    char extra[160] = "";
+    switch (which) {
+    case FC_WORKED: case FC_WORKED_NO_WEIGHTS: {
+        c->T = CH03_T, c->d_model = CH03_D, c->n_heads = CH03_H;
+        c->weights = which == FC_WORKED;
+        LAB_REF(mha_new(&layer, CH03_D, CH03_H, 1));
+        LAB_REF(mha_set_weights(layer, ch03_eye, ch03_eye, ch03_eye, ch03_w_o));
+        c->x = fresh(CH03_T * CH03_D, ch03_x);
+        char x[80], wo[120];
+        mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
+        mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
+        snprintf(c->name, sizeof c->name,
+                 EN_ES("worked example of chapter 03, causal: X = %s, W_Q = W_K = W_V = I, "
+                       "W_O = %s%s",
+                       "ejemplo resuelto del capítulo 03, causal: X = %s, W_Q = W_K = W_V = I, "
+                       "W_O = %s%s"),
+                 x, wo, c->weights ? "" : ", weights = NULL");
+        break;
+    }
+    case FC_PLANTED: case FC_PLANTED_NO_WEIGHTS: {
+        c->T = P_T, c->d_model = P_D, c->n_heads = P_H;
+        c->weights = which == FC_PLANTED;
+        LAB_REF(mha_new(&layer, P_D, P_H, 1));
+        LAB_REF(planted_layer(layer));
+        double *x = fresh(P_T * P_D, NULL);
+        planted_x(x);
+        c->x = x;
+        what = EN_ES("chapter 03's eight tokens \"I work , you work , he ___\" through its "
+                     "four planted heads, causal",
+                     "los ocho tokens del capítulo 03 \"I work , you work , he ___\" por sus "
+                     "cuatro cabezas plantadas, con máscara causal");
+        break;
+    }
+    default: {
+        const layer_shape *s = &shapes[which];
+        c->T = s->T, c->d_model = s->d_model, c->n_heads = s->n_heads, c->weights = s->weights;
+        LAB_REF(mha_new(&layer, s->d_model, s->n_heads, s->seed));
+        int len;
+        if (s->set_std > 0) {
+            set_weights(layer, normals(4 * (size_t)s->d_model * s->d_model, s->set_std,
+                                       100 + s->seed));
+            len = snprintf(extra, sizeof extra,
+                           EN_ES("weights set N(0, %g^2) (seed %d)",
+                                 "pesos fijados N(0, %g^2) (semilla %d)"),
+                           s->set_std, (int)(100 + s->seed));
+        } else {
+            len = snprintf(extra, sizeof extra,
+                           EN_ES("initial weights of MultiHeadAttention(%d, %d, seed %d)",
+                                 "pesos iniciales de MultiHeadAttention(%d, %d, semilla %d)"),
+                           s->d_model, s->n_heads, (int)s->seed);
+        }
+        snprintf(extra + len, sizeof extra - len,
+                 EN_ES(", x random (seed %d)", ", x aleatoria (semilla %d)"), (int)s->x_seed);
+        /* the prefix's part: the first 7 tokens of the 12 */
+        const double *x12 = normals((size_t)shapes[FC_PREFIX].T * s->d_model, 2.0, s->x_seed);
+        c->x = fresh((size_t)s->T * s->d_model, x12);
+        what = which == FC_ONE_TOKEN ? EN_ES("one token", "un token")
+             : which == FC_DK_ONE ? EN_ES("heads one column wide", "cabezas de una columna")
+             : which == FC_PREFIX ? EN_ES("12 tokens", "12 tokens")
+             : which == FC_PREFIX_PART ? EN_ES("the first 7 of those 12 tokens alone",
+                                               "los 7 primeros de esos 12 tokens, solos")
+             : "";
+    }
+    }
+    c->d_k = c->d_model / c->n_heads;
+    size_t dd = (size_t)c->d_model * c->d_model;
+    c->w_qkv = fresh(3 * dd, layer->w_qkv);
+    c->w_o = fresh(dd, layer->w_o);
+    c->want_out = fresh((size_t)c->T * c->d_model, NULL);
+    c->want_w = fresh((size_t)c->n_heads * c->T * c->T, NULL);
+    mm_status st = mha_forward_causal(c->want_out, c->want_w, layer, c->x, c->T);
+    mha_free(layer);
+    if (st != MM_OK) lab_bug("the reference failed: %s", mm_last_error());
+    /* the numbers chapter 04 states for its worked example, to 4 places */
+    static const double worked[12] = { 2, 0, 0, 0, 0.6605, 1.3395, 0, 0,
+                                       1.0851, 1.0851, 0.4184, 0.4184 };
+    for (int e = 0; which <= FC_WORKED_NO_WEIGHTS && e < 12; e++)
+        if (fabs(c->want_out[e] - worked[e]) > 5e-5)
+            lab_bug("the worked example gives out[%d][%d] = %.4f, not chapter 04's %.4f",
+                    e / 4, e % 4, c->want_out[e], worked[e]);
+    if (what) {
+        size_t len = (size_t)snprintf(c->name, sizeof c->name, "%s%s%s", what,
+                                      what[0] && extra[0] ? "; " : "", extra);
+        if (len < sizeof c->name)
+            snprintf(c->name + len, sizeof c->name - len, ": T=%d d_model=%d n_heads=%d d_k=%d%s",
+                     c->T, c->d_model, c->n_heads, c->d_k, c->weights ? "" : ", weights = NULL");
+    }
+}
+
+/* causal_call - the learner's mha_forward_causal on case c: out[0] out,
+ * out[1] weights (or NULL) */
+static mm_status causal_call(const causal_case *c, lab_mat *out[2])
+{
+    int T = c->T, d = c->d_model, H = c->n_heads;
+    out[0] = lab_out("out", T, d);
+    out[1] = c->weights ? lab_out("weights", H * T, T) : NULL;
+    lab_mat *w_qkv = lab_in("layer->w_qkv", d, 3 * d, c->w_qkv);
+    lab_mat *w_o = lab_in("layer->w_o", d, d, c->w_o);
+    lab_mat *x = lab_in("x", T, d, c->x);
+    return lab_call("mha_forward_causal", LAB_BUFS(out[0], out[1], w_qkv, w_o, x),
+                    LAB_INTS(T, d, H));
+}
+
+/* above_diagonal_zero - every weight above the diagonal exactly 0 (the
+ * values passed within the tolerance, which a weight of 1e-13 passes) */
+static void above_diagonal_zero(const causal_case *c, const lab_mat *w)
+{
+    int T = c->T;
+    for (int h = 0; h < c->n_heads; h++)
+        for (int i = 0; i < T; i++)
+            for (int j = i + 1; j < T; j++) {
+                double v = w->p[((size_t)h * T + i) * T + j];
+                if (v == 0.0) continue;
+                lab_fail(EN_ES("weights of head %d, row %d, key %d (above the diagonal) is %.3g, "
+                               "not exactly 0: token %d must not see token %d at all",
+                               "weights de la cabeza %d, fila %d, key %d (sobre la diagonal) es "
+                               "%.3g, no exactamente 0: el token %d no debe ver el token %d en "
+                               "absoluto"), h, i, j, v, i, j);
+                lab_hint(EN_ES("a hidden key's weight is exactly 0 only if its bias is "
+                               "-INFINITY (e^-inf = 0); a finite bias, however negative, leaves "
+                               "it a weight of e^bias - small enough to pass the tolerance, not "
+                               "small enough to be no weight",
+                               "el peso de una key oculta es exactamente 0 solo si su sesgo es "
+                               "-INFINITY (e^-inf = 0); un sesgo finito, por negativo que sea, "
+                               "le deja un peso de e^sesgo - lo bastante pequeño para pasar la "
+                               "tolerancia, no para ser ningún peso"));
+                return;
+            }
+}
+
+static void check_causal(int which)
+{
+    causal_case c;
+    causal_case_make(&c, which);
+    lab_case("%s", c.name);
+    lab_mat *out[2];
+    mm_status st = causal_call(&c, out);
+    const double *want[2] = { c.want_out, c.want_w };
+    if (lab_check_values(st, c.weights ? 2 : 1, out, want, diagnose_causal, &c)) {
+        if (c.weights) above_diagonal_zero(&c, out[1]);
+        return;
+    }
+    const char *why = lab_learner_error();
+    int nan_h = -1, nan_i = -1;
+    for (int h = 0; st == MM_EINVAL && c.weights && h < c.n_heads && nan_h < 0; h++)
+        for (int i = 0; i < c.T && nan_h < 0; i++) {
+            int j = 0;
+            while (j < c.T && isnan(out[1]->p[((size_t)h * c.T + i) * c.T + j])) j++;
+            if (j == c.T) nan_h = h, nan_i = i;
+        }
+    if (nan_h >= 0)
+        lab_hint(EN_ES("row %d of head %d's weights is NaN, and then your layer refused its "
+                       "own NaN: a softmax computes -inf - (-inf) = NaN on a row whose every key "
+                       "is hidden. With the causal mask no row is (token t sees itself, j <= i); "
+                       "and a row that sees nothing must get weights 0, not NaN - chapter 02's "
+                       "softmax_row and sdpa do that, and so does mha_forward",
+                       "la fila %d de los pesos de la cabeza %d es NaN, y después tu capa "
+                       "rechazó su propio NaN: un softmax calcula -inf - (-inf) = NaN en una "
+                       "fila con todas sus keys ocultas. Con la máscara causal ninguna lo está "
+                       "(el token t se ve a sí mismo, j <= i); y una fila que no ve nada debe "
+                       "recibir pesos 0, no NaN - softmax_row y sdpa del capítulo 02 lo hacen, y "
+                       "mha_forward también"), nan_i, nan_h);
+    else if (st == MM_EINVAL && (strstr(why, "nan") || strstr(why, "NaN")))
+        lab_hint(EN_ES("a NaN appeared inside your layer, and it refused it: a softmax computes "
+                       "-inf - (-inf) = NaN on a row whose every key is hidden. With the causal "
+                       "mask no row is (token t sees itself, j <= i); and a row that sees "
+                       "nothing must get weights 0, not NaN - as chapter 02's softmax_row does",
+                       "apareció un NaN dentro de tu capa, y lo rechazó: un softmax calcula "
+                       "-inf - (-inf) = NaN en una fila con todas sus keys ocultas. Con la "
+                       "máscara causal ninguna lo está (el token t se ve a sí mismo, j <= i); y "
+                       "una fila que no ve nada debe recibir pesos 0, no NaN - como hace el "
+                       "softmax_row del capítulo 02"));
+    if (st != MM_OK && strncmp(why, "mask_causal", 11) == 0)
+        lab_hint(EN_ES("the call that failed is your mask_causal, from inside your "
+                       "mha_forward_causal: see what it is given (T) and its own checks",
+                       "la llamada que falló es tu mask_causal, desde dentro de tu "
+                       "mha_forward_causal: mira qué recibe (T) y sus propias comprobaciones"));
+}
+
+/* check_prefix - the learner's layer on 12 tokens and on their first 7: the
+ * first 7 rows of out, and of each head's weights, must be the same */
+static void check_prefix(int unused)
+{
+    (void)unused;
+    causal_case all, part;
+    causal_case_make(&all, FC_PREFIX);
+    causal_case_make(&part, FC_PREFIX_PART);
+    lab_case(EN_ES("prefix invariance: the first 7 of 12 tokens, with and without the other 5; "
+                   "%s",
+                   "invariancia del prefijo: los 7 primeros de 12 tokens, con y sin los otros 5; "
+                   "%s"), all.name);
+    lab_mat *out12[2], *out7[2];
+    mm_status st12 = causal_call(&all, out12);
+    mm_status st7 = causal_call(&part, out7);
+    int P = part.T, T = all.T, d = all.d_model, H = all.n_heads;
+    if (st12 == MM_OK && st7 == MM_OK) {
+        double scale = fmax(lab_scale(out7[0]->p, out7[0]->n), 1.0);
+        bool same = lab_close(out12[0]->p, out7[0]->p, (size_t)P * d, scale);
+        int bad_h = -1, bad_i = -1;
+        for (int h = 0; h < H && same; h++)
+            for (int i = 0; i < P && same; i++)
+                if (!lab_close(out12[1]->p + ((size_t)h * T + i) * T,
+                               out7[1]->p + ((size_t)h * P + i) * P, (size_t)P, 1.0))
+                    same = false, bad_h = h, bad_i = i;
+        if (!same) {
+            int row = 0;
+            while (bad_h < 0 && row < P &&
+                   lab_close(out12[0]->p + (size_t)row * d, out7[0]->p + (size_t)row * d,
+                             (size_t)d, scale))
+                row++;
+            if (bad_h >= 0)
+                lab_fail(EN_ES("the weights of token %d in head %d changed when tokens %d .. %d "
+                               "were appended: what token %d sees must not depend on the tokens "
+                               "after it",
+                               "los pesos del token %d en la cabeza %d cambiaron al añadir los "
+                               "tokens %d .. %d: lo que ve el token %d no debe depender de los "
+                               "tokens que vienen después"), bad_i, bad_h, P, T - 1, bad_i);
+            else
+                lab_fail(EN_ES("the output of token %d changed when tokens %d .. %d were "
+                               "appended (out[%d][0]: %.10g with 12 tokens, %.10g with the first "
+                               "7 alone): the future leaks into the past",
+                               "la salida del token %d cambió al añadir los tokens %d .. %d "
+                               "(out[%d][0]: %.10g con 12 tokens, %.10g con los 7 primeros "
+                               "solos): el futuro se filtra en el pasado"),
+                         row, P, T - 1, row, out12[0]->p[(size_t)row * d], out7[0]->p[(size_t)row * d]);
+            lab_hint(EN_ES("with the causal mask, token t sees tokens 0 .. t and nothing after, "
+                           "so appending tokens changes nothing before them (prefix invariance, "
+                           "what the key/value cache relies on): your mask lets a token see "
+                           "some that come after it",
+                           "con la máscara causal, el token t ve los tokens 0 .. t y nada más, "
+                           "así que añadir tokens no cambia nada antes de ellos (invariancia del "
+                           "prefijo, en la que se apoya la caché de keys y values): tu máscara "
+                           "deja que un token vea alguno de los que vienen después"));
+        }
+    }
+    const double *want12[2] = { all.want_out, all.want_w }, *want7[2] = { part.want_out, part.want_w };
+    lab_case("%s", all.name);
+    if (!lab_check_values(st12, 2, out12, want12, diagnose_causal, &all)) return;
+    above_diagonal_zero(&all, out12[1]);
+    lab_case("%s", part.name);
+    if (lab_check_values(st7, 2, out7, want7, diagnose_causal, &part))
+        above_diagonal_zero(&part, out7[1]);
+}
+
+/* ---- mha_forward_causal: bad arguments --------------------------------------------------- */
+
+/* the buffers of mha_forward_causal, in the order of the call */
+enum { B_OUT, B_WEIGHTS, B_WQKV, B_WO, B_X, N_BUFS };
+static const char *const buf_name[N_BUFS] = { "out", "weights", "layer->w_qkv", "layer->w_o",
+                                              "x" };
+static const char *const arg_name[N_BUFS] = { "out", "weights", "layer", "layer", "x" };
+
+/* the rooms: T = 2, d_model = 2, one head; W_Q = I, W_K = [[0,1],[1,0]],
+ * W_V = [[2,0],[0,3]] packed, W_O = I, x = I */
+#define ROOM_WQKV 1, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3
+static const double room_wqkv[12] = { ROOM_WQKV };
+static const double room_eye[4] = { 1, 0, 0, 1 };
+
+static void rooms_with(lab_mat *b[N_BUFS], const double *wqkv, const double *x)
+{
+    b[B_OUT] = lab_out("out", 2, 2);
+    b[B_WEIGHTS] = lab_out("weights", 2, 2);
+    b[B_WQKV] = lab_in(buf_name[B_WQKV], 2, 6, wqkv ? wqkv : room_wqkv);
+    b[B_WO] = lab_in(buf_name[B_WO], 2, 2, room_eye);
+    b[B_X] = lab_in("x", 2, 2, x ? x : room_eye);
+}
+
+static bool causal_refused(lab_mat *const b[N_BUFS], long T, mm_status want, const char *when)
+{
+    return call_refused("mha_forward_causal", N_BUFS, b, 3, (const long[3]){ T, 2, 1 }, want,
+                        when);
+}
+
+static void check_causal_nulls(int unused)
+{
+    (void)unused;
+    static const int must[] = { B_OUT, B_WQKV, B_X };
+    bool ok = true;
+    for (int i = 0; i < 3; i++) {
+        lab_mat *b[N_BUFS];
+        rooms_with(b, NULL, NULL);
+        b[must[i]] = NULL;
+        if (must[i] == B_WQKV) b[B_WO] = NULL;         /* layer = NULL */
+        const char *name = arg_name[must[i]];
+        lab_case("%s = NULL", name);
+        char when[48];
+        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), name);
+        ok &= causal_refused(b, 2, MM_EINVAL, when);
+    }
+    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+}
+
+static void check_causal_sizes(int unused)
+{
+    (void)unused;
+    bool ok = true;
+    for (int value = 0; value >= -1; value--) {
+        lab_mat *b[N_BUFS];
+        rooms_with(b, NULL, NULL);
+        lab_case("T = %d", value);
+        char when[48];
+        snprintf(when, sizeof when, EN_ES("for T = %d", "con T = %d"), value);
+        ok &= causal_refused(b, value, MM_EINVAL, when);
+    }
+    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+    lab_mat *b[N_BUFS];
+    rooms_with(b, NULL, NULL);
+    lab_case("T = INT_MAX");
+    if (!causal_refused(b, INT_MAX, MM_EINVAL,
+                        EN_ES("for T = INT_MAX: the (T, T) mask would hold about 2^62 doubles",
+                              "con T = INT_MAX: la máscara (T, T) tendría unos 2^62 doubles")))
+        lab_hint(EN_ES("check T x T before you allocate the mask: MM_NEED_SIZE_PRODUCT(T, T) "
+                       "returns MM_EINVAL unless it is at most MM_MAX_ELEMENTS (else T * T * "
+                       "sizeof(double) wraps around in a size_t, and malloc gets a wrong size)",
+                       "comprueba T x T antes de reservar la máscara: MM_NEED_SIZE_PRODUCT(T, T) "
+                       "devuelve MM_EINVAL salvo que sea como mucho MM_MAX_ELEMENTS (si no, T * "
+                       "T * sizeof(double) da la vuelta en un size_t, y malloc recibe un tamaño "
+                       "erróneo)"));
+}
+
+/* check_causal_x - x not finite: mha_forward's MM_EINVAL */
+static void check_causal_x(int unused)
+{
+    (void)unused;
+    static const double xs[2][4] = { { 1, NAN, 0, 1 }, { 1, 0, INFINITY, 1 } };
+    static const char *const names[2] = { "x[1] = NaN", "x[2] = +inf" };
+    bool ok = true;
+    for (int i = 0; i < 2; i++) {
+        lab_mat *b[N_BUFS];
+        rooms_with(b, NULL, xs[i]);
+        lab_case("%s", names[i]);
+        char when[48];
+        snprintf(when, sizeof when, EN_ES("for %s", "con %s"), names[i]);
+        ok &= causal_refused(b, 2, MM_EINVAL, when);
+    }
+    if (!ok)
+        lab_hint(EN_ES("mha_forward refuses x that is not finite, with MM_EINVAL and before "
+                       "it writes anything: return the status it gives (MM_TRY, or st = "
+                       "mha_forward(...); ... return st;), after freeing your mask",
+                       "mha_forward rechaza una x no finita, con MM_EINVAL y antes de escribir "
+                       "nada: devuelve el estado que da (MM_TRY, o st = mha_forward(...); ... "
+                       "return st;), después de liberar tu máscara"));
+}
+
+/* check_causal_aliases - out the same buffer as x; weights starting 1
+ * element into out (calls.c passes the buffer twice) */
+static void check_causal_aliases(int unused)
+{
+    (void)unused;
+    bool ok = true;
+    for (int which = 0; which < 2; which++) {
+        lab_mat *b[N_BUFS];
+        rooms_with(b, NULL, NULL);
+        if (which) {
+            b[B_OUT] = lab_out("out", 3, 2);           /* longer: the overlap stays inside */
+            b[B_WEIGHTS] = lab_out("out + 1", 2, 2);
+            b[B_WEIGHTS]->p[0] = MASK_ALIAS_TAG - B_OUT;
+            b[B_WEIGHTS]->p[1] = MASK_ALIAS_TAG - 8;
+        } else {
+            b[B_OUT] = lab_out("x", 2, 2);
+            b[B_OUT]->p[0] = MASK_ALIAS_TAG - B_X;
+            b[B_OUT]->p[1] = MASK_ALIAS_TAG - 0;
+        }
+        lab_case(which ? "weights = out + 1" : "out = x");
+        ok &= causal_refused(b, 2, MM_EINVAL,
+                             which ? EN_ES("for weights starting 1 element into out",
+                                           "con weights empezando 1 elemento dentro de out")
+                                   : EN_ES("for out and x the same buffer",
+                                           "con out y x el mismo búfer"));
+    }
+    if (!ok)
+        lab_hint(EN_ES("mha_forward refuses outputs that share memory with each other or with "
+                       "an input, with MM_EINVAL: return the status it gives",
+                       "mha_forward rechaza salidas que comparten memoria entre sí o con una "
+                       "entrada, con MM_EINVAL: devuelve el estado que da"));
+}
+
+/* check_causal_overflow - finite inputs whose product overflows: MM_ERANGE */
+static void check_causal_overflow(int unused)
+{
+    (void)unused;
+    lab_mat *b[N_BUFS];
+    rooms_with(b, (const double[12]){ 1e200, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3 },
+               (const double[4]){ 1e200, 0, 0, 1 });
+    const char *name = EN_ES("x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV overflows",
+                             "x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV desborda");
+    lab_case("%s", name);
+    char when[120];
+    snprintf(when, sizeof when, EN_ES("for %s", "con %s"), name);
+    if (!causal_refused(b, 2, MM_ERANGE, when))
+        lab_hint(EN_ES("mha_forward returns MM_ERANGE when a product overflows: return the "
+                       "status it gives, whatever it is",
+                       "mha_forward devuelve MM_ERANGE cuando un producto desborda: devuelve "
+                       "el estado que da, sea cual sea"));
+}
+
+/* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
+
+#define MASK(fn, i) ((fn) * 16 + (i))
+
+const lab_check lab_checks[] = {
+    { "mask_causal", "c1_chapter", check_mask, MASK(FN_CAUSAL, 0) },
+    { "mask_causal", "c2_one_token", check_mask, MASK(FN_CAUSAL, 1) },
+    { "mask_causal", "c3_six", check_mask, MASK(FN_CAUSAL, 2) },
+    { "mask_causal", "c4_two", check_mask, MASK(FN_CAUSAL, 3) },
+    { "mask_causal", "e1_null", check_mask_nulls, FN_CAUSAL },
+    { "mask_causal", "e2_bad_sizes", check_mask_sizes, FN_CAUSAL },
+    { "mask_causal", "e3_too_large", check_mask_too_large, FN_CAUSAL },
+    { "mask_padding", "c1_first_keys", check_mask, MASK(FN_PADDING, 0) },
+    { "mask_padding", "c2_length_t_k", check_mask, MASK(FN_PADDING, 1) },
+    { "mask_padding", "c3_length_zero", check_mask, MASK(FN_PADDING, 2) },
+    { "mask_padding", "c4_one_query", check_mask, MASK(FN_PADDING, 3) },
+    { "mask_padding", "c5_more_queries", check_mask, MASK(FN_PADDING, 4) },
+    { "mask_padding", "e1_null", check_mask_nulls, FN_PADDING },
+    { "mask_padding", "e2_bad_sizes", check_mask_sizes, FN_PADDING },
+    { "mask_padding", "e3_bad_length", check_padding_length, 0 },
+    { "mask_padding", "e4_too_large", check_mask_too_large, FN_PADDING },
+    { "mask_from_bool", "c1_causal_table", check_mask, MASK(FN_FROM_BOOL, 0) },
+    { "mask_from_bool", "c2_random", check_mask, MASK(FN_FROM_BOOL, 1) },
+    { "mask_from_bool", "c3_all_true", check_mask, MASK(FN_FROM_BOOL, 2) },
+    { "mask_from_bool", "c4_all_false", check_mask, MASK(FN_FROM_BOOL, 3) },
+    { "mask_from_bool", "c5_one_cell", check_mask, MASK(FN_FROM_BOOL, 4) },
+    { "mask_from_bool", "e1_null", check_mask_nulls, FN_FROM_BOOL },
+    { "mask_from_bool", "e2_bad_sizes", check_mask_sizes, FN_FROM_BOOL },
+    { "mask_from_bool", "e3_overlap", check_from_bool_overlap, 0 },
+    { "mask_from_bool", "e4_too_large", check_mask_too_large, FN_FROM_BOOL },
+    { "mask_combine", "c1_causal_and_padding", check_mask, MASK(FN_COMBINE, 0) },
+    { "mask_combine", "c2_finite", check_mask, MASK(FN_COMBINE, 1) },
+    { "mask_combine", "c3_same_buffer", check_mask, MASK(FN_COMBINE, 2) },
+    { "mask_combine", "c4_minus_inf", check_mask, MASK(FN_COMBINE, 3) },
+    { "mask_combine", "c5_near_max", check_mask, MASK(FN_COMBINE, 4) },
+    { "mask_combine", "e1_null", check_mask_nulls, FN_COMBINE },
+    { "mask_combine", "e2_bad_sizes", check_mask_sizes, FN_COMBINE },
+    { "mask_combine", "e3_not_a_mask", check_combine_values, 0 },
+    { "mask_combine", "e4_overflow", check_combine_values, 1 },
+    { "mask_combine", "e5_overlap", check_combine_overlap, 0 },
+    { "mask_combine", "e6_too_large", check_mask_too_large, FN_COMBINE },
+    { "mha_forward_causal", "c1_worked_example", check_causal, FC_WORKED },
+    { "mha_forward_causal", "c2_worked_no_weights", check_causal, FC_WORKED_NO_WEIGHTS },
+    { "mha_forward_causal", "c3_initial_weights", check_causal, FC_INIT },
+    { "mha_forward_causal", "c4_set_no_weights", check_causal, FC_SET_NO_WEIGHTS },
+    { "mha_forward_causal", "c5_one_token", check_causal, FC_ONE_TOKEN },
+    { "mha_forward_causal", "c6_dk_one", check_causal, FC_DK_ONE },
+    { "mha_forward_causal", "c7_planted_heads", check_causal, FC_PLANTED },
+    { "mha_forward_causal", "c8_planted_no_weights", check_causal, FC_PLANTED_NO_WEIGHTS },
+    { "mha_forward_causal", "c9_prefix_invariance", check_prefix, 0 },
+    { "mha_forward_causal", "e1_null", check_causal_nulls, 0 },
+    { "mha_forward_causal", "e2_bad_sizes", check_causal_sizes, 0 },
+    { "mha_forward_causal", "e3_not_finite", check_causal_x, 0 },
+    { "mha_forward_causal", "e4_overlap", check_causal_aliases, 0 },
+    { "mha_forward_causal", "e5_overflow", check_causal_overflow, 0 },
+    { NULL, NULL, NULL, 0 }
+};

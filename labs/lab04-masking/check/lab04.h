@@ -1,0 +1,59 @@
+/* lab04.h - the checks of lab 04 (the judge's side): cases and the known
+ * mistakes. The reference is the library itself (mask.h): the learner's
+ * functions run in another process, reached through lab_call. The weights
+ * of the causal layer (n_heads, T, T) are shown as an (n_heads T, T)
+ * matrix, head h in rows h T .. h T + T - 1. */
+#ifndef LAB04_H
+#define LAB04_H
+
+#include <stdbool.h>
+#include "minimodel/attention/mask.h"
+#include "harness.h"
+
+/* the four mask functions */
+typedef enum { FN_CAUSAL, FN_PADDING, FN_FROM_BOOL, FN_COMBINE } mask_fn;
+
+/* mask_case - one input of a mask function, and (from the reference) its answer */
+typedef struct {
+    char name[300];             /* as messages show it */
+    mask_fn fn;
+    int T_q, T_k;               /* mask_causal: T_q = T_k = T */
+    int length;                 /* mask_padding */
+    const unsigned char *allowed;   /* mask_from_bool: (T_q, T_k) bools */
+    const double *bias0;        /* mask_combine: bias before the call */
+    const double *other;        /* mask_combine: (T_q, T_k); the same as bias0 when same */
+    bool same;                  /* mask_combine: other is bias itself */
+    double *want;               /* (T_q, T_k), the reference's */
+} mask_case;
+
+/* causal_case - one input of mha_forward_causal, and (from the reference)
+ * its answer */
+typedef struct {
+    char name[300];             /* as messages show it */
+    int T, d_model, n_heads, d_k;
+    const double *x;            /* (T, d_model) */
+    const double *w_qkv;        /* (d_model, 3 d_model): the layer's, as mha_new packs it */
+    const double *w_o;          /* (d_model, d_model) */
+    bool weights;               /* the call passes a weights buffer (else NULL) */
+    double *want_out;           /* (T, d_model), the reference's */
+    double *want_w;             /* (n_heads, T, T), the reference's (even when weights is NULL) */
+} causal_case;
+
+/* the known mistakes of each function (lab_diagnose): each prints the hint
+ * of the mistake that explains the learner's outputs; ctx is a mask_case
+ * (got[0] is bias), or a causal_case (got[0] is out, got[1] weights if
+ * passed) */
+lab_diagnose diagnose_mask;
+lab_diagnose diagnose_causal;
+
+/* show_hidden_rows - after a wrong mask: when want (T, T) has a row that
+ * hides every key and got holds no NaN or +inf, run chapter 03's
+ * mha_forward with got as its bias and say what that row of the weights
+ * becomes, next to what -INFINITY gives (0) */
+void show_hidden_rows(const double *want, const double *got, int T);
+
+/* causal_layer - the library's layer of case c (its own weights, not a
+ * copy): for mha_forward */
+mha causal_layer(const causal_case *c);
+
+#endif

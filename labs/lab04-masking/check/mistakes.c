@@ -1,0 +1,684 @@
+/* mistakes.c - the common mistakes of lab 04, each computed on the failing
+ * case's input: when one reproduces the learner's output (and differs from
+ * the right answer there), its hint is printed. A mask can be wrong in its
+ * table (which keys a query sees: the diagonal hidden, transposed, length
+ * counted wrong, the bools inverted) or in its encoding (0 and -INFINITY
+ * swapped, 1 and 0 as numbers, 0 everywhere, a finite number for -INFINITY);
+ * mask_combine in its operation (a product, max, min, a copy). When
+ * mha_forward_causal fails, the learner's own mask_causal is called on the
+ * case's T, and if its mask is wrong and explains the layer's results
+ * (chapter 03's mha_forward with that mask), the mask is blamed; else the
+ * layer's mistakes are tried (no mask, a mask off by one or transposed or
+ * flipped, the mask applied after the softmax, the scores multiplied by a
+ * 0/1 mask, NaN on a row that sees nothing). The first mistake that fits is
+ * the one named. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "minimodel/attention/mha.h"
+#include "minimodel/core/matrix.h"
+#include "minimodel/core/rng.h"
+#include "lab04.h"
+
+/* scratch - n doubles of the check, zeroed (freed when the check ends) */
+static double *scratch(size_t n) { return lab_temp((n ? n : 1) * sizeof(double)); }
+
+/* same - a equals b within the tolerance; any NaN equals any NaN, an
+ * infinity only itself */
+static bool same(double a, double b, double scale)
+{
+    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+    if (isinf(a) || isinf(b)) return a == b;
+    return fabs(a - b) <= LAB_ATOL * scale + LAB_RTOL * fabs(b);
+}
+
+static bool all_same(const double *a, const double *b, size_t n, double scale)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!same(a[i], b[i], scale)) return false;
+    return true;
+}
+
+/* explained - each output is the mistake's or the right one, and at least
+ * one is the mistake's where that differs */
+static bool explained(int n, const double *const got[], const double *const want[],
+                      const double *const mistake[], const size_t len[], double scale)
+{
+    bool shows = false;
+    for (int i = 0; i < n; i++) {
+        bool as_mistake = all_same(got[i], mistake[i], len[i], scale);
+        if (!as_mistake && !all_same(got[i], want[i], len[i], scale)) return false;
+        if (as_mistake && !all_same(mistake[i], want[i], len[i], scale)) shows = true;
+    }
+    return shows;
+}
+
+/* ---- the masks ---------------------------------------------------------------------------- */
+
+/* the ways a mask goes wrong: its table, its encoding, or (mask_combine) its operation */
+typedef enum {
+    MK_RIGHT,
+    MK_OFF_BY_ONE,       /* causal: j < i visible (the diagonal hidden) */
+    MK_TRANSPOSED,       /* causal: j >= i; from_bool: allowed[j][i] */
+    MK_LE_LENGTH,        /* padding: j <= length visible */
+    MK_FROM_END,         /* padding: j >= T_k - length visible */
+    MK_ROWS,             /* padding: queries i < length visible, not keys */
+    MK_FLIPPED,          /* -INFINITY where visible, 0 where hidden (from_bool: inverted) */
+    MK_NUMBERS,          /* 1 where visible, 0 where hidden */
+    MK_ZEROS,            /* 0 everywhere */
+    MX_MULTIPLY,         /* combine: bias * other */
+    MX_MAX,              /* combine: fmax */
+    MX_MIN,              /* combine: fmin */
+    MX_OVERWRITE,        /* combine: bias = other */
+    MX_UNCHANGED,        /* combine: bias as it was */
+} mask_way;
+
+/* visible - whether the case's right table shows key j to query i, or the
+ * table of a mistake of the table */
+static bool visible(mask_way way, const mask_case *c, int i, int j)
+{
+    switch (c->fn) {
+    case FN_CAUSAL:
+        return way == MK_OFF_BY_ONE ? j < i : way == MK_TRANSPOSED ? j >= i : j <= i;
+    case FN_PADDING:
+        return way == MK_LE_LENGTH ? j <= c->length
+             : way == MK_FROM_END ? j >= c->T_k - c->length
+             : way == MK_ROWS ? i < c->length : j < c->length;
+    case FN_FROM_BOOL:
+        return way == MK_TRANSPOSED ? c->allowed[(size_t)j * c->T_q + i] != 0
+                                    : c->allowed[(size_t)i * c->T_k + j] != 0;
+    default:
+        return true;
+    }
+}
+
+/* mask_as - the mask the given way, into m; false if that way does not
+ * apply to this function */
+static bool mask_as(mask_way way, const mask_case *c, double *m)
+{
+    int T_q = c->T_q, T_k = c->T_k;
+    size_t n = (size_t)T_q * T_k;
+    if (c->fn == FN_COMBINE) {
+        for (size_t e = 0; e < n; e++) {
+            double b = c->bias0[e], o = c->other[e];
+            switch (way) {
+            case MX_MULTIPLY: m[e] = b * o; break;
+            case MX_MAX: m[e] = fmax(b, o); break;
+            case MX_MIN: m[e] = fmin(b, o); break;
+            case MX_OVERWRITE: m[e] = o; break;
+            case MX_UNCHANGED: m[e] = b; break;
+            default: return false;
+            }
+        }
+        return true;
+    }
+    if (way >= MX_MULTIPLY) return false;
+    if (way == MK_OFF_BY_ONE && c->fn != FN_CAUSAL) return false;
+    if (way == MK_TRANSPOSED && c->fn == FN_PADDING) return false;
+    if ((way == MK_LE_LENGTH || way == MK_FROM_END || way == MK_ROWS) && c->fn != FN_PADDING)
+        return false;
+    mask_way table = way <= MK_ROWS ? way : MK_RIGHT;
+    double on = 0.0, off = -INFINITY;                        /* visible, hidden */
+    if (way == MK_FLIPPED) on = -INFINITY, off = 0.0;
+    if (way == MK_NUMBERS) on = 1.0, off = 0.0;
+    if (way == MK_ZEROS) on = off = 0.0;
+    for (int i = 0; i < T_q; i++)
+        for (int j = 0; j < T_k; j++) m[(size_t)i * T_k + j] = visible(table, c, i, j) ? on : off;
+    return true;
+}
+
+static void mask_hint(mask_way way, const mask_case *c)
+{
+    switch (way) {
+    case MK_OFF_BY_ONE:
+        lab_hint(EN_ES("your mask hides the diagonal: query i sees keys j < i, so a token does "
+                       "not see itself, and row 0 sees nothing at all. The causal mask is 0 "
+                       "where j <= i: the past and the token itself",
+                       "tu máscara oculta la diagonal: la query i ve las keys j < i, así que un "
+                       "token no se ve a sí mismo, y la fila 0 no ve nada. La máscara causal es "
+                       "0 donde j <= i: el pasado y el propio token"));
+        break;
+    case MK_TRANSPOSED:
+        if (c->fn == FN_CAUSAL)
+            lab_hint(EN_ES("your mask is transposed: query i sees keys j >= i - itself and the "
+                           "future, the very tokens it must not see. Row i of the causal mask "
+                           "is 0 up to column i and -INFINITY after it",
+                           "tu máscara está traspuesta: la query i ve las keys j >= i - ella "
+                           "misma y el futuro, justo los tokens que no debe ver. La fila i de "
+                           "la máscara causal es 0 hasta la columna i y -INFINITY después"));
+        else
+            lab_hint(EN_ES("you read the table transposed, allowed[j][i] (allowed[j * T_q + i]) "
+                           "for element (i, j): row i of allowed is query i, and its element j "
+                           "is allowed[i * T_k + j], as in bias",
+                           "leíste la tabla traspuesta, allowed[j][i] (allowed[j * T_q + i]) "
+                           "para el elemento (i, j): la fila i de allowed es la query i, y su "
+                           "elemento j es allowed[i * T_k + j], como en bias"));
+        break;
+    case MK_LE_LENGTH:
+        if (c->length == 0)
+            lab_hint(EN_ES("your mask shows length + 1 keys: key j is real when j < length, not "
+                           "j <= length (here length = 0: no key is real, key 0 neither)",
+                           "tu máscara muestra length + 1 keys: la key j es real cuando j < "
+                           "length, no j <= length (aquí length = 0: ninguna key es real, "
+                           "tampoco la 0)"));
+        else
+            lab_hint(EN_ES("your mask shows length + 1 keys: key j is real when j < length, not "
+                           "j <= length (here length = %d: keys 0 .. %d are real, the rest "
+                           "padding)",
+                           "tu máscara muestra length + 1 keys: la key j es real cuando j < "
+                           "length, no j <= length (aquí length = %d: las keys 0 .. %d son "
+                           "reales, el resto relleno)"), c->length, c->length - 1);
+        break;
+    case MK_FROM_END:
+        lab_hint(EN_ES("you counted the real keys from the end: the first length keys (j < "
+                       "length) are the real ones, and the padding comes after them",
+                       "contaste las keys reales desde el final: las reales son las length "
+                       "primeras (j < length), y el relleno viene después"));
+        break;
+    case MK_ROWS:
+        lab_hint(EN_ES("your mask hides queries (rows i >= length) instead of keys (columns "
+                       "j >= length): the padding keys are hidden from every query, so every "
+                       "row of the mask is the same",
+                       "tu máscara oculta queries (filas i >= length) en vez de keys (columnas "
+                       "j >= length): las keys de relleno se ocultan a todas las queries, así "
+                       "que todas las filas de la máscara son iguales"));
+        break;
+    case MK_FLIPPED:
+        if (c->fn == FN_FROM_BOOL)
+            lab_hint(EN_ES("your true hides and your false shows: that is the convention of "
+                           "PyTorch's nn.MultiheadAttention (True = not allowed). Here, as in "
+                           "F.scaled_dot_product_attention, allowed[i][j] true means that query "
+                           "i sees key j: bias 0; false: -INFINITY",
+                           "tu true oculta y tu false muestra: esa es la convención de "
+                           "nn.MultiheadAttention de PyTorch (True = no permitido). Aquí, como "
+                           "en F.scaled_dot_product_attention, allowed[i][j] true significa que "
+                           "la query i ve la key j: sesgo 0; false: -INFINITY"));
+        else
+            lab_hint(EN_ES("your convention is flipped: 0 where a key must be hidden and "
+                           "-INFINITY where it is visible. In a bias, 0 means visible (nothing "
+                           "is added to the score) and -INFINITY hidden (e^-inf = 0)",
+                           "tu convención está al revés: 0 donde una key debe quedar oculta y "
+                           "-INFINITY donde es visible. En un sesgo, 0 significa visible (no se "
+                           "suma nada a la puntuación) y -INFINITY oculta (e^-inf = 0)"));
+        break;
+    case MK_NUMBERS:
+        if (c->fn == FN_FROM_BOOL)
+            lab_hint(EN_ES("you copied the bools as numbers, 1 for true and 0 for false: the "
+                           "bias is 0 where allowed is true and -INFINITY where it is false",
+                           "copiaste los bool como números, 1 para true y 0 para false: el "
+                           "sesgo es 0 donde allowed es true y -INFINITY donde es false"));
+        else
+            lab_hint(EN_ES("you wrote the truth table as numbers, 1 where a key is visible and 0 "
+                           "where it is hidden - a mask to multiply the scores by. A bias is "
+                           "added to the scores: 0 where visible, -INFINITY where hidden (a "
+                           "score multiplied by 0 is not hidden: its weight is e^0 / sum)",
+                           "escribiste la tabla de verdad como números, 1 donde una key es "
+                           "visible y 0 donde está oculta - una máscara para multiplicar las "
+                           "puntuaciones. Un sesgo se suma a las puntuaciones: 0 donde es "
+                           "visible, -INFINITY donde está oculta (una puntuación multiplicada "
+                           "por 0 no queda oculta: su peso es e^0 / suma)"));
+        break;
+    case MK_ZEROS:
+        lab_hint(EN_ES("your mask is 0 everywhere: it hides nothing. A hidden key needs "
+                       "-INFINITY (a score multiplied by 0 is not hidden either: its weight is "
+                       "e^0 / sum)",
+                       "tu máscara es 0 en todas partes: no oculta nada. Una key oculta "
+                       "necesita -INFINITY (una puntuación multiplicada por 0 tampoco queda "
+                       "oculta: su peso es e^0 / suma)"));
+        break;
+    case MX_MULTIPLY:
+        lab_hint(EN_ES("you multiplied the masks: 0 * -INFINITY is NaN, -INFINITY * -INFINITY "
+                       "is +INFINITY, and finite biases multiply instead of adding. Masks "
+                       "combine by adding: -INFINITY plus anything finite is -INFINITY",
+                       "multiplicaste las máscaras: 0 * -INFINITY es NaN, -INFINITY * "
+                       "-INFINITY es +INFINITY, y los sesgos finitos se multiplican en vez de "
+                       "sumarse. Las máscaras se combinan sumando: -INFINITY más cualquier "
+                       "finito es -INFINITY"));
+        break;
+    case MX_MAX:
+        lab_hint(EN_ES("you took the larger of the two: max(0, -INFINITY) is 0, so a key hidden "
+                       "by one mask but not by the other becomes visible - that is \"or\", not "
+                       "\"and\". Masks combine by adding",
+                       "tomaste el mayor de los dos: max(0, -INFINITY) es 0, así que una key "
+                       "oculta por una máscara pero no por la otra se vuelve visible - eso es "
+                       "\"o\", no \"y\". Las máscaras se combinan sumando"));
+        break;
+    case MX_MIN:
+        lab_hint(EN_ES("you took the smaller of the two: for masks of 0 and -INFINITY that is "
+                       "the same as adding, but finite biases add up (1.5 + (-2) is -0.5, not "
+                       "-2): bias[e] += other[e]",
+                       "tomaste el menor de los dos: con máscaras de 0 y -INFINITY es lo mismo "
+                       "que sumar, pero los sesgos finitos se suman (1.5 + (-2) es -0.5, no "
+                       "-2): bias[e] += other[e]"));
+        break;
+    case MX_OVERWRITE:
+        lab_hint(EN_ES("you copied other into bias: bias is one of the two masks, and the "
+                       "result is their sum, bias[e] += other[e]",
+                       "copiaste other en bias: bias es una de las dos máscaras, y el "
+                       "resultado es su suma, bias[e] += other[e]"));
+        break;
+    case MX_UNCHANGED:
+        lab_hint(EN_ES("bias is as it was: mask_combine writes the sum into bias itself, "
+                       "bias[e] += other[e]",
+                       "bias está como estaba: mask_combine escribe la suma en el propio "
+                       "bias, bias[e] += other[e]"));
+        break;
+    default:
+        break;
+    }
+}
+
+static const mask_way mask_tried[] = {
+    MK_OFF_BY_ONE, MK_TRANSPOSED, MK_LE_LENGTH, MK_FROM_END, MK_ROWS, MK_FLIPPED, MK_NUMBERS,
+    MK_ZEROS, MX_MULTIPLY, MX_MAX, MX_MIN, MX_OVERWRITE, MX_UNCHANGED,
+};
+
+/* finite_hidden - got is the right mask with one finite negative number
+ * where each hidden key's -INFINITY goes: that number in *v */
+static bool finite_hidden(const double *got, const double *want, size_t n, double *v)
+{
+    bool any = false;
+    for (size_t e = 0; e < n; e++) {
+        if (want[e] == -INFINITY) {
+            if (!isfinite(got[e]) || got[e] >= 0) return false;
+            if (!any) *v = got[e];
+            any = true;
+        } else if (!same(got[e], want[e], 1.0)) {
+            return false;
+        }
+    }
+    return any;
+}
+
+/* mask_name - a mistake in a few words, when several give the same mask */
+static const char *mask_name(mask_way way, const mask_case *c)
+{
+    switch (way) {
+    case MK_OFF_BY_ONE: return EN_ES("the diagonal hidden (j < i)", "la diagonal oculta (j < i)");
+    case MK_TRANSPOSED:
+        return c->fn == FN_CAUSAL ? EN_ES("the mask transposed (j >= i)",
+                                          "la máscara traspuesta (j >= i)")
+                                  : EN_ES("the table read transposed",
+                                          "la tabla leída traspuesta");
+    case MK_LE_LENGTH: return EN_ES("one key too many (j <= length)",
+                                    "una key de más (j <= length)");
+    case MK_FROM_END: return EN_ES("the real keys counted from the end",
+                                   "las keys reales contadas desde el final");
+    case MK_ROWS: return EN_ES("queries hidden instead of keys",
+                               "queries ocultas en vez de keys");
+    case MK_FLIPPED:
+        return c->fn == FN_FROM_BOOL ? EN_ES("true and false swapped (nn.MultiheadAttention's "
+                                             "convention)",
+                                             "true y false intercambiados (la convención de "
+                                             "nn.MultiheadAttention)")
+                                     : EN_ES("0 and -INFINITY swapped",
+                                             "0 y -INFINITY intercambiados");
+    case MK_NUMBERS: return EN_ES("1 and 0 as numbers", "1 y 0 como números");
+    case MK_ZEROS: return EN_ES("0 everywhere", "0 en todas partes");
+    case MX_MULTIPLY: return EN_ES("the product of the masks", "el producto de las máscaras");
+    case MX_MAX: return EN_ES("the larger of the two", "el mayor de los dos");
+    case MX_MIN: return EN_ES("the smaller of the two", "el menor de los dos");
+    case MX_OVERWRITE: return EN_ES("other copied into bias", "other copiado en bias");
+    case MX_UNCHANGED: return EN_ES("bias left as it was", "bias dejado como estaba");
+    default: return "?";
+    }
+}
+
+/* several_hint - more than one known mistake gives the learner's result on
+ * this case: name them all, briefly (names[] of n) */
+static void several_hint(const char *const names[], int n)
+{
+    char list[600];
+    int len = 0;
+    for (int i = 0; i < n && len < (int)sizeof list; i++)
+        len += snprintf(list + len, sizeof list - len, "%s%s",
+                        i == 0 ? "" : i == n - 1 ? EN_ES(" or ", " o ") : ", ", names[i]);
+    lab_hint(EN_ES("on this case several common mistakes give exactly this result: %s; the "
+                   "other cases tell them apart",
+                   "en este caso varios errores comunes dan exactamente este resultado: %s; "
+                   "los demás casos los distinguen"), list);
+}
+
+/* mask_catalogue - name the mistake that gives got, for the mask of case c
+ * (all of them, briefly, when several do) */
+static void mask_catalogue(const double *got, const double *want, double scale,
+                           const mask_case *c)
+{
+    size_t n = (size_t)c->T_q * c->T_k;
+    double *mine = scratch(n);
+    const double *g[1] = { got }, *w[1] = { want }, *m[1] = { mine };
+    enum { N_TRIED = sizeof mask_tried / sizeof mask_tried[0] };
+    mask_way fit[N_TRIED];
+    const char *names[N_TRIED];
+    int n_fit = 0;
+    for (size_t i = 0; i < N_TRIED; i++) {
+        if (!mask_as(mask_tried[i], c, mine)) continue;
+        if (explained(1, g, w, m, &n, scale)) {
+            fit[n_fit] = mask_tried[i];
+            names[n_fit++] = mask_name(mask_tried[i], c);
+        }
+    }
+    if (n_fit == 1) mask_hint(fit[0], c);
+    if (n_fit > 1) several_hint(names, n_fit);
+    if (n_fit) return;
+    double v = 0.0;
+    if (c->fn != FN_COMBINE && finite_hidden(got, want, n, &v))
+        lab_hint(EN_ES("you wrote %g where a key is hidden, not -INFINITY. In a row that sees "
+                       "a key the weights come out %s, but a row that hides every key (padding, "
+                       "a query that is itself padding) then attends to those keys as if there "
+                       "were no mask - the same number added to every score changes no weight "
+                       "- instead of getting weights 0: use -INFINITY (math.h)",
+                       "escribiste %g donde una key está oculta, no -INFINITY. En una fila que "
+                       "ve alguna key los pesos salen %s, pero una fila que oculta todas sus "
+                       "keys (relleno, una query que es ella misma relleno) atiende entonces a "
+                       "esas keys como si no hubiera máscara - el mismo número sumado a todas "
+                       "las puntuaciones no cambia ningún peso - en vez de recibir pesos 0: usa "
+                       "-INFINITY (math.h)"),
+                 v, v <= -745 ? EN_ES("the same (e^-745 and below is 0 in a double)",
+                                      "iguales (e^-745 o menos es 0 en un double)")
+                              : EN_ES("wrong too (e^v is not 0 for this v)",
+                                      "también mal (e^v no es 0 con esta v)"));
+}
+
+void diagnose_mask(const double *const got[], const double *const want[], double scale,
+                   void *ctx)
+{
+    mask_catalogue(got[0], want[0], scale, ctx);
+}
+
+void show_hidden_rows(const double *want, const double *got, int T)
+{
+    int row = -1;
+    for (int i = 0; i < T && row < 0; i++) {
+        int j = 0;
+        while (j < T && want[(size_t)i * T + j] == -INFINITY) j++;
+        if (j == T) row = i;
+    }
+    if (row < 0) return;
+    for (size_t e = 0; e < (size_t)T * T; e++)
+        if (isnan(got[e]) || got[e] == INFINITY) return;   /* mha_forward would refuse it */
+    enum { D = 4, H = 2 };
+    mha *layer = NULL;
+    if (mha_new(&layer, D, H, 1) != MM_OK) return;
+    double *x = scratch((size_t)T * D), *out = scratch((size_t)T * D);
+    double *w = scratch((size_t)H * T * T);
+    mm_rng r;
+    mm_rng_seed(&r, 61);
+    for (size_t e = 0; e < (size_t)T * D; e++) x[e] = mm_rng_normal(&r);
+    mm_status st = mha_forward(out, w, layer, x, got, T);
+    mha_free(layer);
+    if (st != MM_OK) return;
+    bool zero = true;
+    for (int j = 0; j < T; j++) zero &= w[(size_t)row * T + j] == 0.0;
+    if (zero) return;
+    char ws[200] = "", os[200] = "";
+    int lw = 0, lo = 0;
+    for (int j = 0; j < T && lw < 180; j++)
+        lw += snprintf(ws + lw, sizeof ws - lw, "%s%.4g", j ? ", " : "", w[(size_t)row * T + j]);
+    for (int c = 0; c < D && lo < 180; c++)
+        lo += snprintf(os + lo, sizeof os - lo, "%s%.4g", c ? ", " : "", out[(size_t)row * D + c]);
+    lab_detail(EN_ES("what your mask does to query %d, which must see no key: through chapter "
+                     "03's mha_forward (MultiHeadAttention(4, 2, seed 1), x random, seed 61) its "
+                     "weights in head 0 are (%s) and its output row is (%s); with -INFINITY "
+                     "they are all 0",
+                     "lo que hace tu máscara con la query %d, que no debe ver ninguna key: por "
+                     "el mha_forward del capítulo 03 (MultiHeadAttention(4, 2, semilla 1), x "
+                     "aleatoria, semilla 61) sus pesos en la cabeza 0 son (%s) y su fila de "
+                     "salida es (%s); con -INFINITY son todos 0"), row, ws, os);
+}
+
+/* ---- mha_forward_causal ------------------------------------------------------------------ */
+
+/* the ways the causal layer goes wrong */
+typedef enum {
+    FC_RIGHT,
+    FC_NO_MASK,          /* mha_forward with no bias: no mask at all */
+    FC_OFF_BY_ONE,       /* the mask j < i: row 0 sees nothing (weights and output 0) */
+    FC_OFF_BY_ONE_NAN,   /* the same with a softmax that gives NaN on a row that sees nothing */
+    FC_TRANSPOSED,       /* the mask j >= i */
+    FC_FLIPPED,          /* 0 and -inf swapped: j > i visible */
+    FC_AFTER_SOFTMAX,    /* weights over every key, the hidden ones then set to 0 */
+    FC_MULTIPLY,         /* the scores multiplied by the 0/1 table, then the softmax */
+} fc_way;
+
+/* own_heads - the layer with each head's attention computed here, the way
+ * given (FC_AFTER_SOFTMAX, FC_MULTIPLY): out (T, d_model), w (n_heads, T, T) */
+static bool own_heads(fc_way way, const causal_case *c, double *out, double *w)
+{
+    int T = c->T, d = c->d_model, H = c->n_heads, d_k = c->d_k;
+    size_t hs = (size_t)T * d_k;
+    double *qkv = scratch((size_t)T * 3 * d), *heads = scratch((size_t)T * 3 * d);
+    double *o = scratch((size_t)T * d), *concat = scratch((size_t)T * d), *s = scratch(T);
+    if (mm_matmul(qkv, c->x, c->w_qkv, T, d, 3 * d, false) != MM_OK ||
+        mha_split_heads(heads, qkv, T, 3 * H, d_k) != MM_OK)
+        return false;
+    double scale = 1.0 / sqrt((double)d_k);
+    for (int h = 0; h < H; h++) {
+        const double *q = heads + h * hs, *k = heads + (H + h) * hs, *v = heads + (2 * H + h) * hs;
+        for (int i = 0; i < T; i++) {
+            double top = -INFINITY, sum = 0.0;
+            for (int j = 0; j < T; j++) {
+                double dot = 0.0;
+                for (int p = 0; p < d_k; p++) dot += q[i * d_k + p] * k[j * d_k + p];
+                s[j] = dot * scale * (way == FC_MULTIPLY && j > i ? 0.0 : 1.0);
+                top = fmax(top, s[j]);
+            }
+            for (int j = 0; j < T; j++) sum += s[j] = exp(s[j] - top);
+            double *w_i = w + ((size_t)h * T + i) * T, *o_i = o + h * hs + (size_t)i * d_k;
+            for (int j = 0; j < T; j++)
+                w_i[j] = way == FC_AFTER_SOFTMAX && j > i ? 0.0 : s[j] / sum;
+            for (int p = 0; p < d_k; p++) {
+                double acc = 0.0;
+                for (int j = 0; j < T; j++) acc += w_i[j] * v[j * d_k + p];
+                o_i[p] = acc;
+            }
+        }
+    }
+    return mha_merge_heads(concat, o, T, H, d_k) == MM_OK &&
+           mm_matmul(out, concat, c->w_o, T, d, d, false) == MM_OK;
+}
+
+/* fc_as - out and w as mha_forward_causal computed the given way writes
+ * them; false if that way cannot be computed on this case */
+static bool fc_as(fc_way way, const causal_case *c, double *out, double *w)
+{
+    int T = c->T;
+    if (way == FC_AFTER_SOFTMAX || way == FC_MULTIPLY) return own_heads(way, c, out, w);
+    double *bias = NULL;
+    if (way != FC_NO_MASK) {
+        bias = scratch((size_t)T * T);
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j < T; j++) {
+                bool vis = way == FC_TRANSPOSED ? j >= i : way == FC_FLIPPED ? j > i : j < i;
+                bias[(size_t)i * T + j] = vis ? 0.0 : -INFINITY;
+            }
+    }
+    mha layer = causal_layer(c);
+    if (mha_forward(out, w, &layer, c->x, bias, T) != MM_OK) return false;
+    if (way == FC_OFF_BY_ONE_NAN) {          /* row 0 sees nothing: NaN everywhere in it */
+        for (int e = 0; e < c->d_model; e++) out[e] = NAN;
+        for (int h = 0; h < c->n_heads; h++)
+            for (int j = 0; j < T; j++) w[(size_t)h * T * T + j] = NAN;
+    }
+    return true;
+}
+
+static void fc_hint(fc_way way, const causal_case *c, const double *w)
+{
+    switch (way) {
+    case FC_NO_MASK:
+        lab_hint(EN_ES("your mha_forward_causal gives what mha_forward gives with no mask at "
+                       "all (a NULL bias, a bias of 0, or hidden scores multiplied by 0): "
+                       "every token sees the tokens after it. Build the causal mask - 0 where "
+                       "j <= i, -INFINITY where j > i - and pass it as mha_forward's bias",
+                       "tu mha_forward_causal da lo que da mha_forward sin ninguna máscara (un "
+                       "sesgo NULL, un sesgo de 0, o las puntuaciones ocultas multiplicadas por "
+                       "0): cada token ve los tokens que vienen después. Construye la máscara "
+                       "causal - 0 donde j <= i, -INFINITY donde j > i - y pásala como el sesgo "
+                       "de mha_forward"));
+        break;
+    case FC_OFF_BY_ONE:
+        lab_hint(EN_ES("your causal mask hides the diagonal too (j < i visible instead of "
+                       "j <= i): a token does not see itself, and token 0 sees nothing - its "
+                       "weights and its output row are 0",
+                       "tu máscara causal oculta también la diagonal (visibles j < i en vez de "
+                       "j <= i): un token no se ve a sí mismo, y el token 0 no ve nada - sus "
+                       "pesos y su fila de salida son 0"));
+        break;
+    case FC_OFF_BY_ONE_NAN:
+        lab_hint(EN_ES("row 0 is NaN: your mask hides every key from token 0 (j < i instead of "
+                       "j <= i: a token must see itself), and your softmax computes -inf - "
+                       "(-inf) = NaN on a row whose every key is hidden. Fix the mask; and a "
+                       "softmax over a row that sees nothing must give weights 0, not NaN - "
+                       "chapter 02's softmax_row and sdpa do, and so does mha_forward",
+                       "la fila 0 es NaN: tu máscara oculta todas las keys al token 0 (j < i "
+                       "en vez de j <= i: un token tiene que verse a sí mismo), y tu softmax "
+                       "calcula -inf - (-inf) = NaN en una fila con todas sus keys ocultas. "
+                       "Arregla la máscara; y un softmax sobre una fila que no ve nada debe dar "
+                       "pesos 0, no NaN - softmax_row y sdpa del capítulo 02 lo hacen, y "
+                       "mha_forward también"));
+        break;
+    case FC_TRANSPOSED:
+        lab_hint(EN_ES("your causal mask is transposed: token i sees keys j >= i - itself and "
+                       "the future - instead of j <= i",
+                       "tu máscara causal está traspuesta: el token i ve las keys j >= i - él "
+                       "mismo y el futuro - en vez de j <= i"));
+        break;
+    case FC_FLIPPED:
+        lab_hint(EN_ES("your mask's convention is flipped: 0 where a key must be hidden and "
+                       "-INFINITY where it is visible - token i sees only the tokens after it, "
+                       "and the last token sees nothing",
+                       "la convención de tu máscara está al revés: 0 donde una key debe "
+                       "quedar oculta y -INFINITY donde es visible - el token i solo ve los "
+                       "tokens posteriores, y el último no ve nada"));
+        break;
+    case FC_AFTER_SOFTMAX: {
+        double sum = 0.0;
+        for (int j = 0; j < c->T; j++) sum += w[j];
+        lab_hint(EN_ES("you masked after the softmax: the weights were computed over every key, "
+                       "the future included, and the hidden ones then set to 0 - so a row no "
+                       "longer sums to 1 (row 0 of head 0 sums to %.4f), and what token t gets "
+                       "still depends on the tokens after it, through the softmax's "
+                       "denominator. The mask goes into the scores, before the softmax: "
+                       "mha_forward's bias",
+                       "aplicaste la máscara después del softmax: los pesos se calcularon "
+                       "sobre todas las keys, el futuro incluido, y después las ocultas se "
+                       "pusieron a 0 - así que una fila ya no suma 1 (la fila 0 de la cabeza 0 "
+                       "suma %.4f), y lo que recibe el token t sigue dependiendo de los tokens "
+                       "posteriores, por el denominador del softmax. La máscara va en las "
+                       "puntuaciones, antes del softmax: el sesgo de mha_forward"), sum);
+        break;
+    }
+    case FC_MULTIPLY:
+        lab_hint(EN_ES("you multiplied the hidden scores by 0 (a 0/1 mask times the scores): "
+                       "a score of 0 still gets the weight e^0 / sum, so every token still sees "
+                       "the future. Hidden means a score of -INFINITY: add the mask, 0 or "
+                       "-INFINITY, to the scores (mha_forward's bias)",
+                       "multiplicaste por 0 las puntuaciones ocultas (una máscara de 0 y 1 por "
+                       "las puntuaciones): una puntuación de 0 sigue recibiendo el peso e^0 / "
+                       "suma, así que cada token sigue viendo el futuro. Oculta significa una "
+                       "puntuación de -INFINITY: suma la máscara, 0 o -INFINITY, a las "
+                       "puntuaciones (el sesgo de mha_forward)"));
+        break;
+    default:
+        break;
+    }
+}
+
+static const char *fc_name(fc_way way)
+{
+    switch (way) {
+    case FC_NO_MASK: return EN_ES("no mask at all", "ninguna máscara");
+    case FC_OFF_BY_ONE: return EN_ES("the diagonal hidden (j < i)", "la diagonal oculta (j < i)");
+    case FC_OFF_BY_ONE_NAN: return EN_ES("the diagonal hidden and NaN on the row that sees "
+                                         "nothing",
+                                         "la diagonal oculta y NaN en la fila que no ve nada");
+    case FC_TRANSPOSED: return EN_ES("the mask transposed (j >= i)",
+                                     "la máscara traspuesta (j >= i)");
+    case FC_FLIPPED: return EN_ES("0 and -INFINITY swapped", "0 y -INFINITY intercambiados");
+    case FC_AFTER_SOFTMAX: return EN_ES("the mask after the softmax",
+                                        "la máscara después del softmax");
+    case FC_MULTIPLY: return EN_ES("the hidden scores multiplied by 0",
+                                   "las puntuaciones ocultas multiplicadas por 0");
+    default: return "?";
+    }
+}
+
+static const fc_way fc_tried[] = {
+    FC_NO_MASK, FC_OFF_BY_ONE, FC_OFF_BY_ONE_NAN, FC_TRANSPOSED, FC_FLIPPED, FC_AFTER_SOFTMAX,
+    FC_MULTIPLY,
+};
+
+/* blame_mask - the learner's mask_causal on this case's T: if its mask is
+ * wrong, and mha_forward with it gives the layer's results, say so (and
+ * what is wrong with the mask); true if that was said */
+static bool blame_mask(const double *const got[], const double *const want[], double scale,
+                       const causal_case *c)
+{
+    int T = c->T;
+    lab_mat *bias = lab_out("bias", T, T);
+    mm_status st;
+    bool todo;
+    if (!lab_probe(&st, &todo, "mask_causal", LAB_BUFS(bias), LAB_INTS(T)) || st != MM_OK)
+        return false;
+    mask_case mc;
+    memset(&mc, 0, sizeof mc);
+    mc.fn = FN_CAUSAL;
+    mc.T_q = mc.T_k = T;
+    mc.want = scratch((size_t)T * T);
+    if (mask_causal(mc.want, T) != MM_OK) return false;
+    if (all_same(bias->p, mc.want, (size_t)T * T, 1.0)) return false;
+    for (size_t e = 0; e < (size_t)T * T; e++)
+        if (isnan(bias->p[e]) || bias->p[e] == INFINITY) return false;
+    size_t len[2] = { (size_t)T * c->d_model, (size_t)c->n_heads * T * T };
+    double *out = scratch(len[0]), *w = scratch(len[1]);
+    mha layer = causal_layer(c);
+    if (mha_forward(out, w, &layer, c->x, bias->p, T) != MM_OK) return false;
+    const double *mine[2] = { out, w };
+    if (!explained(c->weights ? 2 : 1, got, want, mine, len, scale)) return false;
+    lab_hint(EN_ES("your mask_causal gives a wrong mask for T = %d (see its checks), and your "
+                   "mha_forward_causal's results are what mha_forward gives with that mask. Fix "
+                   "mask_causal first",
+                   "tu mask_causal da una máscara errónea con T = %d (mira sus comprobaciones), "
+                   "y los resultados de tu mha_forward_causal son los que da mha_forward con "
+                   "esa máscara. Arregla antes mask_causal"), T);
+    mask_catalogue(bias->p, mc.want, 1.0, &mc);
+    return true;
+}
+
+void diagnose_causal(const double *const got[], const double *const want[], double scale,
+                     void *ctx)
+{
+    const causal_case *c = ctx;
+    if (blame_mask(got, want, scale, c)) return;
+    size_t len[2] = { (size_t)c->T * c->d_model, (size_t)c->n_heads * c->T * c->T };
+    double *out = scratch(len[0]), *w = scratch(len[1]);
+    const double *mine[2] = { out, w };
+    int n = c->weights ? 2 : 1;
+    enum { N_TRIED = sizeof fc_tried / sizeof fc_tried[0] };
+    const char *names[N_TRIED];
+    int n_fit = 0;
+    double *first_w = scratch(len[1]);
+    fc_way first = FC_RIGHT;
+    for (size_t i = 0; i < N_TRIED; i++) {
+        if (!fc_as(fc_tried[i], c, out, w)) continue;
+        if (explained(n, got, want, mine, len, scale)) {
+            if (n_fit == 0) first = fc_tried[i], memcpy(first_w, w, len[1] * sizeof *w);
+            names[n_fit++] = fc_name(fc_tried[i]);
+        }
+    }
+    if (n_fit == 1) fc_hint(first, c, first_w);
+    if (n_fit > 1) several_hint(names, n_fit);
+    if (n_fit) return;
+    if (c->weights && all_same(got[0], want[0], len[0], scale)) {
+        bool unwritten = true;
+        for (size_t e = 0; e < len[1]; e++) unwritten &= got[1][e] == LAB_UNWRITTEN;
+        if (unwritten)
+            lab_hint(EN_ES("out is right but weights was never written: when weights is not "
+                           "NULL, pass it on to mha_forward, which writes each head's softmax "
+                           "rows there",
+                           "out está bien pero weights no se escribió nunca: cuando weights no "
+                           "es NULL, pásalo a mha_forward, que escribe ahí las filas del "
+                           "softmax de cada cabeza"));
+    }
+}
