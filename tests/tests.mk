@@ -1,15 +1,10 @@
 # tests.mk - the book's claims, the editions; the library's gates
-# (tests/library/library.mk) and the oracle (tests/oracle/oracle.mk) are
-# included at the end.
+# (tests/library/library.mk), the oracle (tests/oracle/oracle.mk) and the
+# bench (tests/bench/bench.mk, make bench) are included at the end.
 
 TEST_BIN  := $(BUILD)/tests
 
-$(TEST_BIN)/bench: $(TEST_BIN)/%: tests/%.c $(LIB)
-	@mkdir -p $(@D)
-	$(call say,CCLD,$@)
-	$(Q)$(COMPILE) $< $(LIB) $(LDLIBS) -o $@
-
-.PHONY: check-claims check-tangle check-committed bench
+.PHONY: check-claims check-tangle check-committed
 CHECK_TARGETS += check-tangle check-claims
 
 # ---- claims -------------------------------------------------------------------
@@ -72,9 +67,6 @@ check-committed: $(BUILD)/tangle.stamp
 	  git status --short -- tangled/; exit 1; \
 	fi
 
-bench: $(TEST_BIN)/bench
-	$(TEST_BIN)/bench 256
-
 include tests/library/library.mk
 
 # ---- blueprint ----------------------------------------------------------------
@@ -88,3 +80,4 @@ check-blueprint: $(BUILD)/tangle.stamp
 	$(Q)python3 tests/book/check-blueprint.py --self-test $(BLUEPRINT) $(filter tangled/minimodel/attention/%.h,$(ROOTS))
 
 include tests/oracle/oracle.mk
+include tests/bench/bench.mk

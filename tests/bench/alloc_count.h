@@ -1,0 +1,36 @@
+/* alloc_count.h - how many bytes a stretch of code holds allocated at most.
+ * alloc_count.c is built two ways (tests/bench/bench.mk):
+ *   linked into mha_bench, it defines __wrap_malloc, __wrap_calloc,
+ *     __wrap_realloc and __wrap_free; the program is linked with
+ *     -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free, which
+ *     sends every such call of its own objects and of the static library
+ *     (libminimodel.a) through them;
+ *   with -DALLOC_COUNT_PRELOAD, as a shared object for LD_PRELOAD, it
+ *     defines malloc, calloc, realloc, free, posix_memalign, aligned_alloc,
+ *     memalign and valloc themselves (on glibc's __libc_ functions), so
+ *     that it sees every allocation of a process: Python's, NumPy's,
+ *     PyTorch's (c10's CPU allocator uses posix_memalign).
+ * Between alloc_count_start() and alloc_count_stop() each block allocated is
+ * tracked with the size asked for, until it is freed; blocks allocated
+ * before the start are not counted, nor is their free. */
+#ifndef BENCH_ALLOC_COUNT_H
+#define BENCH_ALLOC_COUNT_H
+
+#include <stddef.h>
+
+typedef struct {
+    size_t peak;     /* the most bytes held at once since the start */
+    size_t now;      /* bytes still held (allocated since the start) */
+    size_t blocks;   /* blocks allocated since the start */
+    int lost;        /* 1: more blocks alive at once than the table holds */
+} alloc_count;
+
+void alloc_count_start(void);
+void alloc_count_stop(void);
+alloc_count alloc_counted(void);
+/* the same, one number at a time (for Python's ctypes) */
+size_t alloc_count_peak(void);
+size_t alloc_count_blocks(void);
+int alloc_count_lost(void);
+
+#endif
