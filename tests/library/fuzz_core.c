@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz_core.h"
+#include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
 #include "minimodel/attention/sdpa.h"
 #include "minimodel/core/matrix.h"
@@ -71,17 +72,18 @@ static void fill(fz_source *s, double *a, int n, int lo, int hi)
 
 /* ---- reporting ------------------------------------------------------------------ */
 
-enum { N_KINDS = 10 };
+enum { N_KINDS = 12 };
 static long n_cases[N_KINDS];
 static const char *const kinds[N_KINDS] = { "mm_matmul", "qkv_project",
                                             "qkv_project_fused", "qkv_split",
                                             "qkv_attend_unscaled", "attention_param_count",
                                             "mm_fill_normal", "attention_init_weights",
-                                            "softmax_row", "sdpa" };
+                                            "softmax_row", "sdpa", "mha_split_heads",
+                                            "mha_forward" };
 
 const char *fz_counts(void)
 {
-    static char text[400];
+    static char text[480];
     size_t len = 0;
     for (int i = 0; i < N_KINDS; i++)
         len += snprintf(text + len, sizeof text - len, "%s%s %ld", i ? ", " : "",
@@ -580,11 +582,250 @@ static const char *case_sdpa(fz_source *s)
     return NULL;
 }
 
+/* ---- chapter 03: the heads and the layer ------------------------------------------------ */
+
+/* case_heads - split and merge: heads[h][t][c] = m[t][h d_k + c], bit for bit
+ * (any values, NaN and infinities included: copies), and merge undoes split */
+static const char *case_heads(fz_source *s)
+{
+    int T = pick(s, 1, MAXT), H = pick(s, 1, 6), d_k = pick(s, 1, 8), W = H * d_k;
+    static double m[MAXT * 48], heads[MAXT * 48], back[MAXT * 48];
+    fill(s, m, T * W, -1074, 1023);
+    for (int i = 0; i < T * W; i++)
+        if (next(s) % 29 == 0) m[i] = i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : -INFINITY;
+    if (mha_split_heads(heads, m, T, H, d_k) != MM_OK)
+        return fail("mha_split_heads (T %d, n_heads %d, d_k %d) failed: %s", T, H, d_k,
+                    mm_last_error());
+    for (int h = 0; h < H; h++)
+        for (int t = 0; t < T; t++)
+            if (memcmp(heads + ((size_t)h * T + t) * d_k, m + (size_t)t * W + h * d_k,
+                       sizeof(double) * d_k))
+                return fail("mha_split_heads (T %d, n_heads %d, d_k %d): heads[%d][%d] is "
+                            "not m[%d][%d * d_k ..]", T, H, d_k, h, t, t, h);
+    if (mha_merge_heads(back, heads, T, H, d_k) != MM_OK)
+        return fail("mha_merge_heads failed: %s", mm_last_error());
+    if (memcmp(back, m, sizeof(double) * T * W))
+        return fail("mha_merge_heads (T %d, n_heads %d, d_k %d) does not undo the split",
+                    T, H, d_k);
+    return NULL;
+}
+
+/* mha_case - a layer's inputs, and what the reference works with */
+typedef struct {
+    int T, d, H, d_k, bias_kind;
+    uint64_t seed;
+    double x[MAXT * MAXD], w[4][MAXD * MAXD], bias[MAXT * MAXT];
+    double wts[4 * MAXT * MAXT], out[MAXT * MAXD], out2[MAXT * MAXD];
+    long double p[3][MAXT * MAXD], ap[3][MAXT * MAXD];   /* Q, K, V; sum |x w| */
+    long double o[MAXT * MAXD], eo[MAXT * MAXD];           /* heads' outputs, bounds */
+    int row_ok[MAXT];                 /* query t checkable in every head */
+} mha_case;
+
+/* check_mha - case c against the reference: Q, K, V = X W exact up to
+ * e = 2 (d + 2) u sum |x w|; each score then carries the error its factors
+ * bring plus its own dot product's, 2 (d_k + 8) u sum |q k|, over sqrt d_k,
+ * and 4 u |score| for the scale and the bias (all doubled for valgrind); the
+ * weights satisfy softmax_tol, each head's output the weights' bound plus
+ * V's error and its own sums, and out the heads' bounds times |W_O| plus
+ * 2 (d + 2) u sum |o w_o|. Rows with a score error beyond 1e-3 are only
+ * required to stay finite; MM_ERANGE is allowed only when a product, a
+ * score, a head's output or out reaches a quarter of DBL_MAX. */
+static const char *check_mha(mha_case *c, mm_status st, const char *shape)
+{
+    int T = c->T, d = c->d, H = c->H, dk = c->d_k;
+    const double *b = c->bias_kind ? c->bias : NULL;
+    int danger = 0;
+    for (int m = 0; m < 3; m++)                    /* Q, K, V = X W_m */
+        for (int t = 0; t < T; t++)
+            for (int j = 0; j < d; j++) {
+                long double r = 0, a = 0;
+                for (int k = 0; k < d; k++) {
+                    long double prod = (long double)c->x[t * d + k] * c->w[m][k * d + j];
+                    r += prod;
+                    a += fabsl(prod);
+                }
+                c->p[m][t * d + j] = r;
+                c->ap[m][t * d + j] = a;
+                if (a >= DBL_MAX / 4) danger = 1;
+            }
+    for (int t = 0; t < T; t++) c->row_ok[t] = 1;
+#define ERR(m, t, j) (2 * (d + 2) * U * c->ap[m][(t) * d + (j)] + d * 0x1p-1074L)
+    for (int h = 0; h < H && !danger; h++)
+        for (int i = 0; i < T; i++) {
+            long double sc[MAXT], wr[MAXT], tolw[MAXT], E = 0;
+            int row_danger = 0;
+            for (int j = 0; j < T; j++) {
+                long double dot = 0, A = 0, prop = 0;
+                for (int q = h * dk; q < (h + 1) * dk; q++) {
+                    long double qv = c->p[0][i * d + q], kv = c->p[1][j * d + q];
+                    long double eq = ERR(0, i, q), ek = ERR(1, j, q);
+                    dot += qv * kv;
+                    A += (fabsl(qv) + eq) * (fabsl(kv) + ek);
+                    prop += eq * fabsl(kv) + fabsl(qv) * ek + eq * ek;
+                }
+                long double scaled = dot / sqrtl(dk), bij = b ? b[i * T + j] : 0;
+                if (A >= DBL_MAX / 4 ||
+                    fabsl(scaled) + (isinf(bij) ? 0 : fabsl(bij)) >= DBL_MAX / 4)
+                    row_danger = 1;
+                sc[j] = scaled + bij;
+                if (sc[j] == -INFINITY) continue;
+                long double Ej = (prop + 2 * (dk + 8) * U * A) / sqrtl(dk) +
+                                 4 * U * fabsl(sc[j]) + (dk + 4) * 0x1p-1074L;
+                if (Ej > E) E = Ej;
+            }
+            if (row_danger) { danger = 1; c->row_ok[i] = 0; continue; }
+            if (E > 1e-3) { c->row_ok[i] = 0; continue; }
+            long double max = ref_softmax(wr, sc, T);
+            for (int j = 0; j < T; j++) {
+                tolw[j] = max == -INFINITY ? 0 : softmax_tol(wr[j], fabsl(sc[j] - max), E, T);
+                if (st != MM_OK) continue;
+                double got = c->wts[((size_t)h * T + i) * T + j];
+                if (sc[j] == -INFINITY && got != 0)
+                    return fail("mha_forward (%s): head %d, key %d is hidden from query %d "
+                                "(bias -inf) but has weight %g", shape, h, j, i, got);
+                if (!(fabsl(got - wr[j]) <= tolw[j]))
+                    return fail("mha_forward (%s): head %d, weight [%d][%d] is %.17g, "
+                                "reference %.20Lg, error beyond the bound %Lg", shape, h, i,
+                                j, got, wr[j], tolw[j]);
+            }
+            for (int cc = h * dk; cc < (h + 1) * dk; cc++) {     /* the head's output */
+                long double r = 0, bound = 0x1p-1020L;
+                for (int j = 0; j < T; j++) {
+                    long double v = c->p[2][j * d + cc], ev = ERR(2, j, cc);
+                    r += wr[j] * v;
+                    bound += tolw[j] * (fabsl(v) + ev) + wr[j] * ev +
+                             2 * (T + 2) * U * wr[j] * (fabsl(v) + ev);
+                }
+                if (fabsl(r) >= DBL_MAX / 4 || bound >= DBL_MAX / 4) {
+                    danger = 1;
+                    c->row_ok[i] = 0;
+                }
+                c->o[i * d + cc] = r;
+                c->eo[i * d + cc] = bound;
+            }
+        }
+#undef ERR
+    for (int cc = 0; cc < d && !danger; cc++) {     /* |o| <= max |V|: out's range */
+        long double vmax = 0;
+        for (int j = 0; j < T; j++) vmax = fmaxl(vmax, 2 * c->ap[2][j * d + cc]);
+        for (int jj = 0; jj < d; jj++)
+            if (vmax * fabsl((long double)c->w[3][cc * d + jj]) * d >= DBL_MAX / 4) danger = 1;
+    }
+    for (int t = 0; t < T && st == MM_OK && !danger; t++) {
+        if (!c->row_ok[t]) continue;
+        for (int j = 0; j < d; j++) {
+            long double r = 0, abs_sum = 0, bound = 0x1p-1020L;
+            for (int i = 0; i < d; i++) {
+                long double wo = c->w[3][i * d + j];
+                r += c->o[t * d + i] * wo;
+                bound += c->eo[t * d + i] * fabsl(wo);
+                abs_sum += (fabsl(c->o[t * d + i]) + c->eo[t * d + i]) * fabsl(wo);
+            }
+            bound += 2 * (d + 2) * U * abs_sum + d * 0x1p-1074L;
+            double got = c->out[t * d + j];
+            if (!(fabsl(got - r) <= bound))
+                return fail("mha_forward (%s): out[%d][%d] is %.17g, reference %.20Lg, "
+                            "error beyond the bound %Lg", shape, t, j, got, r, bound);
+        }
+    }
+    if (st == MM_OK) {
+        for (int i = 0; i < T * d; i++)
+            if (!isfinite(c->out[i]))
+                return fail("mha_forward (%s): MM_OK but out[%d] = %g", shape, i, c->out[i]);
+        for (int i = 0; i < H * T * T; i++)
+            if (!(c->wts[i] >= 0 && c->wts[i] <= 1))
+                return fail("mha_forward (%s): MM_OK but weight %d = %g", shape, i, c->wts[i]);
+    }
+    if (st != MM_OK && (st != MM_ERANGE || !danger))
+        return fail("mha_forward (%s): %s with every product far from the limits: %s",
+                    shape, mm_status_name(st), mm_last_error());
+    return NULL;
+}
+
+/* case_mha - a layer MultiHeadAttention(d_model, n_heads, seed) with
+ * d_model = n_heads d_k (1 to 4 heads of 1 to 6), either as drawn (and then
+ * its weights must be attention_init_weights of the seed, bit for bit) or
+ * with weights set from ordinary to overflowing ranges (X W_QKV, a score, a
+ * head's output or the product with W_O past DBL_MAX), a bias as in
+ * case_sdpa; the call with weights NULL must give the same status and bits */
+static const char *case_mha(fz_source *s)
+{
+    static mha_case c;
+    static double init[4][MAXD * MAXD];
+    c.H = pick(s, 1, 4);
+    c.d_k = pick(s, 1, 6);
+    c.d = c.H * c.d_k;
+    c.T = pick(s, 1, MAXT);
+    c.seed = next(s);
+    int d = c.d, T = c.T, range = pick(s, 0, 6);
+    /* exponents of x, W_Q, W_K, W_V, W_O */
+    static const int ranges[7][5][2] = {
+        { { -3, 2 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } },            /* drawn */
+        { { -3, 2 }, { -3, 1 }, { -3, 1 }, { -3, 1 }, { -3, 1 } },        /* ordinary */
+        { { 0, 3 }, { 2, 4 }, { 2, 4 }, { -3, 1 }, { -3, 1 } },           /* peaked */
+        { { 250, 262 }, { 250, 262 }, { 250, 262 }, { -3, 1 }, { -3, 1 } },   /* scores */
+        { { 500, 520 }, { 500, 520 }, { -3, 1 }, { -3, 1 }, { -3, 1 } },  /* X W_QKV */
+        { { -3, 2 }, { -3, 1 }, { -3, 1 }, { 500, 512 }, { 500, 515 } },  /* W_O */
+        { { -540, -500 }, { -540, -500 }, { -3, 1 }, { -3, 1 }, { -3, 1 } },  /* tiny */
+    };
+    fill(s, c.x, T * d, ranges[range][0][0], ranges[range][0][1]);
+    mha *layer;
+    if (mha_new(&layer, d, c.H, c.seed) != MM_OK)
+        return fail("mha_new(%d, %d) failed: %s", d, c.H, mm_last_error());
+    const char *bad = NULL;
+    if (range == 0) {
+        if (mha_get_weights(c.w[0], c.w[1], c.w[2], c.w[3], layer) != MM_OK ||
+            attention_init_weights(init[0], init[1], init[2], init[3], d, c.seed) != MM_OK)
+            bad = fail("mha_get_weights or attention_init_weights failed: %s", mm_last_error());
+        for (int m = 0; !bad && m < 4; m++)
+            if (memcmp(init[m], c.w[m], sizeof(double) * d * d))
+                bad = fail("mha_new(%d, %d, seed %llu): matrix %d is not "
+                           "attention_init_weights's", d, c.H, (unsigned long long)c.seed, m);
+    } else {
+        for (int m = 0; m < 4; m++)
+            fill(s, c.w[m], d * d, ranges[range][m + 1][0], ranges[range][m + 1][1]);
+        if (mha_set_weights(layer, c.w[0], c.w[1], c.w[2], c.w[3]) != MM_OK)
+            bad = fail("mha_set_weights refused finite weights: %s", mm_last_error());
+    }
+    c.bias_kind = pick(s, 0, 4);                   /* 0: no bias; as case_sdpa */
+    int lo = -1, hi = 1;
+    if (c.bias_kind == 1) { lo = -4; hi = 3; }
+    if (c.bias_kind == 2) { lo = 8; hi = 11; }
+    if (c.bias_kind == 3) { lo = 1015; hi = 1023; }
+    fill(s, c.bias, T * T, lo, hi);
+    for (int i = 0; i < T; i++) {
+        int hide = pick(s, 0, 7);                  /* 0: the row sees no key */
+        for (int j = 0; j < T; j++)
+            if (hide == 0 || (hide < 4 && next(s) % 4 == 0)) c.bias[i * T + j] = -INFINITY;
+    }
+    const double *b = c.bias_kind ? c.bias : NULL;
+    char shape[128];
+    snprintf(shape, sizeof shape, "T %d, d_model %d, n_heads %d, range %d, bias %d, seed "
+             "%llu", T, d, c.H, range, c.bias_kind, (unsigned long long)c.seed);
+    if (!bad) {
+        mm_status st = mha_forward(c.out, c.wts, layer, c.x, b, T);
+        mm_status st2 = mha_forward(c.out2, NULL, layer, c.x, b, T);
+        if (st != st2)
+            bad = fail("mha_forward (%s): %s with weights, %s with weights NULL", shape,
+                       mm_status_name(st), mm_status_name(st2));
+        else if (st == MM_OK && memcmp(c.out, c.out2, sizeof(double) * T * d))
+            bad = fail("mha_forward (%s): out differs with weights NULL", shape);
+        else if (st != MM_OK && strncmp(mm_last_error(), "mha_forward: ", 13) &&
+                 strncmp(mm_last_error(), "sdpa: ", 6))
+            bad = fail("mha_forward (%s): %s, but the message \"%s\" names neither "
+                       "mha_forward nor sdpa", shape, mm_status_name(st), mm_last_error());
+        else
+            bad = check_mha(&c, st, shape);
+    }
+    mha_free(layer);
+    return bad;
+}
+
 const char *fz_run(fz_source *s, char *why, size_t why_size)
 {
     static const char *(*const cases[N_KINDS])(fz_source *) = {
         case_matmul, case_project, case_fused, case_split, case_attend,
-        case_count, case_fill, case_init, case_softmax, case_sdpa };
+        case_count, case_fill, case_init, case_softmax, case_sdpa, case_heads, case_mha };
     why_buf = why;
     why_len = why_size;
     int kind = pick(s, 0, N_KINDS - 1);

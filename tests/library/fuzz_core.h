@@ -13,7 +13,10 @@
  * reported (MM_ERANGE) or finite. Copies (pack, split) must be exact; the
  * fused projection must equal the separate one bit for bit; the parameter
  * count must be exact; the generator must match an independent splitmix64
- * and polar method to 16 u. Statuses: MM_OK with finite outputs whenever the
+ * and polar method to 16 u. Chapter 03: the head split and merge must copy
+ * exactly; the layer's forward pass is bounded through its three products
+ * and its per-head softmax (fuzz_core.c, check_mha), and a drawn layer's
+ * weights must be attention_init_weights of its seed, bit for bit. Statuses: MM_OK with finite outputs whenever the
  * exact results are comfortably inside the range of double, MM_ERANGE only
  * when they are at or past its edge. */
 #ifndef TESTS_LIBRARY_FUZZ_CORE_H

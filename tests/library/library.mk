@@ -14,9 +14,9 @@
 # of the library), coverage (-O0 --coverage) and sanitized.
 
 LIBT_DIR    := tests/library
-LIBT_TESTS  := test_qkv test_sdpa test_errors test_bad_args test_alloc test_fuzz test_threads
+LIBT_TESTS  := test_qkv test_sdpa test_mha test_errors test_bad_args test_alloc test_fuzz test_threads
 LIBT_HELP   := $(LIBT_DIR)/alloc_fail.c $(LIBT_DIR)/fuzz_core.c
-LIBT_HDRS   := $(wildcard $(LIBT_DIR)/*.h)
+LIBT_HDRS   := $(wildcard $(LIBT_DIR)/*.h) $(wildcard tangled/examples/*.h)
 LIBT_WRAP   := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 LIBT_LIBS   := -lcriterion -lpthread $(LDLIBS)
 LIBT_RUN     = --jobs 1 --short-filename
@@ -58,7 +58,7 @@ CHECK_TARGETS += check-library check-library-bad-args check-library-alloc \
 libt_run = set -e; for t in $(1); do echo "$$t:"; $$t $(LIBT_RUN); done
 
 check-library: $(LIBT_OUT_plain)/test_qkv $(LIBT_OUT_plain)/test_sdpa \
-               $(LIBT_OUT_plain)/test_errors
+               $(LIBT_OUT_plain)/test_mha $(LIBT_OUT_plain)/test_errors
 	@$(call libt_run,$^)
 check-library-bad-args: $(LIBT_OUT_plain)/test_bad_args
 	@$(call libt_run,$^)
@@ -107,8 +107,9 @@ check-library-sanitize: $(LIBT_BINS_asan)
 # or definite/indirect leaks, which --errors-for-leak-kinds makes errors)
 # fails the group. Valgrind costs about 2 s per process here, too slow for
 # make check: check-library-valgrind (every test program, every 16th case of
-# the bad-argument table, 300 fuzz cases: about 2.5 minutes) and
-# check-library-valgrind-full (every case: about 15 minutes) are for CI.
+# the bad-argument table, 300 fuzz cases: a few minutes) and
+# check-library-valgrind-full (every case, about 880 processes: about 27
+# minutes on 2 cores, with chapter 03) are for CI.
 LIBT_VG_LOGS = $(BUILD)/libtest-valgrind
 VALGRIND = valgrind --trace-children=yes --error-exitcode=99 --leak-check=full \
   --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \

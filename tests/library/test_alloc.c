@@ -5,16 +5,18 @@
  * run must return MM_ENOMEM with a message, and leave no block allocated
  * once the case has cleaned up after itself. Each library case also pins its
  * N: chapter 02's sdpa allocates one row of scratch when weights is NULL and
- * nothing otherwise, and every other function allocates nothing (chapter
- * 03's mha_new and forward pass will). The mechanism is tested on its own
- * with a model of a constructor, correct and leaky. Chapter 03 adds rows to
- * lib_cases. */
+ * nothing otherwise; chapter 03's mha_new allocates three blocks (the layer,
+ * its weights, the drawn W_Q, W_K, W_V before packing), and mha_forward two
+ * work buffers, plus sdpa's row in each head when weights is NULL; every
+ * other function allocates nothing. The mechanism is tested on its own
+ * with a model of a constructor, correct and leaky. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "alloc_fail.h"
+#include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
 #include "minimodel/attention/sdpa.h"
 #include "minimodel/core/matrix.h"
@@ -147,7 +149,40 @@ static mm_status run_sdpa_row(void) { return sdpa(H, NULL, A, B, C, NULL, 2, 3, 
 static mm_status run_sdpa_row_bias(void) { return sdpa(H, NULL, A, B, C, D, 2, 3, 4, 5); }
 static mm_status run_sdpa_weights(void) { return sdpa(H, G, A, B, C, D, 2, 3, 4, 5); }
 
-/* lib_cases - chapter 03 adds mha_new and the forward pass here */
+/* chapter 03: a layer of d_model 4, two heads (made before the counting,
+ * by layers_up), T = 3; a layer of 8 with four heads for the per-head rows */
+enum { LD = 4, LH = 2, LT = 3, L4D = 8, L4H = 4 };
+static mha *L, *L4, *made_layer;
+static double X[L4D * LT], OUT[L4D * LT], W[L4H * LT * LT], BIAS[LT * LT];
+static double WQ[LD * LD], WK[LD * LD], WV[LD * LD], WO[LD * LD];
+
+static void layers_up(void)
+{
+    cr_assert_eq(mha_new(&L, LD, LH, 1), MM_OK, "%s", mm_last_error());
+    cr_assert_eq(mha_new(&L4, L4D, L4H, 2), MM_OK, "%s", mm_last_error());
+    for (int i = 0; i < L4D * LT; i++) X[i] = 0.25 * (i % 7) - 0.5;
+    for (int i = 0; i < LT * LT; i++) BIAS[i] = i % 4 == 1 ? -INFINITY : 0.5 * i;
+}
+
+static void layers_down(void) { mha_free(L); mha_free(L4); L = L4 = NULL; }
+
+/* mha_new: three blocks; cleanup releases the layer of a successful run */
+static mm_status run_new(void) { return mha_new(&made_layer, LD, LH, 1); }
+static void free_made(void) { mha_free(made_layer); made_layer = NULL; }
+static mm_status run_mha_count(void) { long n; return mha_param_count(&n, L); }
+static mm_status run_get(void) { return mha_get_weights(WQ, WK, WV, WO, L); }
+static mm_status run_set(void) { return mha_set_weights(L, WQ, WK, WV, WO); }
+static mm_status run_split_heads(void) { return mha_split_heads(H, A, LT, LH, LD / LH); }
+static mm_status run_merge_heads(void) { return mha_merge_heads(H, A, LT, LH, LD / LH); }
+static mm_status run_free(void) { mha *m = NULL; mha_free(m); return MM_OK; }
+/* mha_forward: two work buffers; with weights NULL, sdpa's row in each head */
+static mm_status run_fwd_w(void) { return mha_forward(OUT, W, L, X, NULL, LT); }
+static mm_status run_fwd_w_bias(void) { return mha_forward(OUT, W, L, X, BIAS, LT); }
+static mm_status run_fwd_row(void) { return mha_forward(OUT, NULL, L, X, NULL, LT); }
+static mm_status run_fwd_row_bias(void) { return mha_forward(OUT, NULL, L, X, BIAS, LT); }
+static mm_status run_fwd4_row(void) { return mha_forward(OUT, NULL, L4, X, BIAS, LT); }
+static mm_status run_fwd4_w(void) { return mha_forward(OUT, W, L4, X, NULL, LT); }
+
 static const alloc_case lib_cases[] = {
     { "mm_matmul", run_matmul, NULL, 0 }, { "qkv_project", run_project, NULL, 0 },
     { "qkv_pack", run_pack, NULL, 0 }, { "qkv_split", run_split, NULL, 0 },
@@ -159,11 +194,25 @@ static const alloc_case lib_cases[] = {
     { "sdpa (weights NULL)", run_sdpa_row, NULL, 1 },
     { "sdpa (weights NULL, bias)", run_sdpa_row_bias, NULL, 1 },
     { "sdpa (weights given)", run_sdpa_weights, NULL, 0 },
+    { "mha_new", run_new, free_made, 3 },
+    { "mha_free(NULL)", run_free, NULL, 0 },
+    { "mha_param_count", run_mha_count, NULL, 0 },
+    { "mha_get_weights", run_get, NULL, 0 }, { "mha_set_weights", run_set, NULL, 0 },
+    { "mha_split_heads", run_split_heads, NULL, 0 },
+    { "mha_merge_heads", run_merge_heads, NULL, 0 },
+    { "mha_forward (weights given)", run_fwd_w, NULL, 2 },
+    { "mha_forward (weights given, bias)", run_fwd_w_bias, NULL, 2 },
+    { "mha_forward (weights NULL: 2 heads)", run_fwd_row, NULL, 2 + LH },
+    { "mha_forward (weights NULL, bias: 2 heads)", run_fwd_row_bias, NULL, 2 + LH },
+    { "mha_forward (weights NULL, bias: 4 heads)", run_fwd4_row, NULL, 2 + L4H },
+    { "mha_forward (weights given: 4 heads)", run_fwd4_w, NULL, 2 },
 };
 
 Test(alloc_library, every_allocation_fails_in_turn)
 {
     for (int i = 0; i < 64; i++) A[i] = B[i] = D[i] = E[i] = F[i] = G[i] = 0.5;
+    layers_up();
+    cr_assert_eq(mha_get_weights(WQ, WK, WV, WO, L), MM_OK);
     for (size_t i = 0; i < sizeof lib_cases / sizeof lib_cases[0]; i++) {
         long n;
         const char *why = each_allocation_fails(&lib_cases[i], &n);
@@ -173,6 +222,7 @@ Test(alloc_library, every_allocation_fails_in_turn)
                      "this count), a lost one its documentation", lib_cases[i].name,
                      n, lib_cases[i].n_allocs);
     }
+    layers_down();
 }
 
 /* sdpa with weights NULL: when its one allocation fails, MM_ENOMEM with its
@@ -230,4 +280,120 @@ Test(alloc_library, sdpa_frees_its_row_on_a_range_error)
                  mm_status_name(s));
     cr_assert_eq(attempts, 1);
     cr_assert_eq(left, 0, "sdpa leaks its row when a score overflows");
+}
+
+/* ---- chapter 03 --------------------------------------------------------------- */
+
+/* mha_new: whichever of its three allocations fails, MM_ENOMEM with its
+ * message, *layer NULL, no block left */
+Test(alloc_library, mha_new_without_memory_leaves_layer_null)
+{
+    static double not_a_layer;
+    for (long i = 1; i <= 3; i++) {
+        mha *layer = (mha *)(void *)&not_a_layer;
+        mm_fail(MM_OK, "%s", "");
+        alloc_fail_arm(i);
+        mm_status s = mha_new(&layer, 6, 3, 1);
+        long attempts = alloc_fail_attempts(), left = alloc_fail_live();
+        alloc_fail_disarm();
+        cr_assert_eq(s, MM_ENOMEM, "mha_new with allocation %ld failing returned %s", i,
+                     mm_status_name(s));
+        cr_assert_str_eq(mm_last_error(), "mha_new: no memory for the weights of a layer "
+                         "with d_model = 6");
+        cr_assert_null(layer, "mha_new with allocation %ld failing left *layer %p: it "
+                       "must be NULL", i, (void *)layer);
+        cr_assert_eq(left, 0, "mha_new with allocation %ld of 3 failing leaks %ld blocks",
+                     i, left);
+        cr_assert_eq(attempts, 3, "mha_new made %ld allocations, expected its three "
+                     "(made together, then checked)", attempts);
+    }
+}
+
+/* mha_forward: when any allocation fails (its two work buffers, or sdpa's
+ * row in a head when weights is NULL), MM_ENOMEM, nothing written to out or
+ * weights, the inputs and the layer unchanged, no block left */
+Test(alloc_library, mha_forward_without_memory_writes_nothing)
+{
+    layers_up();
+    double x0[L4D * LT], bias0[LT * LT], layer0[4 * L4D * L4D];
+    memcpy(x0, X, sizeof x0);
+    memcpy(bias0, BIAS, sizeof bias0);
+    memcpy(layer0, L4->w_qkv, sizeof layer0);
+    for (int with_w = 0; with_w < 2; with_w++)
+        for (int with_bias = 0; with_bias < 2; with_bias++) {
+            long n = with_w ? 2 : 2 + L4H;
+            for (long i = 1; i <= n; i++) {
+                double out0[L4D * LT], w0[L4H * LT * LT];
+                for (int k = 0; k < L4D * LT; k++) OUT[k] = out0[k] = 1234.5 + k;
+                for (int k = 0; k < L4H * LT * LT; k++) W[k] = w0[k] = -99.5 - k;
+                mm_fail(MM_OK, "%s", "");
+                alloc_fail_arm(i);
+                mm_status s = mha_forward(OUT, with_w ? W : NULL, L4, X,
+                                          with_bias ? BIAS : NULL, LT);
+                long left = alloc_fail_live();
+                alloc_fail_disarm();
+                cr_assert_eq(s, MM_ENOMEM, "mha_forward (weights %s, bias %s) with allocation "
+                             "%ld of %ld failing returned %s", with_w ? "given" : "NULL",
+                             with_bias ? "given" : "NULL", i, n, mm_status_name(s));
+                const char *msg = mm_last_error();
+                if (i <= 2)
+                    cr_assert_str_eq(msg, "mha_forward: no memory for two work buffers of "
+                                     "3 x 24");
+                else       /* sdpa's row, in head i - 3: the message may be sdpa's */
+                    cr_assert(strstr(msg, "no memory") && (!strncmp(msg, "sdpa: ", 6) ||
+                              !strncmp(msg, "mha_forward: ", 13)), "allocation %ld (sdpa's "
+                              "row in head %ld): message \"%s\"", i, i - 3, msg);
+                cr_assert_eq(left, 0, "mha_forward leaks %ld blocks when allocation %ld of "
+                             "%ld fails", left, i, n);
+                cr_assert(memcmp(OUT, out0, sizeof out0) == 0, "mha_forward wrote out "
+                          "although allocation %ld failed: MM_ENOMEM writes nothing", i);
+                cr_assert(memcmp(W, w0, sizeof w0) == 0, "mha_forward wrote weights "
+                          "although allocation %ld failed", i);
+                cr_assert(memcmp(X, x0, sizeof x0) == 0 && memcmp(BIAS, bias0, sizeof bias0)
+                          == 0 && memcmp(L4->w_qkv, layer0, sizeof layer0) == 0,
+                          "mha_forward changed an input or the layer");
+            }
+        }
+    layers_down();
+}
+
+/* mha_forward's failures after its allocations: every path frees them (and
+ * sdpa its row): X W_QKV overflows, a score overflows, the product with W_O
+ * overflows, a bias of NaN (refused by sdpa) */
+Test(alloc_library, mha_forward_frees_its_buffers_on_every_failure)
+{
+    enum { D = 4, DD = D * D, T = 3 };
+    static const double eye[DD] = { 1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 0,  0, 0, 0, 1 };
+    double big[DD], zero[DD] = { 0 }, v[DD], x[T * D], out[T * D], bias[T * T] = { 0 };
+    for (int i = 0; i < DD; i++) { big[i] = 1e200; v[i] = 1e200 * eye[i]; }
+    for (int i = 0; i < T * D; i++) x[i] = 1 + i % 3;
+    mha *layer;
+    cr_assert_eq(mha_new(&layer, D, 2, 1), MM_OK);
+    static const struct { const char *what; int weights_q, weights_o, x_big, nan_bias; } cases[] = {
+        { "X W_QKV overflows", 1, 0, 1, 0 },
+        { "a score overflows", 2, 0, 0, 0 },
+        { "the product with W_O overflows", 3, 1, 0, 0 },
+        { "a bias of NaN", 0, 0, 0, 1 } };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int with_w = 0; with_w < 2; with_w++) {
+            double w[2 * T * T], xx[T * D];
+            const double *wq = eye, *wk = eye, *wv = eye, *wo = eye;
+            if (cases[c].weights_q == 1) wq = big;                   /* with x = 1e200 */
+            if (cases[c].weights_q == 2) { wq = big; wk = big; }     /* scores 1e400 */
+            if (cases[c].weights_q == 3) { wq = zero; wk = zero; wv = v; wo = big; }
+            cr_assert_eq(mha_set_weights(layer, wq, wk, wv, wo), MM_OK, "%s", mm_last_error());
+            for (int i = 0; i < T * D; i++) xx[i] = cases[c].x_big ? 1e200 : x[i];
+            bias[4] = cases[c].nan_bias ? NAN : 0;
+            alloc_fail_arm(0);
+            mm_status s = mha_forward(out, with_w ? w : NULL, layer, xx, bias, T);
+            long attempts = alloc_fail_attempts(), left = alloc_fail_live();
+            alloc_fail_disarm();
+            cr_assert(s == MM_ERANGE || (cases[c].nan_bias && s == MM_EINVAL), "%s: "
+                      "mha_forward returned %s", cases[c].what, mm_status_name(s));
+            cr_assert(attempts >= 2, "%s: %ld allocations, the two work buffers expected "
+                      "first", cases[c].what, attempts);
+            cr_assert_eq(left, 0, "%s (weights %s): mha_forward leaks %ld blocks on this "
+                         "path", cases[c].what, with_w ? "given" : "NULL", left);
+        }
+    mha_free(layer);
 }

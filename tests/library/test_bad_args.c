@@ -10,6 +10,10 @@
  * optional); each size 0, -1 and INT_MIN; each output the same buffer as, and
  * overlapping by one element, each other buffer; each checked input holding
  * NaN, +inf or -inf (-inf accepted where it hides a key); and the valid call.
+ * Chapter 03's layer is an argument of its own kind: the runner makes it
+ * with mha_new (d_model, n_heads), its buffer is the layer's weights
+ * (W_QKV then W_O, 4 d_model^2 doubles), "ptr=layer[+k]" points ptr into
+ * them (named layer->w_qkv in the messages), and "layer=VALUE" sets them.
  * ROWS adds
  * the cases particular to one function: sizes whose product or sum
  * overflows, INT_MAX accepted, results that overflow (MM_ERANGE), and the
@@ -22,7 +26,9 @@
  *   ptr=VALUE         every element of ptr's buffer set to VALUE
  *   ptr[i]=VALUE      element i of ptr's buffer set to VALUE
  * For every case the runner checks: the status; the message, which must
- * start with "function: " and contain the expected text (argument, value);
+ * start with "function: " (or with the callee that checks the argument, where
+ * REPORTED_BY or a row says so) and contain the expected text (argument,
+ * value);
  * after MM_EINVAL, every buffer byte for byte as before (nothing written);
  * inputs never changed; after MM_OK, outputs finite (unless the function
  * copies its values as they are). Crashes fail the case (Criterion), leaks
@@ -37,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
 #include "minimodel/attention/sdpa.h"
 #include "minimodel/core/matrix.h"
@@ -51,9 +58,12 @@ typedef struct {
                                checked finite, 'm' input that may be NULL, finite
                                or -inf (a bias), 'c' input copied as it is, 'b'
                                read and written in place, finite or -inf (a row
-                               of scores), 'r' generator, 'l' long output */
-    const char *rows, *cols;    /* names of size arguments ("d_qkv": 2 d_k + d_v);
-                                   cols NULL: a vector, its elements named s[j] */
+                               of scores), 'r' generator, 'l' long output; a
+                               layer (mha): 'L' read, 'M' written, 'F' released,
+                               'n' the mha ** that mha_new writes */
+    const char *rows, *cols;    /* names of size arguments ("d_qkv": 2 d_k + d_v,
+                                   "hd": n_heads d_k, "HT": n_heads T); cols
+                                   NULL: a vector, its elements named s[j] */
 } ptr_arg;
 typedef struct {
     const char *name;
@@ -110,6 +120,38 @@ static const fn_desc FUNCS[] = {
         { "q", 'i', "T_q", "d_k" }, { "k", 'i', "T_k", "d_k" }, { "v", 'i', "T_k", "d_v" },
         { "bias", 'm', "T_q", "T_k" } },
       { { "T_q", 'i', "2" }, { "T_k", 'i', "3" }, { "d_k", 'i', "4" }, { "d_v", 'i', "5" } } },
+    { "mha_new",
+      { { "layer", 'n', "1", "1" } },
+      { { "d_model", 'i', "4" }, { "n_heads", 'i', "2" }, { "seed", 'x', "1" } } },
+    { "mha_free",           /* released: only the rows below */
+      { { "layer", 'F', "1", "1" } },
+      { { "d_model", 'x', "4" }, { "n_heads", 'x', "2" } } },
+    { "mha_param_count",    /* d_model, n_heads: the layer's (mha_new's) */
+      { { "count", 'l', "1", "1" }, { "layer", 'L', "d_model", "d_model" } },
+      { { "d_model", 'x', "8" }, { "n_heads", 'x', "2" } } },
+    { "mha_get_weights",
+      { { "w_q", 'o', "d_model", "d_model" }, { "w_k", 'o', "d_model", "d_model" },
+        { "w_v", 'o', "d_model", "d_model" }, { "w_o", 'o', "d_model", "d_model" },
+        { "layer", 'L', "d_model", "d_model" } },
+      { { "d_model", 'x', "4" }, { "n_heads", 'x', "2" } } },
+    { "mha_set_weights",
+      { { "layer", 'M', "d_model", "d_model" }, { "w_q", 'i', "d_model", "d_model" },
+        { "w_k", 'i', "d_model", "d_model" }, { "w_v", 'i', "d_model", "d_model" },
+        { "w_o", 'i', "d_model", "d_model" } },
+      { { "d_model", 'x', "4" }, { "n_heads", 'x', "2" } } },
+    { "mha_split_heads",
+      { { "heads", 'o', "T", "hd" }, { "m", 'c', "T", "hd" } },
+      { { "T", 'i', "3" }, { "n_heads", 'i', "2" }, { "d_k", 'i', "2" } } },
+    /* listed heads first, in the order mha_merge_heads checks and names them
+     * (its call is mha_merge_heads(m, heads, ...): see call) */
+    { "mha_merge_heads",
+      { { "heads", 'c', "T", "hd" }, { "m", 'o', "T", "hd" } },
+      { { "T", 'i', "3" }, { "n_heads", 'i', "2" }, { "d_k", 'i', "2" } } },
+    { "mha_forward",        /* the bias is checked by sdpa, head by head */
+      { { "out", 'o', "T", "d_model" }, { "weights", 'w', "HT", "T" },
+        { "layer", 'L', "d_model", "d_model" }, { "x", 'i', "T", "d_model" },
+        { "bias", 'm', "T", "T" } },
+      { { "T", 'i', "3" }, { "d_model", 'x', "4" }, { "n_heads", 'x', "2" } } },
     { "mm_fail", { { NULL } }, { { "fmt", 'x', "ok" } } },
     { "mm_rng_seed", { { "r", 'r', "1", "1" } }, { { NULL } } },
     { "mm_rng_next", { { "r", 'r', "1", "1" } }, { { NULL } } },
@@ -267,6 +309,104 @@ static const row ROWS[] = {
     { "mm_fill_normal", "std=DBL_MAX", MM_EINVAL, "got 1.79769e+308" },
     { "mm_fill_normal", "std=MM_STD_MAX", MM_OK, "" },
     { "mm_fill_normal", "std=0", MM_OK, "" },
+    /* chapter 03: the layer */
+    { "mha_new", "d_model=6,n_heads=4", MM_EINVAL, "n_heads = 4 does not divide d_model = "
+      "6; each head needs d_model / n_heads columns" },
+    { "mha_new", "d_model=4,n_heads=8", MM_EINVAL, "n_heads = 8 does not divide d_model = 4" },
+    { "mha_new", "n_heads=INT_MAX", MM_EINVAL,
+      "n_heads = 2147483647 does not divide d_model = 4" },
+    { "mha_new", "d_model=INT_MAX,n_heads=1", MM_EINVAL, "d_model = 2147483647 is too "
+      "large: 3 d_model, the width of W_QKV, does not fit in an int" },
+    { "mha_new", "d_model=715827883,n_heads=1", MM_EINVAL,       /* INT_MAX / 3 + 1 */
+      "d_model = 715827883 is too large" },
+    { "mha_new", "d_model=715827882,n_heads=1", MM_EINVAL,       /* 3 d fits, 4 d^2 not */
+      "d_model * 4 * (long)d_model = 715827882 * 2863311528 doubles do not fit" },
+    { "mha_new", "d_model=536870912,n_heads=2", MM_EINVAL,       /* 4 d^2 = 2^60 */
+      "= 536870912 * 2147483648 doubles do not fit in one buffer" },
+    { "mha_new", "d_model=1,n_heads=1", MM_OK, "" },
+    { "mha_new", "d_model=4,n_heads=4", MM_OK, "" },             /* d_k = 1 */
+    { "mha_new", "d_model=64,n_heads=4,seed=0", MM_OK, "" },
+    { "mha_free", "", MM_OK, "" },
+    { "mha_free", "layer=NULL", MM_OK, "" },                     /* does nothing */
+    { "mha_param_count", "d_model=64,n_heads=4", MM_OK, "" },
+    { "mha_get_weights", "w_o=layer+48", MM_EINVAL,              /* W_O itself */
+      "w_o must not overlap layer->w_qkv" },
+    { "mha_get_weights", "w_q=layer+63", MM_EINVAL, "w_q must not overlap layer->w_qkv" },
+    { "mha_get_weights", "w_v=w_o+15", MM_EINVAL, "w_v must not overlap w_o" },
+    { "mha_get_weights", "d_model=64,n_heads=4", MM_OK, "" },
+    { "mha_set_weights", "w_o=layer+48", MM_EINVAL, "layer->w_qkv must not overlap w_o" },
+    { "mha_set_weights", "w_q=w_k", MM_OK, "" },                 /* inputs may coincide */
+    { "mha_set_weights", "w_q=w_o,w_k=w_o,w_v=w_o", MM_OK, "" },
+    { "mha_set_weights", "w_q=-DBL_MAX,w_o=DBL_MAX", MM_OK, "" },
+    { "mha_set_weights", "w_v[5]=nan,w_k[7]=inf", MM_EINVAL, "w_k[1][3] is inf" },
+    { "mha_set_weights", "d_model=64,n_heads=4", MM_OK, "" },
+    { "mha_split_heads", "n_heads=65536,d_k=32768", MM_EINVAL,
+      "n_heads = 65536 times d_k = 32768 does not fit in an int" },
+    { "mha_split_heads", "n_heads=INT_MAX", MM_EINVAL, "n_heads = 2147483647 times d_k = 2" },
+    { "mha_split_heads", "d_k=INT_MAX", MM_EINVAL, "n_heads = 2 times d_k = 2147483647" },
+    { "mha_split_heads", "T=INT_MAX,n_heads=32768,d_k=65535", MM_EINVAL,
+      "T * n_heads * d_k = 2147483647 * 2147450880 doubles do not fit" },
+    { "mha_split_heads", "T=536870913,n_heads=1,d_k=INT_MAX", MM_EINVAL,
+      "T * n_heads * d_k = 536870913 * 2147483647" },
+    { "mha_split_heads", "T=536870912,n_heads=1,d_k=INT_MAX,heads=m", MM_EINVAL,
+      "heads must not be the same buffer as m" },                /* the size fits */
+    { "mha_split_heads", "n_heads=1", MM_OK, "" },
+    { "mha_split_heads", "T=1,n_heads=4,d_k=1", MM_OK, "" },
+    { "mha_merge_heads", "n_heads=65536,d_k=32768", MM_EINVAL,
+      "n_heads = 65536 times d_k = 32768 does not fit in an int" },
+    { "mha_merge_heads", "d_k=INT_MAX", MM_EINVAL, "n_heads = 2 times d_k = 2147483647" },
+    { "mha_merge_heads", "T=INT_MAX,n_heads=32768,d_k=65535", MM_EINVAL,
+      "T * n_heads * d_k = 2147483647 * 2147450880 doubles do not fit" },
+    { "mha_merge_heads", "T=536870912,n_heads=1,d_k=INT_MAX,m=heads", MM_EINVAL,
+      "heads must not be the same buffer as m" },
+    { "mha_merge_heads", "T=1,n_heads=4,d_k=1", MM_OK, "" },
+    { "mha_forward", "T=INT_MAX", MM_EINVAL,
+      "T * T = 2147483647 * 2147483647 doubles do not fit in one buffer" },
+    { "mha_forward", "T=1073741824,weights=NULL", MM_EINVAL,      /* T^2 = 2^60 */
+      "T * T = 1073741824 * 1073741824 doubles do not fit" },
+    { "mha_forward", "T=1073741823", MM_EINVAL, "weights would hold n_heads = 2 times "
+      "T x T = 1073741823 x 1073741823 doubles, more than one buffer may" },
+    { "mha_forward", "T=1073741823,weights=NULL,out=x", MM_EINVAL,   /* no weights: fits */
+      "out must not be the same buffer as x" },
+    { "mha_forward", "d_model=64,n_heads=4,T=536870912", MM_EINVAL,  /* 4 T^2 = 2^60 */
+      "weights would hold n_heads = 4 times T x T = 536870912 x 536870912 doubles" },
+    { "mha_forward", "d_model=64,n_heads=4,T=536870911,out=weights", MM_EINVAL, /* fits */
+      "out must not be the same buffer as weights" },
+    { "mha_forward", "out=layer+48", MM_EINVAL, "out must not be the same buffer as layer->w_o" },
+    { "mha_forward", "weights=layer+48", MM_EINVAL,
+      "weights must not be the same buffer as layer->w_o" },
+    { "mha_forward", "weights=NULL,out=layer+49", MM_EINVAL, "out must not overlap layer->w_o" },
+    { "mha_forward", "out=layer+47", MM_EINVAL, "out must not overlap layer->w_qkv" },
+    { "mha_forward", "weights=NULL,bias=NULL", MM_OK, "" },
+    { "mha_forward", "x=layer", MM_OK, "" },          /* inputs may share the weights */
+    { "mha_forward", "bias=x", MM_OK, "" },
+    { "mha_forward", "bias=-inf", MM_OK, "" },        /* nothing seen: weights, out 0 */
+    { "mha_forward", "weights=NULL,bias=-inf", MM_OK, "" },
+    { "mha_forward", "bias[0]=-inf,bias[1]=-inf,bias[2]=-inf", MM_OK, "" },
+    { "mha_forward", "bias=-DBL_MAX", MM_OK, "" },
+    { "mha_forward", "bias[4]=inf", MM_EINVAL, "sdpa: bias[1][1] is inf; a bias must be "
+      "finite, or -inf to hide a key" },
+    { "mha_forward", "weights=NULL,bias[0]=nan", MM_EINVAL, "sdpa: bias[0][0] is nan" },
+    { "mha_forward", "x[0]=nan,bias[0]=nan", MM_EINVAL, "x[0][0] is nan; inputs must be finite" },
+    { "mha_forward", "n_heads=1", MM_OK, "" },
+    { "mha_forward", "n_heads=4", MM_OK, "" },        /* d_k = 1 */
+    { "mha_forward", "T=1", MM_OK, "" },
+    { "mha_forward", "d_model=64,n_heads=4,T=8", MM_OK, "" },
+    /* the three products that can overflow: X W_QKV, a score, the heads' outputs W_O */
+    { "mha_forward", "x=1e200,layer=1e200", MM_ERANGE, "mha_forward: X W_QKV overflows; "
+      "x and the weights hold values too large to multiply" },
+    { "mha_forward", "weights=NULL,x=-1e200,layer=1e200", MM_ERANGE, "X W_QKV overflows" },
+    { "mha_forward", "layer=1e160", MM_ERANGE, "sdpa: a score of query 0 overflows" },
+    { "mha_forward", "weights=NULL,layer=1e160", MM_ERANGE,
+      "sdpa: a score of query 0 overflows" },
+    { "mha_forward", "layer=1e150,bias=DBL_MAX", MM_ERANGE,
+      "sdpa: query 0, key 0: the score overflows once the bias is added" },
+    { "mha_forward", "layer=1e150", MM_OK, "" },      /* scores 1e300: finite */
+    { "mha_forward", "layer=0,layer[20]=1e200,layer[48]=1e200", MM_ERANGE,
+      "mha_forward: the heads' outputs times W_O overflow" },  /* W_V[1][0], W_O[0][0] */
+    { "mha_forward", "weights=NULL,layer=0,layer[20]=1e200,layer[48]=1e200", MM_ERANGE,
+      "the heads' outputs times W_O overflow" },
+    { "mha_forward", "layer=0,layer[20]=1e200,layer[48]=1e100", MM_OK, "" },
     { "mm_fail", "fmt=NULL", MM_ERANGE, "mm_fail: fmt is NULL (status MM_ERANGE)" },
     { "mm_fail", "", MM_ERANGE, "mm_fail: ok" },
     { "mm_rng_seed", "r=NULL", UNCHECKED, "rng.h: r is not NULL (unchecked)" },
@@ -277,6 +417,26 @@ static const row ROWS[] = {
 };
 enum { N_ROWS = sizeof ROWS / sizeof ROWS[0] };
 
+/* REPORTED_BY - arguments whose values a callee checks, so that its message
+ * may name the callee: mha_forward leaves the bias to sdpa, which checks it
+ * for head 0 before anything is written. (A row names such a callee by
+ * starting its expected text with it, as "sdpa: ...".) The message must then
+ * start with the function or the callee, and hold the rest of the text; if
+ * mha_forward comes to check the bias, and to name itself when a head's
+ * sdpa fails, these cases pass as they are, and this table and the "sdpa: "
+ * of the rows can go. */
+static const struct { const char *fn, *arg, *callee; } REPORTED_BY[] = {
+    { "mha_forward", "bias", "sdpa" },
+};
+
+static const char *reported_by(const char *fn, const char *arg)
+{
+    for (size_t i = 0; i < sizeof REPORTED_BY / sizeof REPORTED_BY[0]; i++)
+        if (!strcmp(REPORTED_BY[i].fn, fn) && !strcmp(REPORTED_BY[i].arg, arg))
+            return REPORTED_BY[i].callee;
+    return NULL;
+}
+
 /* ---- a case: generated from FUNCS or taken from ROWS ---------------------------- */
 
 typedef struct {
@@ -284,6 +444,7 @@ typedef struct {
     char spec[96];
     int want;
     char msg[160];
+    char via[24];           /* the function the message names, if not FUNCS[fn] */
 } test_case;
 
 static const fn_desc *find_fn(const char *name)
@@ -294,8 +455,19 @@ static const fn_desc *find_fn(const char *name)
 }
 
 /* written - an argument the function writes; optional - one that may be NULL */
-static int written(char kind) { return kind == 'o' || kind == 'w' || kind == 'b'; }
+static int written(char kind)
+{
+    return kind == 'o' || kind == 'w' || kind == 'b' || kind == 'M' || kind == 'n';
+}
 static int optional(char kind) { return kind == 'w' || kind == 'm'; }
+
+/* a_layer - an mha made by the runner; alias_name - an argument as the
+ * overlap messages name it: a layer by its weights */
+static int a_layer(char kind) { return kind == 'L' || kind == 'M' || kind == 'F'; }
+static const char *alias_name(const ptr_arg *p)
+{
+    return a_layer(p->kind) ? "layer->w_qkv" : p->name;
+}
 
 /* nonfinite_reason - the end of the message for a NaN or +inf argument */
 static const char *nonfinite_reason(char kind)
@@ -309,13 +481,14 @@ static int n_ptrs(const fn_desc *f) { int n = 0; while (n < MAXP && f->p[n].name
 static int n_nums(const fn_desc *f) { int n = 0; while (n < MAXN && f->n[n].name) n++; return n; }
 
 static test_case *add(test_case *all, size_t *n, const fn_desc *f, const char *spec,
-                      int want, const char *msg)
+                      int want, const char *msg, const char *via)
 {
     test_case *c = &all[(*n)++];
     c->fn = (int)(f - FUNCS);
     snprintf(c->spec, sizeof c->spec, "%s", spec);
     c->want = want;
     snprintf(c->msg, sizeof c->msg, "%s", msg);
+    snprintf(c->via, sizeof c->via, "%s", via ? via : "");
     return c;
 }
 
@@ -328,13 +501,14 @@ static size_t generate(test_case *all)
         const fn_desc *f = &FUNCS[fi];
         if (f->p[0].name == NULL && f->n[0].name && strcmp(f->fn, "mm_fail") == 0) continue;
         if (strncmp(f->fn, "mm_rng_", 7) == 0) continue;    /* unchecked: in ROWS */
+        if (strcmp(f->fn, "mha_free") == 0) continue;       /* no status: in ROWS */
         int np = n_ptrs(f), nn = n_nums(f);
-        add(all, &n, f, "", MM_OK, "");                     /* the valid call */
+        add(all, &n, f, "", MM_OK, "", NULL);               /* the valid call */
         for (int i = 0; i < np; i++) {                      /* every pointer NULL */
             snprintf(spec, sizeof spec, "%s=NULL", f->p[i].name);
             snprintf(msg, sizeof msg, "%s is NULL", f->p[i].name);
-            if (optional(f->p[i].kind)) add(all, &n, f, spec, MM_OK, "");
-            else add(all, &n, f, spec, MM_EINVAL, msg);
+            if (optional(f->p[i].kind)) add(all, &n, f, spec, MM_OK, "", NULL);
+            else add(all, &n, f, spec, MM_EINVAL, msg, NULL);
         }
         for (int i = 0; i < nn; i++) {                      /* every size 0, < 0 */
             static const char *const bad[] = { "0", "-1", "INT_MIN" };
@@ -344,27 +518,28 @@ static size_t generate(test_case *all)
                     snprintf(spec, sizeof spec, "%s=%s", f->n[i].name, bad[b]);
                     snprintf(msg, sizeof msg, "%s must be positive, got %s",
                              f->n[i].name, got[b]);
-                    add(all, &n, f, spec, MM_EINVAL, msg);
+                    add(all, &n, f, spec, MM_EINVAL, msg, NULL);
                 } else if (f->n[i].kind == 'z' && b < 2) {  /* -1 is SIZE_MAX */
                     snprintf(spec, sizeof spec, "%s=%s", f->n[i].name, b ? "SIZE_MAX" : "0");
                     snprintf(msg, sizeof msg, "%s must be in 1..%zu, got %s",
                              f->n[i].name, MM_MAX_ELEMENTS, b ? "18446744073709551615" : "0");
-                    add(all, &n, f, spec, MM_EINVAL, msg);
+                    add(all, &n, f, spec, MM_EINVAL, msg, NULL);
                 }
             }
         }
         for (int i = 0; i < np; i++)                        /* every forbidden alias */
             for (int j = 0; j < np; j++) {
                 if (i == j || (!written(f->p[i].kind) && !written(f->p[j].kind))) continue;
+                if (a_layer(f->p[i].kind)) continue;        /* a layer is not a buffer */
                 int lo = i < j ? i : j, hi = i < j ? j : i;
                 snprintf(spec, sizeof spec, "%s=%s", f->p[i].name, f->p[j].name);
                 snprintf(msg, sizeof msg, "%s must not be the same buffer as %s",
-                         f->p[lo].name, f->p[hi].name);
-                add(all, &n, f, spec, MM_EINVAL, msg);
+                         alias_name(&f->p[lo]), alias_name(&f->p[hi]));
+                add(all, &n, f, spec, MM_EINVAL, msg, NULL);
                 snprintf(spec, sizeof spec, "%s=%s+1", f->p[i].name, f->p[j].name);
                 snprintf(msg, sizeof msg, "%s must not overlap %s",
-                         f->p[lo].name, f->p[hi].name);
-                add(all, &n, f, spec, MM_EINVAL, msg);
+                         alias_name(&f->p[lo]), alias_name(&f->p[hi]));
+                add(all, &n, f, spec, MM_EINVAL, msg, NULL);
             }
         for (int i = 0; i < np; i++) {                      /* NaN and infinities */
             char kind = f->p[i].kind;
@@ -375,15 +550,22 @@ static size_t generate(test_case *all)
                 if (kind == 'i' || ((kind == 'm' || kind == 'b') && b < 2)) {
                     snprintf(msg, sizeof msg, "%s[LAST] is %s; %s", f->p[i].name, v[b],
                              nonfinite_reason(kind));
-                    add(all, &n, f, spec, MM_EINVAL, msg);
+                    add(all, &n, f, spec, MM_EINVAL, msg, reported_by(f->fn, f->p[i].name));
                 } else {
-                    add(all, &n, f, spec, MM_OK, "");   /* copied as it is; -inf hides */
+                    add(all, &n, f, spec, MM_OK, "", NULL);   /* copied as it is; -inf hides */
                 }
             }
         }
     }
-    for (int r = 0; r < N_ROWS; r++)
-        add(all, &n, find_fn(ROWS[r].fn), ROWS[r].spec, ROWS[r].want, ROWS[r].msg);
+    for (int r = 0; r < N_ROWS; r++) {
+        char callee[24] = "";                 /* "sdpa: ..." in a row of mha_forward */
+        const char *colon = strstr(ROWS[r].msg, ": ");
+        if (colon && colon - ROWS[r].msg < (long)sizeof callee)
+            snprintf(callee, sizeof callee, "%.*s", (int)(colon - ROWS[r].msg), ROWS[r].msg);
+        int other = callee[0] && find_fn(callee) && strcmp(callee, ROWS[r].fn);
+        add(all, &n, find_fn(ROWS[r].fn), ROWS[r].spec, ROWS[r].want,
+            other ? colon + 2 : ROWS[r].msg, other ? callee : NULL);
+    }
     const char *every = getenv("MM_BAD_ARGS_EVERY");     /* a sample, for valgrind */
     long k = every ? atol(every) : 1, kept = 0;
     for (size_t i = 0; k > 1 && i < n; i += (size_t)k) all[kept++] = all[i];
@@ -398,6 +580,7 @@ typedef struct {
     double *buf[MAXP];          /* the buffers, one allocation each */
     size_t len[MAXP];           /* their lengths in doubles */
     void *p[MAXP];              /* the pointer arguments */
+    mha *layer[MAXP];           /* the layers made for 'L', 'M', 'F' (buf: weights) */
 } call_env;
 
 static int num_index(const call_env *e, const char *name)
@@ -445,6 +628,8 @@ static long dim(const call_env *e, const char *name)
 {
     if (name == NULL || strcmp(name, "1") == 0) return 1;       /* NULL: a vector */
     if (strcmp(name, "d_qkv") == 0) return 2 * I(e, "d_k") + I(e, "d_v");
+    if (strcmp(name, "hd") == 0) return I(e, "n_heads") * I(e, "d_k");
+    if (strcmp(name, "HT") == 0) return I(e, "n_heads") * I(e, "T");
     return I(e, name);
 }
 
@@ -487,6 +672,28 @@ static void for_each_override(call_env *e, const char *spec, int buffers_ready)
         cr_assert(apply(e, tok, buffers_ready), "test table: cannot apply '%s'", tok);
 }
 
+/* NOT_A_LAYER - what *layer holds before mha_new: not NULL, never read */
+static double not_a_layer;
+#define NOT_A_LAYER ((mha *)(void *)&not_a_layer)
+
+/* setup_layer - argument i is a layer: made by mha_new(d_model, n_heads, 1);
+ * its buffer is its weights (W_QKV, then W_O), or one double if released */
+static void setup_layer(call_env *e, int i)
+{
+    int d = (int)I(e, "d_model"), h = (int)I(e, "n_heads");
+    cr_assert_eq(mha_new(&e->layer[i], d, h, 1), MM_OK, "test table: mha_new(%d, %d): %s",
+                 d, h, mm_last_error());
+    e->p[i] = e->layer[i];
+    if (e->f->p[i].kind == 'F') {
+        e->len[i] = 1;
+        e->buf[i] = calloc(1, sizeof(double));
+        cr_assert_not_null(e->buf[i]);
+    } else {
+        e->len[i] = 4 * (size_t)d * d;
+        e->buf[i] = e->layer[i]->w_qkv;      /* W_O follows: one block */
+    }
+}
+
 /* setup - the valid call, with the case's sizes, then its overrides */
 static void setup(call_env *e, const test_case *c)
 {
@@ -496,6 +703,7 @@ static void setup(call_env *e, const test_case *c)
         snprintf(e->num[i], sizeof e->num[i], "%s", e->f->n[i].value);
     for_each_override(e, c->spec, 0);
     for (int i = 0; i < n_ptrs(e->f); i++) {
+        if (a_layer(e->f->p[i].kind)) { setup_layer(e, i); continue; }
         long double rows = dim(e, e->f->p[i].rows), cols = dim(e, e->f->p[i].cols);
         size_t len = rows > 0 && cols > 0 && rows * cols <= 4096 ? (size_t)(rows * cols) : 64;
         if (e->f->p[i].kind == 'r') len = (sizeof(mm_rng) + 7) / 8;
@@ -507,6 +715,7 @@ static void setup(call_env *e, const test_case *c)
                          : (double)((long)(k * 37 % 11) - 5) / 8.0;
         if (e->f->p[i].kind == 'r') mm_rng_seed((mm_rng *)e->buf[i], 7);
         if (e->f->p[i].kind == 'l') *(long *)e->buf[i] = 777;
+        if (e->f->p[i].kind == 'n') *(mha **)e->buf[i] = NOT_A_LAYER;
         e->p[i] = e->buf[i];
     }
     for_each_override(e, c->spec, 1);
@@ -552,6 +761,25 @@ static mm_status call(call_env *e)
         double z = mm_rng_normal(p[0]);
         return fabs(z) < MM_NORMAL_BOUND ? MM_OK : MM_ERANGE;
     }
+    if (!strcmp(fn, "mha_new"))
+        return mha_new(p[0], (int)I(e, "d_model"), (int)I(e, "n_heads"),
+                       (uint64_t)I(e, "seed"));
+    if (!strcmp(fn, "mha_free")) {
+        mha_free(p[0]);
+        if (p[0] == e->layer[0]) e->layer[0] = NULL;     /* released: not again */
+        return MM_OK;
+    }
+    if (!strcmp(fn, "mha_param_count")) return mha_param_count(p[0], p[1]);
+    if (!strcmp(fn, "mha_get_weights"))
+        return mha_get_weights(p[0], p[1], p[2], p[3], p[4]);
+    if (!strcmp(fn, "mha_set_weights"))
+        return mha_set_weights(p[0], p[1], p[2], p[3], p[4]);
+    if (!strcmp(fn, "mha_split_heads"))
+        return mha_split_heads(p[0], p[1], I(e, "T"), I(e, "n_heads"), I(e, "d_k"));
+    if (!strcmp(fn, "mha_merge_heads"))          /* FUNCS lists heads, then m */
+        return mha_merge_heads(p[1], p[0], I(e, "T"), I(e, "n_heads"), I(e, "d_k"));
+    if (!strcmp(fn, "mha_forward"))
+        return mha_forward(p[0], p[1], p[2], p[3], p[4], I(e, "T"));
     cr_assert_fail("test table: no call for %s", fn);
     return MM_EINVAL;
 }
@@ -576,7 +804,11 @@ static void expected_message(const call_env *e, const test_case *c, char *out, s
 
 static void free_env(call_env *e)
 {
-    for (int i = 0; i < MAXP; i++) free(e->buf[i]);
+    for (int i = 0; i < MAXP; i++) {
+        if (e->layer[i] && e->buf[i] == e->layer[i]->w_qkv) e->buf[i] = NULL;  /* its own */
+        mha_free(e->layer[i]);
+        free(e->buf[i]);
+    }
 }
 
 /* ---- the runner ------------------------------------------------------------------ */
@@ -585,7 +817,7 @@ static void free_cases(struct criterion_test_params *params) { cr_free(params->p
 
 ParameterizedTestParameters(bad_args, table)
 {
-    static test_case scratch[2048];
+    static test_case scratch[4096];
     size_t n = generate(scratch);
     test_case *cases = cr_malloc(n * sizeof *cases);
     memcpy(cases, scratch, n * sizeof *cases);
@@ -613,19 +845,40 @@ ParameterizedTest(test_case *c, bad_args, table)
     cr_expect_eq(s, (mm_status)c->want, "%s(%s) returned %s, expected %s (message: %s)", fn,
                  c->spec, mm_status_name(s), mm_status_name(c->want), msg);
     if (c->want != MM_OK) {
-        char prefix[64];
+        char prefix[64], callee[64];
         snprintf(prefix, sizeof prefix, "%s: ", fn);
-        cr_expect(strncmp(msg, prefix, strlen(prefix)) == 0,
-                  "%s(%s): the message \"%s\" does not name the function", fn, c->spec, msg);
+        snprintf(callee, sizeof callee, "%s: ", c->via);
+        cr_expect(strncmp(msg, prefix, strlen(prefix)) == 0 ||
+                  (c->via[0] && strncmp(msg, callee, strlen(callee)) == 0),
+                  "%s(%s): the message \"%s\" does not name the function%s%s", fn, c->spec,
+                  msg, c->via[0] ? " or the callee that checks it, " : "", c->via);
         cr_expect(strstr(msg, want_msg) != NULL, "%s(%s): message \"%s\" lacks \"%s\"",
                   fn, c->spec, msg, want_msg);
     }
     for (int i = 0; i < n_ptrs(e.f); i++) {
         char kind = e.f->p[i].kind;
+        if (kind == 'n') {                         /* mha_new's *layer */
+            mha *made = e.p[i] ? *(mha **)e.p[i] : NULL;
+            if (e.p[i] && s != MM_OK)
+                cr_expect_null(made, "%s(%s) returned %s but left *layer %p, not NULL",
+                               fn, c->spec, mm_status_name(s), (void *)made);
+            if (s == MM_OK) {
+                cr_assert_not_null(made, "%s(%s): MM_OK but *layer is NULL", fn, c->spec);
+                cr_assert(made != NOT_A_LAYER, "%s(%s): MM_OK but *layer unchanged", fn, c->spec);
+                cr_expect(made->d_model == I(&e, "d_model") && made->n_heads == I(&e, "n_heads")
+                          && made->d_k * made->n_heads == made->d_model, "%s(%s): a layer "
+                          "of d_model %d, n_heads %d, d_k %d", fn, c->spec, made->d_model,
+                          made->n_heads, made->d_k);
+                mha_free(made);
+            }
+            continue;
+        }
+        if (kind == 'F') continue;                 /* released by the call */
         int changed = memcmp(before[i], e.buf[i], e.len[i] * sizeof(double)) != 0;
-        if (kind == 'i' || kind == 'c' || kind == 'm' || (s == MM_EINVAL && kind != 'r'))
+        if (kind == 'i' || kind == 'c' || kind == 'm' || kind == 'L' ||
+            (s == MM_EINVAL && kind != 'r'))
             cr_expect(!changed, "%s(%s) returned %s but changed %s", fn, c->spec,
-                      mm_status_name(s), e.f->p[i].name);
+                      mm_status_name(s), kind == 'M' ? "the layer's weights" : e.f->p[i].name);
         if (s == MM_OK && written(kind) && e.p[i] == e.buf[i] && !strstr(c->spec, "[LAST]"))
             for (size_t k = 0; k < e.len[i]; k++)
                 cr_expect(isfinite(e.buf[i][k]), "%s(%s): MM_OK but %s[%zu] = %g", fn,

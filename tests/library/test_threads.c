@@ -4,14 +4,17 @@
  * attention and chapter 02's sdpa (with and without its weights buffer, so
  * with its own row of scratch; with a causal bias that hides keys; with
  * T_q != T_k) on shared, read-only inputs give, in every thread, the same
- * bits as in one thread (chapter 03 adds its forward pass on one shared
- * layer here). */
+ * bits as in one thread. Chapter 03's forward pass runs on one shared,
+ * read-only layer, each thread on inputs of its own (its own work buffers,
+ * and sdpa's rows when weights is NULL), and gives the bits one thread
+ * computed for those inputs. */
 #define _POSIX_C_SOURCE 200809L     /* pthread_barrier_t */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
 #include "minimodel/attention/sdpa.h"
 #include "minimodel/core/matrix.h"
@@ -19,6 +22,7 @@
 
 enum { THREADS = 8, ROUNDS = 2000 };
 static pthread_barrier_t start;
+static mha *layer;                  /* chapter 03's shared layer, read-only */
 
 /* failing - thread i fails with its own size, over and over, and checks the
  * message it reads back is its own */
@@ -30,10 +34,12 @@ static void *failing(void *arg)
     pthread_barrier_wait(&start);
     for (int r = 0; r < ROUNDS; r++) {
         int bad = -(int)(id * ROUNDS + r) - 1;             /* unique to this call */
-        mm_status s = id % 2 ? mm_matmul(c, a, a, 2, bad, 2, false)
-                             : qkv_split(c, c + 1, c + 2, a, bad, 1, 1);
-        snprintf(want, sizeof want, id % 2 ? "mm_matmul: k must be positive, got %d"
-                                           : "qkv_split: T must be positive, got %d", bad);
+        mm_status s = id % 3 == 1 ? mm_matmul(c, a, a, 2, bad, 2, false)
+                    : id % 3 == 2 ? mha_forward(c, NULL, layer, a, NULL, bad)
+                                  : qkv_split(c, c + 1, c + 2, a, bad, 1, 1);
+        snprintf(want, sizeof want, id % 3 == 1 ? "mm_matmul: k must be positive, got %d"
+                 : id % 3 == 2 ? "mha_forward: T must be positive, got %d"
+                               : "qkv_split: T must be positive, got %d", bad);
         if (s != MM_EINVAL || strcmp(mm_last_error(), want) != 0) return (void *)1;
     }
     return NULL;
@@ -41,6 +47,7 @@ static void *failing(void *arg)
 
 Test(threads, each_thread_reads_its_own_last_error)
 {
+    cr_assert_eq(mha_new(&layer, 4, 2, 1), MM_OK, "%s", mm_last_error());
     pthread_t t[THREADS];
     pthread_barrier_init(&start, NULL, THREADS);
     for (long i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, failing, (void *)i);
@@ -50,6 +57,7 @@ Test(threads, each_thread_reads_its_own_last_error)
         cr_expect_null(bad, "thread %d read another thread's message from mm_last_error", i);
     }
     pthread_barrier_destroy(&start);
+    mha_free(layer);
 }
 
 /* ---- the same bits from every thread ----------------------------------------------- */
@@ -109,4 +117,63 @@ Test(threads, shared_read_only_inputs_give_the_same_bits)
         cr_expect(memcmp(&one, &many[i], sizeof one) == 0,
                   "thread %d computed different bits from one thread: something in "
                   "the library is shared and written (a static buffer?)", i);
+}
+
+/* ---- chapter 03: the forward pass, one shared layer, inputs of each thread's own ---- */
+
+enum { MD = 64, MH = 4, MT = 16 };
+typedef struct {
+    double x[MT * MD];                          /* this thread's input */
+    double w[MH * MT * MT], out[MT * MD], out_null[MT * MD], cw[MH * MT * MT],
+           cout[MT * MD], cout_null[MT * MD];
+    mm_status s;
+} mha_result;
+static mha_result alone[THREADS], together[THREADS];
+
+/* mha_compute - the forward pass on r's x: with weights, without, causal */
+static void mha_compute(mha_result *r)
+{
+    r->s = mha_forward(r->out, r->w, layer, r->x, NULL, MT);
+    if (r->s == MM_OK) r->s = mha_forward(r->out_null, NULL, layer, r->x, NULL, MT);
+    if (r->s == MM_OK) r->s = mha_forward(r->cout, r->cw, layer, r->x, bias, MT);
+    if (r->s == MM_OK) r->s = mha_forward(r->cout_null, NULL, layer, r->x, bias, MT);
+}
+
+static void *mha_computing(void *arg)
+{
+    pthread_barrier_wait(&start);
+    for (int r = 0; r < 25; r++) mha_compute((mha_result *)arg);
+    return NULL;
+}
+
+Test(threads, mha_forward_on_inputs_of_its_own_gives_the_single_thread_bits)
+{
+    static double w_all[4 * MD * MD];
+    mm_rng r;
+    mm_rng_seed(&r, 8);
+    cr_assert_eq(mha_new(&layer, MD, MH, 1), MM_OK, "%s", mm_last_error());
+    cr_assert_eq(mm_fill_normal(w_all, 4 * MD * MD, 0.2, &r), MM_OK);
+    cr_assert_eq(mha_set_weights(layer, w_all, w_all + MD * MD, w_all + 2 * MD * MD,
+                                 w_all + 3 * MD * MD), MM_OK, "%s", mm_last_error());
+    for (int i = 0; i < T; i++)                  /* T = MT: the causal bias above */
+        for (int j = 0; j < T; j++) bias[i * T + j] = j > i ? -INFINITY : 0.0;
+    for (int i = 0; i < THREADS; i++) {          /* each thread its own x */
+        cr_assert_eq(mm_fill_normal(alone[i].x, MT * MD, 1.0 + i, &r), MM_OK);
+        memcpy(together[i].x, alone[i].x, sizeof alone[i].x);
+        mha_compute(&alone[i]);
+        cr_assert_eq(alone[i].s, MM_OK, "%s", mm_last_error());
+    }
+    cr_assert(memcmp(alone[0].out, alone[1].out, sizeof alone[0].out) != 0,
+              "two inputs gave the same out: the threads would prove nothing");
+    pthread_t t[THREADS];
+    pthread_barrier_init(&start, NULL, THREADS);
+    for (int i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, mha_computing, &together[i]);
+    for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start);
+    for (int i = 0; i < THREADS; i++)
+        cr_expect(memcmp(&alone[i], &together[i], sizeof alone[i]) == 0,
+                  "thread %d: mha_forward computed different bits than one thread did on "
+                  "the same input: something is shared and written (a static work "
+                  "buffer? the layer?)", i);
+    mha_free(layer);
 }
