@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz_core.h"
+#include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
 #include "minimodel/attention/sdpa.h"
@@ -72,14 +73,15 @@ static void fill(fz_source *s, double *a, int n, int lo, int hi)
 
 /* ---- reporting ------------------------------------------------------------------ */
 
-enum { N_KINDS = 12 };
+enum { N_KINDS = 14 };
 static long n_cases[N_KINDS];
 static const char *const kinds[N_KINDS] = { "mm_matmul", "qkv_project",
                                             "qkv_project_fused", "qkv_split",
                                             "qkv_attend_unscaled", "attention_param_count",
                                             "mm_fill_normal", "attention_init_weights",
                                             "softmax_row", "sdpa", "mha_split_heads",
-                                            "mha_forward" };
+                                            "mha_forward", "mha_forward_causal",
+                                            "masks" };
 
 const char *fz_counts(void)
 {
@@ -619,6 +621,8 @@ typedef struct {
     long double p[3][MAXT * MAXD], ap[3][MAXT * MAXD];   /* Q, K, V; sum |x w| */
     long double o[MAXT * MAXD], eo[MAXT * MAXD];           /* heads' outputs, bounds */
     int row_ok[MAXT];                 /* query t checkable in every head */
+    int skip_hidden;                  /* hidden keys are never scored (causal) */
+    char range_text[16];              /* "range R" of the weights, for messages */
 } mha_case;
 
 /* check_mha - case c against the reference: Q, K, V = X W exact up to
@@ -664,6 +668,10 @@ static const char *check_mha(mha_case *c, mm_status st, const char *shape)
                     prop += eq * fabsl(kv) + fabsl(qv) * ek + eq * ek;
                 }
                 long double scaled = dot / sqrtl(dk), bij = b ? b[i * T + j] : 0;
+                if (c->skip_hidden && bij == -INFINITY) {   /* never scored */
+                    sc[j] = -INFINITY;
+                    continue;
+                }
                 if (A >= DBL_MAX / 4 ||
                     fabsl(scaled) + (isinf(bij) ? 0 : fabsl(bij)) >= DBL_MAX / 4)
                     row_danger = 1;
@@ -742,22 +750,21 @@ static const char *check_mha(mha_case *c, mm_status st, const char *shape)
     return NULL;
 }
 
-/* case_mha - a layer MultiHeadAttention(d_model, n_heads, seed) with
- * d_model = n_heads d_k (1 to 4 heads of 1 to 6), either as drawn (and then
- * its weights must be attention_init_weights of the seed, bit for bit) or
- * with weights set from ordinary to overflowing ranges (X W_QKV, a score, a
- * head's output or the product with W_O past DBL_MAX), a bias as in
- * case_sdpa; the call with weights NULL must give the same status and bits */
-static const char *case_mha(fz_source *s)
+/* mha_layer - a layer MultiHeadAttention(d_model, n_heads, seed) with
+ * d_model = n_heads d_k (1 to 4 heads of 1 to 6), T and x, either as drawn
+ * (and then its weights must be attention_init_weights of the seed, bit for
+ * bit) or with weights set from ordinary to overflowing ranges (X W_QKV, a
+ * score, a head's output or the product with W_O past DBL_MAX); *layer_out
+ * NULL if mha_new failed */
+static const char *mha_layer(fz_source *s, mha_case *cp, mha **layer_out)
 {
-    static mha_case c;
     static double init[4][MAXD * MAXD];
-    c.H = pick(s, 1, 4);
-    c.d_k = pick(s, 1, 6);
-    c.d = c.H * c.d_k;
-    c.T = pick(s, 1, MAXT);
-    c.seed = next(s);
-    int d = c.d, T = c.T, range = pick(s, 0, 6);
+    cp->H = pick(s, 1, 4);
+    cp->d_k = pick(s, 1, 6);
+    cp->d = cp->H * cp->d_k;
+    cp->T = pick(s, 1, MAXT);
+    cp->seed = next(s);
+    int d = cp->d, T = cp->T, range = pick(s, 0, 6);
     /* exponents of x, W_Q, W_K, W_V, W_O */
     static const int ranges[7][5][2] = {
         { { -3, 2 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } },            /* drawn */
@@ -768,25 +775,41 @@ static const char *case_mha(fz_source *s)
         { { -3, 2 }, { -3, 1 }, { -3, 1 }, { 500, 512 }, { 500, 515 } },  /* W_O */
         { { -540, -500 }, { -540, -500 }, { -3, 1 }, { -3, 1 }, { -3, 1 } },  /* tiny */
     };
-    fill(s, c.x, T * d, ranges[range][0][0], ranges[range][0][1]);
+    fill(s, cp->x, T * d, ranges[range][0][0], ranges[range][0][1]);
     mha *layer;
-    if (mha_new(&layer, d, c.H, c.seed) != MM_OK)
-        return fail("mha_new(%d, %d) failed: %s", d, c.H, mm_last_error());
+    *layer_out = NULL;
+    if (mha_new(&layer, d, cp->H, cp->seed) != MM_OK)
+        return fail("mha_new(%d, %d) failed: %s", d, cp->H, mm_last_error());
+    *layer_out = layer;
     const char *bad = NULL;
     if (range == 0) {
-        if (mha_get_weights(c.w[0], c.w[1], c.w[2], c.w[3], layer) != MM_OK ||
-            attention_init_weights(init[0], init[1], init[2], init[3], d, c.seed) != MM_OK)
+        if (mha_get_weights(cp->w[0], cp->w[1], cp->w[2], cp->w[3], layer) != MM_OK ||
+            attention_init_weights(init[0], init[1], init[2], init[3], d, cp->seed) != MM_OK)
             bad = fail("mha_get_weights or attention_init_weights failed: %s", mm_last_error());
         for (int m = 0; !bad && m < 4; m++)
-            if (memcmp(init[m], c.w[m], sizeof(double) * d * d))
+            if (memcmp(init[m], cp->w[m], sizeof(double) * d * d))
                 bad = fail("mha_new(%d, %d, seed %llu): matrix %d is not "
-                           "attention_init_weights's", d, c.H, (unsigned long long)c.seed, m);
+                           "attention_init_weights's", d, cp->H, (unsigned long long)cp->seed, m);
     } else {
         for (int m = 0; m < 4; m++)
-            fill(s, c.w[m], d * d, ranges[range][m + 1][0], ranges[range][m + 1][1]);
-        if (mha_set_weights(layer, c.w[0], c.w[1], c.w[2], c.w[3]) != MM_OK)
+            fill(s, cp->w[m], d * d, ranges[range][m + 1][0], ranges[range][m + 1][1]);
+        if (mha_set_weights(layer, cp->w[0], cp->w[1], cp->w[2], cp->w[3]) != MM_OK)
             bad = fail("mha_set_weights refused finite weights: %s", mm_last_error());
     }
+    snprintf(cp->range_text, sizeof cp->range_text, "range %d", range);
+    return bad;
+}
+
+/* case_mha - a layer of mha_layer, a bias as in case_sdpa; the call with
+ * weights NULL must give the same status and bits */
+static const char *case_mha(fz_source *s)
+{
+    static mha_case c;
+    mha *layer;
+    c.skip_hidden = 0;
+    const char *bad = mha_layer(s, &c, &layer);
+    if (layer == NULL) return bad;
+    int T = c.T, d = c.d;
     c.bias_kind = pick(s, 0, 4);                   /* 0: no bias; as case_sdpa */
     int lo = -1, hi = 1;
     if (c.bias_kind == 1) { lo = -4; hi = 3; }
@@ -800,8 +823,8 @@ static const char *case_mha(fz_source *s)
     }
     const double *b = c.bias_kind ? c.bias : NULL;
     char shape[128];
-    snprintf(shape, sizeof shape, "T %d, d_model %d, n_heads %d, range %d, bias %d, seed "
-             "%llu", T, d, c.H, range, c.bias_kind, (unsigned long long)c.seed);
+    snprintf(shape, sizeof shape, "T %d, d_model %d, n_heads %d, %s, bias %d, seed "
+             "%llu", T, d, c.H, c.range_text, c.bias_kind, (unsigned long long)c.seed);
     if (!bad) {
         mm_status st = mha_forward(c.out, c.wts, layer, c.x, b, T);
         mm_status st2 = mha_forward(c.out2, NULL, layer, c.x, b, T);
@@ -821,11 +844,142 @@ static const char *case_mha(fz_source *s)
     return bad;
 }
 
+/* case_causal - a layer as in case_mha, through mha_forward_causal: the
+ * reference is the long-double one with the causal mask written here (0 on
+ * and below the diagonal, -inf above), whose keys are never scored (so a row
+ * fails only on the scores it sees); weights above the diagonal are exactly
+ * +0; the call with weights NULL gives the same status and bits, and so does
+ * mha_forward with the causal bias */
+static const char *case_causal(fz_source *s)
+{
+    static mha_case c;
+    static double ref_out[MAXT * MAXD], ref_w[4 * MAXT * MAXT];
+    mha *layer;
+    const char *bad = mha_layer(s, &c, &layer);
+    if (layer == NULL) return bad;
+    int T = c.T, d = c.d, H = c.H;
+    c.skip_hidden = 1;
+    c.bias_kind = 1;
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) c.bias[i * T + j] = j <= i ? 0.0 : -INFINITY;
+    char shape[128];
+    snprintf(shape, sizeof shape, "causal, T %d, d_model %d, n_heads %d, %s, seed %llu", T,
+             d, H, c.range_text, (unsigned long long)c.seed);
+    if (!bad) {
+        mm_status st = mha_forward_causal(c.out, c.wts, layer, c.x, T);
+        const char *msg = mm_last_error();
+        int named = !strncmp(msg, "mha_forward_causal: ", 20) ||
+                    !strncmp(msg, "mha_forward: ", 13) || !strncmp(msg, "sdpa: ", 6);
+        mm_status st2 = mha_forward_causal(c.out2, NULL, layer, c.x, T);
+        mm_status st3 = mha_forward(ref_out, ref_w, layer, c.x, c.bias, T);
+        if (st != st2 || st != st3)
+            bad = fail("mha_forward_causal (%s): %s with weights, %s with weights NULL, "
+                       "mha_forward with the causal bias %s", shape, mm_status_name(st),
+                       mm_status_name(st2), mm_status_name(st3));
+        else if (st != MM_OK && !named)
+            bad = fail("mha_forward_causal (%s): %s, but the message \"%s\" names neither "
+                       "it, mha_forward nor sdpa", shape, mm_status_name(st), msg);
+        else if (st == MM_OK && (memcmp(c.out, c.out2, sizeof(double) * T * d) ||
+                                 memcmp(c.out, ref_out, sizeof(double) * T * d) ||
+                                 memcmp(c.wts, ref_w, sizeof(double) * H * T * T)))
+            bad = fail("mha_forward_causal (%s): out or weights differ from weights NULL "
+                       "or from mha_forward with the causal bias", shape);
+        for (int h = 0; !bad && st == MM_OK && h < H; h++)
+            for (int i = 0; !bad && i < T; i++)
+                for (int j = i + 1; !bad && j < T; j++) {
+                    double w = c.wts[((size_t)h * T + i) * T + j];
+                    if (w != 0 || signbit(w))
+                        bad = fail("mha_forward_causal (%s): head %d, weight [%d][%d] = %g "
+                                   "above the diagonal, not +0", shape, h, i, j, w);
+                }
+        if (!bad) bad = check_mha(&c, st, shape);
+    }
+    mha_free(layer);
+    return bad;
+}
+
+/* case_masks - the four masks of chapter 04 against truth tables written
+ * here: causal (T, T), padding (T_q, T_k, length), from_bool of random
+ * bools, and mask_combine of two random masks (-inf or finite, ordinary or
+ * near DBL_MAX, sometimes the same buffer): -inf where either is, else the
+ * correctly rounded sum; MM_ERANGE, bias unchanged and the first such
+ * element named, when a finite sum overflows */
+static const char *case_masks(fz_source *s)
+{
+    enum { N = MAXT * MAXT };
+    static double b[N], o[N], keep[N], want[N];
+    static bool allowed[N];
+    int T_q = pick(s, 1, MAXT), T_k = pick(s, 1, MAXT), T = T_k, n = T_q * T_k;
+    int length = pick(s, 0, T_k);
+    if (mask_causal(b, T) != MM_OK)
+        return fail("mask_causal(T %d): %s", T, mm_last_error());
+    for (int e = 0; e < T * T; e++) {
+        double r = e % T <= e / T ? 0.0 : -INFINITY;
+        if (memcmp(&b[e], &r, sizeof r))
+            return fail("mask_causal(T %d): [%d][%d] = %g", T, e / T, e % T, b[e]);
+    }
+    if (mask_padding(b, T_q, T_k, length) != MM_OK)
+        return fail("mask_padding(%d, %d, %d): %s", T_q, T_k, length, mm_last_error());
+    for (int e = 0; e < n; e++) {
+        double r = e % T_k < length ? 0.0 : -INFINITY;
+        if (memcmp(&b[e], &r, sizeof r))
+            return fail("mask_padding(%d, %d, length %d): [%d][%d] = %g", T_q, T_k, length,
+                        e / T_k, e % T_k, b[e]);
+    }
+    for (int e = 0; e < n; e++) allowed[e] = next(s) % 3 != 0;
+    if (mask_from_bool(b, allowed, T_q, T_k) != MM_OK)
+        return fail("mask_from_bool(%d, %d): %s", T_q, T_k, mm_last_error());
+    for (int e = 0; e < n; e++) {
+        double r = allowed[e] ? 0.0 : -INFINITY;
+        if (memcmp(&b[e], &r, sizeof r))
+            return fail("mask_from_bool(%d, %d): [%d][%d] = %g for %d", T_q, T_k, e / T_k,
+                        e % T_k, b[e], allowed[e]);
+    }
+    int top = pick(s, 0, 2) == 0, same = pick(s, 0, 5) == 0;
+    int lo = top ? 1020 : -3, hi = top ? 1023 : 2;
+    for (int e = 0; e < n; e++) {
+        b[e] = next(s) % 4 == 0 ? -INFINITY : value(s, lo, hi);
+        o[e] = next(s) % 4 == 0 ? -INFINITY : value(s, lo, hi);
+    }
+    const double *other = same ? b : o;
+    long first = -1;
+    for (int e = 0; e < n; e++) {             /* the exact sums: 57 bits at most */
+        double x = b[e], y = other[e];
+        if (x == -INFINITY || y == -INFINITY) { want[e] = -INFINITY; continue; }
+        long double exact = (long double)x + y;
+        if (fabsl(exact) >= 0x1.fffffffffffff8p1023L && first < 0) first = e;
+        want[e] = (double)exact;
+    }
+    memcpy(keep, b, sizeof(double) * n);
+    mm_status st = mask_combine(b, other, T_q, T_k);
+    char text[128];
+    if (first >= 0) {
+        snprintf(text, sizeof text, "mask_combine: bias[%ld][%ld] + other[%ld][%ld] overflows",
+                 first / T_k, first % T_k, first / T_k, first % T_k);
+        if (st != MM_ERANGE || strcmp(mm_last_error(), text))
+            return fail("mask_combine(%d, %d%s): %s \"%s\", expected MM_ERANGE \"%s\"", T_q,
+                        T_k, same ? ", bias == other" : "", mm_status_name(st),
+                        mm_last_error(), text);
+        if (memcmp(b, keep, sizeof(double) * n))
+            return fail("mask_combine(%d, %d): MM_ERANGE but bias changed", T_q, T_k);
+        return NULL;
+    }
+    if (st != MM_OK)
+        return fail("mask_combine(%d, %d%s): %s: %s", T_q, T_k, same ? ", bias == other" : "",
+                    mm_status_name(st), mm_last_error());
+    for (int e = 0; e < n; e++)
+        if (memcmp(&b[e], &want[e], sizeof want[e]))
+            return fail("mask_combine(%d, %d%s): [%d][%d] = %.17g, expected %.17g", T_q, T_k,
+                        same ? ", bias == other" : "", e / T_k, e % T_k, b[e], want[e]);
+    return NULL;
+}
+
 const char *fz_run(fz_source *s, char *why, size_t why_size)
 {
     static const char *(*const cases[N_KINDS])(fz_source *) = {
         case_matmul, case_project, case_fused, case_split, case_attend,
-        case_count, case_fill, case_init, case_softmax, case_sdpa, case_heads, case_mha };
+        case_count, case_fill, case_init, case_softmax, case_sdpa, case_heads, case_mha,
+        case_causal, case_masks };
     why_buf = why;
     why_len = why_size;
     int kind = pick(s, 0, N_KINDS - 1);

@@ -16,7 +16,13 @@
  * and polar method to 16 u. Chapter 03: the head split and merge must copy
  * exactly; the layer's forward pass is bounded through its three products
  * and its per-head softmax (fuzz_core.c, check_mha), and a drawn layer's
- * weights must be attention_init_weights of its seed, bit for bit. Statuses: MM_OK with finite outputs whenever the
+ * weights must be attention_init_weights of its seed, bit for bit. Chapter
+ * 04: mha_forward_causal is held to the same bound with the causal mask,
+ * whose hidden keys are never scored (a row fails only on what it sees),
+ * its weights above the diagonal are exactly +0, and it gives the bits of
+ * mha_forward with the causal bias; the masks must equal their truth tables
+ * bit for bit, and mask_combine the correctly rounded sums (MM_ERANGE, bias
+ * unchanged, when one overflows). Statuses: MM_OK with finite outputs whenever the
  * exact results are comfortably inside the range of double, MM_ERANGE only
  * when they are at or past its edge. */
 #ifndef TESTS_LIBRARY_FUZZ_CORE_H

@@ -7,8 +7,9 @@
  * N: chapter 02's sdpa allocates one row of scratch when weights is NULL and
  * nothing otherwise; chapter 03's mha_new allocates three blocks (the layer,
  * its weights, the drawn W_Q, W_K, W_V before packing), and mha_forward two
- * work buffers, plus sdpa's row in each head when weights is NULL; every
- * other function allocates nothing. The mechanism is tested on its own
+ * work buffers, plus sdpa's row in each head when weights is NULL; chapter
+ * 04's mha_forward_causal its (T, T) mask, then what mha_forward allocates;
+ * every other function (the masks among them) allocates nothing. The mechanism is tested on its own
  * with a model of a constructor, correct and leaky. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "alloc_fail.h"
+#include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
 #include "minimodel/attention/sdpa.h"
@@ -183,6 +185,20 @@ static mm_status run_fwd_row_bias(void) { return mha_forward(OUT, NULL, L, X, BI
 static mm_status run_fwd4_row(void) { return mha_forward(OUT, NULL, L4, X, BIAS, LT); }
 static mm_status run_fwd4_w(void) { return mha_forward(OUT, W, L4, X, NULL, LT); }
 
+/* chapter 04: the masks allocate nothing; the causal layer its (T, T) mask,
+ * then mha_forward's two work buffers (and sdpa's rows, weights NULL) */
+static double MB[64], MO[64];
+static bool ALLOWED[64];
+static mm_status run_causal_mask(void) { return mask_causal(MB, 8); }
+static mm_status run_padding(void) { return mask_padding(MB, 4, 8, 3); }
+static mm_status run_from_bool(void) { return mask_from_bool(MB, ALLOWED, 8, 8); }
+static mm_status run_combine(void) { return mask_combine(MB, MO, 8, 8); }
+static mm_status run_combine_self(void) { return mask_combine(MO, MO, 4, 4); }
+static mm_status run_causal_w(void) { return mha_forward_causal(OUT, W, L, X, LT); }
+static mm_status run_causal_row(void) { return mha_forward_causal(OUT, NULL, L, X, LT); }
+static mm_status run_causal4_row(void) { return mha_forward_causal(OUT, NULL, L4, X, LT); }
+static mm_status run_causal4_w(void) { return mha_forward_causal(OUT, W, L4, X, LT); }
+
 static const alloc_case lib_cases[] = {
     { "mm_matmul", run_matmul, NULL, 0 }, { "qkv_project", run_project, NULL, 0 },
     { "qkv_pack", run_pack, NULL, 0 }, { "qkv_split", run_split, NULL, 0 },
@@ -206,11 +222,22 @@ static const alloc_case lib_cases[] = {
     { "mha_forward (weights NULL, bias: 2 heads)", run_fwd_row_bias, NULL, 2 + LH },
     { "mha_forward (weights NULL, bias: 4 heads)", run_fwd4_row, NULL, 2 + L4H },
     { "mha_forward (weights given: 4 heads)", run_fwd4_w, NULL, 2 },
+    { "mask_causal", run_causal_mask, NULL, 0 }, { "mask_padding", run_padding, NULL, 0 },
+    { "mask_from_bool", run_from_bool, NULL, 0 }, { "mask_combine", run_combine, NULL, 0 },
+    { "mask_combine (bias == other)", run_combine_self, NULL, 0 },
+    { "mha_forward_causal (weights given)", run_causal_w, NULL, 1 + 2 },
+    { "mha_forward_causal (weights NULL: 2 heads)", run_causal_row, NULL, 1 + 2 + LH },
+    { "mha_forward_causal (weights NULL: 4 heads)", run_causal4_row, NULL, 1 + 2 + L4H },
+    { "mha_forward_causal (weights given: 4 heads)", run_causal4_w, NULL, 1 + 2 },
 };
 
 Test(alloc_library, every_allocation_fails_in_turn)
 {
     for (int i = 0; i < 64; i++) A[i] = B[i] = D[i] = E[i] = F[i] = G[i] = 0.5;
+    for (int i = 0; i < 64; i++) {
+        MO[i] = i % 5 == 2 ? -INFINITY : 0.25 * (i % 3);
+        ALLOWED[i] = i % 3 != 1;
+    }
     layers_up();
     cr_assert_eq(mha_get_weights(WQ, WK, WV, WO, L), MM_OK);
     for (size_t i = 0; i < sizeof lib_cases / sizeof lib_cases[0]; i++) {
@@ -395,5 +422,111 @@ Test(alloc_library, mha_forward_frees_its_buffers_on_every_failure)
             cr_assert_eq(left, 0, "%s (weights %s): mha_forward leaks %ld blocks on this "
                          "path", cases[c].what, with_w ? "given" : "NULL", left);
         }
+    mha_free(layer);
+}
+
+/* mha_forward_causal: allocation 1 is the causal mask (its own message),
+ * 2 and 3 mha_forward's work buffers, then sdpa's row in each head when
+ * weights is NULL; whichever fails: MM_ENOMEM, nothing written to out or
+ * weights, x and the layer unchanged, no block left */
+Test(alloc_library, mha_forward_causal_without_memory_writes_nothing)
+{
+    layers_up();
+    double x0[L4D * LT], layer0[4 * L4D * L4D];
+    memcpy(x0, X, sizeof x0);
+    memcpy(layer0, L4->w_qkv, sizeof layer0);
+    for (int with_w = 0; with_w < 2; with_w++) {
+        long n = with_w ? 3 : 3 + L4H;
+        for (long i = 1; i <= n; i++) {
+            double out0[L4D * LT], w0[L4H * LT * LT];
+            for (int k = 0; k < L4D * LT; k++) OUT[k] = out0[k] = 1234.5 + k;
+            for (int k = 0; k < L4H * LT * LT; k++) W[k] = w0[k] = -99.5 - k;
+            mm_fail(MM_OK, "%s", "");
+            alloc_fail_arm(i);
+            mm_status s = mha_forward_causal(OUT, with_w ? W : NULL, L4, X, LT);
+            long attempts = alloc_fail_attempts(), left = alloc_fail_live();
+            alloc_fail_disarm();
+            cr_assert_eq(s, MM_ENOMEM, "mha_forward_causal (weights %s) with allocation "
+                         "%ld of %ld failing returned %s", with_w ? "given" : "NULL", i, n,
+                         mm_status_name(s));
+            const char *msg = mm_last_error();
+            if (i == 1) {
+                cr_assert_str_eq(msg, "mha_forward_causal: no memory for the causal mask "
+                                 "of 3 x 3");
+                cr_assert_eq(attempts, 1, "the mask failed, yet %ld allocations were "
+                             "attempted: nothing is tried after a failure", attempts);
+            } else if (i <= 3)
+                cr_assert_str_eq(msg, "mha_forward: no memory for two work buffers of "
+                                 "3 x 24");
+            else
+                cr_assert(strstr(msg, "no memory") && (!strncmp(msg, "sdpa: ", 6) ||
+                          !strncmp(msg, "mha_forward", 11)), "allocation %ld (sdpa's "
+                          "row in head %ld): message \"%s\"", i, i - 4, msg);
+            cr_assert_eq(left, 0, "mha_forward_causal leaks %ld blocks when allocation "
+                         "%ld of %ld fails (the mask must be freed on every path)", left,
+                         i, n);
+            cr_assert(memcmp(OUT, out0, sizeof out0) == 0, "mha_forward_causal wrote out "
+                      "although allocation %ld failed: MM_ENOMEM writes nothing", i);
+            cr_assert(memcmp(W, w0, sizeof w0) == 0, "mha_forward_causal wrote weights "
+                      "although allocation %ld failed", i);
+            cr_assert(memcmp(X, x0, sizeof x0) == 0 &&
+                      memcmp(L4->w_qkv, layer0, sizeof layer0) == 0,
+                      "mha_forward_causal changed x or the layer");
+        }
+    }
+    layers_down();
+}
+
+/* mha_forward_causal's failures after its mask is allocated: mha_forward's
+ * refusals (out overlapping x, x not finite) and its three overflows; the
+ * mask is freed on each path; and its own refusals allocate nothing */
+Test(alloc_library, mha_forward_causal_frees_its_mask_on_every_failure)
+{
+    enum { D = 4, DD = D * D, T = 3 };
+    static const double eye[DD] = { 1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 0,  0, 0, 0, 1 };
+    double big[DD], zero[DD] = { 0 }, v[DD], x[T * D], out[T * D], w[2 * T * T];
+    for (int i = 0; i < DD; i++) { big[i] = 1e200; v[i] = 1e200 * eye[i]; }
+    for (int i = 0; i < T * D; i++) x[i] = 1 + i % 3;
+    mha *layer;
+    cr_assert_eq(mha_new(&layer, D, 2, 1), MM_OK);
+    static const struct {
+        const char *what; int weights_q, x_big, x_nan, out_is_x; mm_status want;
+    } cases[] = {
+        { "X W_QKV overflows", 1, 1, 0, 0, MM_ERANGE },
+        { "a score overflows", 2, 0, 0, 0, MM_ERANGE },
+        { "the product with W_O overflows", 3, 0, 0, 0, MM_ERANGE },
+        { "x holds a NaN", 0, 0, 1, 0, MM_EINVAL },
+        { "out is x", 0, 0, 0, 1, MM_EINVAL } };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int with_w = 0; with_w < 2; with_w++) {
+            double xx[T * D];
+            const double *wq = eye, *wk = eye, *wv = eye, *wo = eye;
+            if (cases[c].weights_q == 1) wq = big;
+            if (cases[c].weights_q == 2) { wq = big; wk = big; }
+            if (cases[c].weights_q == 3) { wq = zero; wk = zero; wv = v; wo = big; }
+            cr_assert_eq(mha_set_weights(layer, wq, wk, wv, wo), MM_OK, "%s", mm_last_error());
+            for (int i = 0; i < T * D; i++) xx[i] = cases[c].x_big ? 1e200 : x[i];
+            if (cases[c].x_nan) xx[5] = NAN;
+            alloc_fail_arm(0);
+            mm_status s = mha_forward_causal(cases[c].out_is_x ? xx : out, with_w ? w : NULL,
+                                             layer, xx, T);
+            long attempts = alloc_fail_attempts(), left = alloc_fail_live();
+            alloc_fail_disarm();
+            cr_assert_eq(s, cases[c].want, "%s: mha_forward_causal returned %s (%s)",
+                         cases[c].what, mm_status_name(s), mm_last_error());
+            cr_assert(attempts >= 1, "%s: %ld allocations, the mask expected first",
+                      cases[c].what, attempts);
+            cr_assert_eq(left, 0, "%s (weights %s): mha_forward_causal leaks %ld blocks on "
+                         "this path", cases[c].what, with_w ? "given" : "NULL", left);
+        }
+    /* its own checks come before the mask: nothing allocated */
+    alloc_fail_arm(0);
+    cr_assert_eq(mha_forward_causal(NULL, NULL, layer, x, T), MM_EINVAL);
+    cr_assert_eq(mha_forward_causal(out, NULL, layer, x, 0), MM_EINVAL);
+    cr_assert_eq(mha_forward_causal(out, NULL, layer, x, 1073741824), MM_EINVAL);
+    long attempts = alloc_fail_attempts();
+    alloc_fail_disarm();
+    cr_assert_eq(attempts, 0, "mha_forward_causal allocated %ld blocks before refusing "
+                 "its own arguments", attempts);
     mha_free(layer);
 }

@@ -13,7 +13,16 @@
  * Chapter 03's layer is an argument of its own kind: the runner makes it
  * with mha_new (d_model, n_heads), its buffer is the layer's weights
  * (W_QKV then W_O, 4 d_model^2 doubles), "ptr=layer[+k]" points ptr into
- * them (named layer->w_qkv in the messages), and "layer=VALUE" sets them.
+ * them (named layer->w_qkv, or layer->w_o from 3 d_model^2 on, in the
+ * messages), and "layer=VALUE" sets them.
+ * Chapter 04's masks: a bool buffer ('B', mask_from_bool's allowed) holds
+ * bytes (its shape 3 x 4, 12 bytes, so that "bias=allowed+1", one double
+ * in, is aligned and overlaps it); a mask read and written in
+ * place ('k', mask_combine's bias) and a mask read ('K', its other) hold
+ * finite values or -inf; where MAY_COINCIDE says so, two buffers may be the
+ * same (not overlap in part); where a function delegates its checks
+ * (REPORTED_BY "overlaps", mha_forward_causal to mha_forward), the overlap
+ * messages may name the callee.
  * ROWS adds
  * the cases particular to one function: sizes whose product or sum
  * overflows, INT_MAX accepted, results that overflow (MM_ERANGE), and the
@@ -43,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
 #include "minimodel/attention/sdpa.h"
@@ -60,7 +70,9 @@ typedef struct {
                                read and written in place, finite or -inf (a row
                                of scores), 'r' generator, 'l' long output; a
                                layer (mha): 'L' read, 'M' written, 'F' released,
-                               'n' the mha ** that mha_new writes */
+                               'n' the mha ** that mha_new writes; masks
+                               (chapter 04): 'B' bool input, 'k' read and
+                               written in place, 'K' read, finite or -inf */
     const char *rows, *cols;    /* names of size arguments ("d_qkv": 2 d_k + d_v,
                                    "hd": n_heads d_k, "HT": n_heads T); cols
                                    NULL: a vector, its elements named s[j] */
@@ -151,6 +163,23 @@ static const fn_desc FUNCS[] = {
       { { "out", 'o', "T", "d_model" }, { "weights", 'w', "HT", "T" },
         { "layer", 'L', "d_model", "d_model" }, { "x", 'i', "T", "d_model" },
         { "bias", 'm', "T", "T" } },
+      { { "T", 'i', "3" }, { "d_model", 'x', "4" }, { "n_heads", 'x', "2" } } },
+    /* chapter 04: the masks and the causal layer */
+    { "mask_causal",
+      { { "bias", 'o', "T", "T" } },
+      { { "T", 'i', "3" } } },
+    { "mask_padding",
+      { { "bias", 'o', "T_q", "T_k" } },
+      { { "T_q", 'i', "2" }, { "T_k", 'i', "3" }, { "length", 'x', "2" } } },
+    { "mask_from_bool",     /* 12 bools: "bias=allowed+1" (8 bytes in) overlaps */
+      { { "bias", 'o', "T_q", "T_k" }, { "allowed", 'B', "T_q", "T_k" } },
+      { { "T_q", 'i', "3" }, { "T_k", 'i', "4" } } },
+    { "mask_combine",
+      { { "bias", 'k', "T_q", "T_k" }, { "other", 'K', "T_q", "T_k" } },
+      { { "T_q", 'i', "2" }, { "T_k", 'i', "3" } } },
+    { "mha_forward_causal",   /* its checks, then mha_forward's, in its name */
+      { { "out", 'o', "T", "d_model" }, { "weights", 'w', "HT", "T" },
+        { "layer", 'L', "d_model", "d_model" }, { "x", 'i', "T", "d_model" } },
       { { "T", 'i', "3" }, { "d_model", 'x', "4" }, { "n_heads", 'x', "2" } } },
     { "mm_fail", { { NULL } }, { { "fmt", 'x', "ok" } } },
     { "mm_rng_seed", { { "r", 'r', "1", "1" } }, { { NULL } } },
@@ -320,7 +349,7 @@ static const row ROWS[] = {
     { "mha_new", "d_model=715827883,n_heads=1", MM_EINVAL,       /* INT_MAX / 3 + 1 */
       "d_model = 715827883 is too large" },
     { "mha_new", "d_model=715827882,n_heads=1", MM_EINVAL,       /* 3 d fits, 4 d^2 not */
-      "d_model * 4 * (long)d_model = 715827882 * 2863311528 doubles do not fit" },
+      "d_model * 4 d_model = 715827882 * 2863311528 doubles do not fit" },
     { "mha_new", "d_model=536870912,n_heads=2", MM_EINVAL,       /* 4 d^2 = 2^60 */
       "= 536870912 * 2147483648 doubles do not fit in one buffer" },
     { "mha_new", "d_model=1,n_heads=1", MM_OK, "" },
@@ -330,11 +359,19 @@ static const row ROWS[] = {
     { "mha_free", "layer=NULL", MM_OK, "" },                     /* does nothing */
     { "mha_param_count", "d_model=64,n_heads=4", MM_OK, "" },
     { "mha_get_weights", "w_o=layer+48", MM_EINVAL,              /* W_O itself */
-      "w_o must not overlap layer->w_qkv" },
-    { "mha_get_weights", "w_q=layer+63", MM_EINVAL, "w_q must not overlap layer->w_qkv" },
+      "w_o must not be the same buffer as layer->w_o" },
+    { "mha_get_weights", "w_q=layer+63", MM_EINVAL, "w_q must not overlap layer->w_o" },
+    { "mha_get_weights", "w_q=layer+47", MM_EINVAL,              /* both: the first */
+      "w_q must not overlap layer->w_qkv" },
+    { "mha_get_weights", "w_v=layer+32", MM_EINVAL,              /* W_V's rows */
+      "w_v must not overlap layer->w_qkv" },
     { "mha_get_weights", "w_v=w_o+15", MM_EINVAL, "w_v must not overlap w_o" },
     { "mha_get_weights", "d_model=64,n_heads=4", MM_OK, "" },
-    { "mha_set_weights", "w_o=layer+48", MM_EINVAL, "layer->w_qkv must not overlap w_o" },
+    { "mha_set_weights", "w_o=layer+48", MM_EINVAL,
+      "layer->w_o must not be the same buffer as w_o" },
+    { "mha_set_weights", "w_k=layer+63", MM_EINVAL, "layer->w_o must not overlap w_k" },
+    { "mha_set_weights", "w_q=layer+47", MM_EINVAL,              /* both: the first */
+      "layer->w_qkv must not overlap w_q" },
     { "mha_set_weights", "w_q=w_k", MM_OK, "" },                 /* inputs may coincide */
     { "mha_set_weights", "w_q=w_o,w_k=w_o,w_v=w_o", MM_OK, "" },
     { "mha_set_weights", "w_q=-DBL_MAX,w_o=DBL_MAX", MM_OK, "" },
@@ -407,6 +444,111 @@ static const row ROWS[] = {
     { "mha_forward", "weights=NULL,layer=0,layer[20]=1e200,layer[48]=1e200", MM_ERANGE,
       "the heads' outputs times W_O overflow" },
     { "mha_forward", "layer=0,layer[20]=1e200,layer[48]=1e100", MM_OK, "" },
+    /* chapter 04: masks */
+    { "mask_causal", "T=INT_MAX", MM_EINVAL,
+      "T * T = 2147483647 * 2147483647 doubles do not fit in one buffer" },
+    { "mask_causal", "T=1073741824", MM_EINVAL,                  /* 2^60 */
+      "T * T = 1073741824 * 1073741824 doubles do not fit" },
+    { "mask_causal", "T=1", MM_OK, "" },
+    { "mask_padding", "T_q=INT_MAX,T_k=INT_MAX", MM_EINVAL,
+      "T_q * T_k = 2147483647 * 2147483647 doubles do not fit in one buffer" },
+    { "mask_padding", "T_q=1073741824,T_k=1073741824", MM_EINVAL,
+      "T_q * T_k = 1073741824 * 1073741824 doubles do not fit" },
+    { "mask_padding", "T_k=INT_MAX,length=INT_MAX,T_q=INT_MAX", MM_EINVAL,
+      "T_q * T_k = 2147483647 * 2147483647" },   /* sizes before length */
+    { "mask_padding", "length=-1", MM_EINVAL,
+      "length = -1 must be between 0 and T_k = 3" },
+    { "mask_padding", "length=INT_MIN", MM_EINVAL, "length = -2147483648 must be between" },
+    { "mask_padding", "length=4", MM_EINVAL, "length = 4 must be between 0 and T_k = 3" },
+    { "mask_padding", "length=INT_MAX", MM_EINVAL, "length = 2147483647 must be between" },
+    { "mask_padding", "T_k=0,length=-1", MM_EINVAL, "T_k must be positive, got 0" },
+    { "mask_padding", "length=0", MM_OK, "" },                   /* nothing visible */
+    { "mask_padding", "length=3", MM_OK, "" },                   /* everything */
+    { "mask_padding", "T_q=1,T_k=1,length=1", MM_OK, "" },
+    { "mask_from_bool", "T_q=INT_MAX,T_k=INT_MAX", MM_EINVAL,
+      "T_q * T_k = 2147483647 * 2147483647 doubles do not fit in one buffer" },
+    { "mask_from_bool", "T_q=1073741824,T_k=1073741824", MM_EINVAL,
+      "T_q * T_k = 1073741824 * 1073741824" },
+    { "mask_from_bool", "T_q=INT_MAX,T_k=INT_MAX,allowed=NULL", MM_EINVAL,
+      "T_q * T_k = 2147483647 * 2147483647" },   /* bias and sizes before allowed */
+    { "mask_from_bool", "T_q=1073741824,T_k=1073741823,bias=allowed", MM_EINVAL,
+      "bias must not be the same buffer as allowed" },           /* the size fits */
+    { "mask_from_bool", "allowed=bias+11", MM_EINVAL,   /* in bias's last double */
+      "bias must not overlap allowed" },
+    { "mask_from_bool", "T_q=1,T_k=9,bias=allowed+1", MM_EINVAL,     /* its 9th byte */
+      "bias must not overlap allowed" },
+    { "mask_from_bool", "allowed=0", MM_OK, "" },       /* nothing visible */
+    { "mask_from_bool", "allowed=1", MM_OK, "" },
+    { "mask_from_bool", "T_q=1,T_k=1", MM_OK, "" },
+    { "mask_combine", "T_q=INT_MAX,T_k=INT_MAX", MM_EINVAL,
+      "T_q * T_k = 2147483647 * 2147483647 doubles do not fit in one buffer" },
+    { "mask_combine", "T_q=1073741824,T_k=1073741824,other=NULL", MM_EINVAL,
+      "T_q * T_k = 1073741824 * 1073741824" },
+    { "mask_combine", "T_q=1073741824,T_k=1073741823,other=bias+1", MM_EINVAL,
+      "bias must not overlap other" },                           /* the size fits */
+    { "mask_combine", "other=bias+5", MM_EINVAL, "bias must not overlap other" },
+    { "mask_combine", "bias=other+5", MM_EINVAL, "bias must not overlap other" },
+    { "mask_combine", "other=bias", MM_OK, "" },                 /* bias += bias */
+    { "mask_combine", "other=bias,bias[2]=-inf", MM_OK, "" },
+    { "mask_combine", "other=bias,bias[2]=nan", MM_EINVAL,
+      "bias[0][2] = nan, other[0][2] = nan; a mask holds finite values or -inf" },
+    { "mask_combine", "bias[4]=nan", MM_EINVAL,
+      "bias[1][1] = nan, other[1][1] = 0; a mask holds finite values or -inf" },
+    { "mask_combine", "bias[3]=inf,other[3]=-inf", MM_EINVAL,
+      "bias[1][0] = inf, other[1][0] = -inf; a mask holds finite values or -inf" },
+    { "mask_combine", "bias[1]=-inf,other[1]=nan", MM_EINVAL,
+      "bias[0][1] = -inf, other[0][1] = nan; a mask holds" },
+    { "mask_combine", "bias[1]=nan,other[0]=inf", MM_EINVAL,   /* the first element */
+      "bias[0][0] = -0.625, other[0][0] = inf" },
+    { "mask_combine", "bias=-inf,other=-inf", MM_OK, "" },       /* -inf + -inf */
+    { "mask_combine", "bias=-inf,other=DBL_MAX", MM_OK, "" },
+    { "mask_combine", "bias=DBL_MAX,other=-inf", MM_OK, "" },
+    { "mask_combine", "bias=DBL_MAX,other=-DBL_MAX", MM_OK, "" },
+    { "mask_combine", "bias=1e308,other=1e308", MM_ERANGE,
+      "bias[0][0] + other[0][0] overflows" },
+    { "mask_combine", "bias[5]=-DBL_MAX,other[5]=-DBL_MAX", MM_ERANGE,
+      "bias[1][2] + other[1][2] overflows" },
+    { "mask_combine", "other=bias,bias[4]=DBL_MAX", MM_ERANGE,
+      "bias[1][1] + other[1][1] overflows" },                    /* 2 DBL_MAX */
+    { "mask_combine", "bias[5]=DBL_MAX,other[5]=DBL_MAX,other[4]=nan", MM_EINVAL,
+      "other[1][1] = nan" },            /* element order: the NaN comes first */
+    { "mask_combine", "bias[0]=DBL_MAX,other[0]=DBL_MAX,other[5]=nan", MM_ERANGE,
+      "bias[0][0] + other[0][0] overflows" },
+    { "mask_combine", "T_q=1,T_k=1", MM_OK, "" },
+    /* the causal layer: its own checks, then mha_forward's */
+    { "mha_forward_causal", "T=INT_MAX", MM_EINVAL,
+      "T * T = 2147483647 * 2147483647 doubles do not fit in one buffer" },
+    { "mha_forward_causal", "T=1073741824,weights=NULL", MM_EINVAL,
+      "T * T = 1073741824 * 1073741824 doubles do not fit" },
+    { "mha_forward_causal", "T=INT_MAX,x=NULL", MM_EINVAL, "x is NULL" },
+    { "mha_forward_causal", "T=INT_MIN,out=NULL", MM_EINVAL, "out is NULL" },
+    /* T x T fits but its 8 EB cannot be allocated: the mask's allocation comes
+     * before mha_forward's checks (see the report; the sanitized run lets the
+     * allocator return NULL) */
+    { "mha_forward_causal", "T=1073741823,weights=NULL,out=x", MM_ENOMEM,
+      "no memory for the causal mask of 1073741823 x 1073741823" },
+    { "mha_forward_causal", "d_model=64,n_heads=4,T=536870912", MM_ENOMEM,   /* 2^60 bytes */
+      "no memory for the causal mask" },   /* mha_forward would refuse the weights' size */
+    { "mha_forward_causal", "out=layer+48", MM_EINVAL,
+      "mha_forward: out must not be the same buffer as layer->w_o" },
+    { "mha_forward_causal", "weights=layer+47", MM_EINVAL,
+      "mha_forward: weights must not overlap layer->w_qkv" },
+    { "mha_forward_causal", "x=layer", MM_OK, "" },
+    { "mha_forward_causal", "x[0]=nan,out=x", MM_EINVAL,       /* overlaps first */
+      "mha_forward: out must not be the same buffer as x" },
+    { "mha_forward_causal", "x[5]=inf", MM_EINVAL,
+      "mha_forward: x[1][1] is inf; inputs must be finite" },
+    { "mha_forward_causal", "x=1e200,layer=1e200", MM_ERANGE,
+      "mha_forward: X W_QKV overflows" },
+    { "mha_forward_causal", "layer=1e160", MM_ERANGE, "sdpa: a score of query 0 overflows" },
+    { "mha_forward_causal", "weights=NULL,layer=0,layer[20]=1e200,layer[48]=1e200", MM_ERANGE,
+      "mha_forward: the heads' outputs times W_O overflow" },
+    { "mha_forward_causal", "layer=1e150", MM_OK, "" },
+    { "mha_forward_causal", "n_heads=1", MM_OK, "" },
+    { "mha_forward_causal", "n_heads=4", MM_OK, "" },
+    { "mha_forward_causal", "T=1", MM_OK, "" },
+    { "mha_forward_causal", "d_model=64,n_heads=4,T=8", MM_OK, "" },
+    { "mha_forward_causal", "weights=NULL,d_model=64,n_heads=4,T=8", MM_OK, "" },
     { "mm_fail", "fmt=NULL", MM_ERANGE, "mm_fail: fmt is NULL (status MM_ERANGE)" },
     { "mm_fail", "", MM_ERANGE, "mm_fail: ok" },
     { "mm_rng_seed", "r=NULL", UNCHECKED, "rng.h: r is not NULL (unchecked)" },
@@ -427,7 +569,27 @@ enum { N_ROWS = sizeof ROWS / sizeof ROWS[0] };
  * of the rows can go. */
 static const struct { const char *fn, *arg, *callee; } REPORTED_BY[] = {
     { "mha_forward", "bias", "sdpa" },
+    { "mha_forward_causal", "x", "mha_forward" },
+    { "mha_forward_causal", "overlaps", "mha_forward" },
 };
+
+/* MAY_COINCIDE - pairs of buffers that may be the same buffer (and must not
+ * overlap in part): written and read, as mask_combine(b, b) adds b to itself.
+ * The generated "read=written" case passes; "written=read" is left out (it
+ * would write the read buffer, which the runner checks is unchanged). */
+static const struct { const char *fn, *written, *read; } MAY_COINCIDE[] = {
+    { "mask_combine", "bias", "other" },
+};
+
+static int may_coincide(const char *fn, const char *a, const char *b)
+{
+    for (size_t i = 0; i < sizeof MAY_COINCIDE / sizeof MAY_COINCIDE[0]; i++)
+        if (!strcmp(MAY_COINCIDE[i].fn, fn) &&
+            ((!strcmp(MAY_COINCIDE[i].written, a) && !strcmp(MAY_COINCIDE[i].read, b)) ||
+             (!strcmp(MAY_COINCIDE[i].written, b) && !strcmp(MAY_COINCIDE[i].read, a))))
+            return 1;
+    return 0;
+}
 
 static const char *reported_by(const char *fn, const char *arg)
 {
@@ -457,7 +619,8 @@ static const fn_desc *find_fn(const char *name)
 /* written - an argument the function writes; optional - one that may be NULL */
 static int written(char kind)
 {
-    return kind == 'o' || kind == 'w' || kind == 'b' || kind == 'M' || kind == 'n';
+    return kind == 'o' || kind == 'w' || kind == 'b' || kind == 'M' || kind == 'n' ||
+           kind == 'k';
 }
 static int optional(char kind) { return kind == 'w' || kind == 'm'; }
 
@@ -472,7 +635,8 @@ static const char *alias_name(const ptr_arg *p)
 /* nonfinite_reason - the end of the message for a NaN or +inf argument */
 static const char *nonfinite_reason(char kind)
 {
-    return kind == 'm' ? "a bias must be finite, or -inf to hide a key"
+    return kind == 'k' || kind == 'K' ? "a mask holds finite values or -inf"
+         : kind == 'm' ? "a bias must be finite, or -inf to hide a key"
          : kind == 'b' ? "a score must be finite, or -inf for a hidden key"
          : "inputs must be finite";
 }
@@ -532,22 +696,32 @@ static size_t generate(test_case *all)
                 if (i == j || (!written(f->p[i].kind) && !written(f->p[j].kind))) continue;
                 if (a_layer(f->p[i].kind)) continue;        /* a layer is not a buffer */
                 int lo = i < j ? i : j, hi = i < j ? j : i;
+                const char *via = reported_by(f->fn, "overlaps");
                 snprintf(spec, sizeof spec, "%s=%s", f->p[i].name, f->p[j].name);
                 snprintf(msg, sizeof msg, "%s must not be the same buffer as %s",
                          alias_name(&f->p[lo]), alias_name(&f->p[hi]));
-                add(all, &n, f, spec, MM_EINVAL, msg, NULL);
+                if (!may_coincide(f->fn, f->p[i].name, f->p[j].name))
+                    add(all, &n, f, spec, MM_EINVAL, msg, via);
+                else if (!written(f->p[i].kind))            /* read = written: allowed */
+                    add(all, &n, f, spec, MM_OK, "", NULL);
                 snprintf(spec, sizeof spec, "%s=%s+1", f->p[i].name, f->p[j].name);
                 snprintf(msg, sizeof msg, "%s must not overlap %s",
                          alias_name(&f->p[lo]), alias_name(&f->p[hi]));
-                add(all, &n, f, spec, MM_EINVAL, msg, NULL);
+                add(all, &n, f, spec, MM_EINVAL, msg, via);
             }
         for (int i = 0; i < np; i++) {                      /* NaN and infinities */
             char kind = f->p[i].kind;
-            if (kind != 'i' && kind != 'c' && kind != 'm' && kind != 'b') continue;
+            if (kind != 'i' && kind != 'c' && kind != 'm' && kind != 'b' && kind != 'k' &&
+                kind != 'K') continue;
             static const char *const v[] = { "nan", "inf", "-inf" };
             for (int b = 0; b < 3; b++) {
                 snprintf(spec, sizeof spec, "%s[LAST]=%s", f->p[i].name, v[b]);
-                if (kind == 'i' || ((kind == 'm' || kind == 'b') && b < 2)) {
+                if ((kind == 'k' || kind == 'K') && b < 2) {    /* "name[i][j] = v" */
+                    snprintf(msg, sizeof msg, "%s[LAST] = %s%s%s", f->p[i].name, v[b],
+                             kind == 'K' ? "; " : "",   /* other: the end of the message */
+                             kind == 'K' ? nonfinite_reason(kind) : "");
+                    add(all, &n, f, spec, MM_EINVAL, msg, NULL);
+                } else if (kind == 'i' || ((kind == 'm' || kind == 'b') && b < 2)) {
                     snprintf(msg, sizeof msg, "%s[LAST] is %s; %s", f->p[i].name, v[b],
                              nonfinite_reason(kind));
                     add(all, &n, f, spec, MM_EINVAL, msg, reported_by(f->fn, f->p[i].name));
@@ -657,6 +831,14 @@ static int apply(call_env *e, const char *tok, int buffers_ready)
     int oi = ptr_index(e, other);
     if (oi >= 0) { e->p[pi] = (char *)e->buf[oi] + shift * sizeof(double); return 1; }
     double v = (double)number(value);
+    if (e->f->p[pi].kind == 'B') {          /* bools: 0 false, anything else true */
+        bool *b = (bool *)(void *)e->buf[pi];
+        if (index == -1)
+            for (size_t k = 0; k < e->len[pi]; k++) b[k] = v != 0;
+        else
+            b[index == -2 ? e->len[pi] - 1 : (size_t)index] = v != 0;
+        return 1;
+    }
     if (index == -1)
         for (size_t k = 0; k < e->len[pi]; k++) e->buf[pi][k] = v;
     else
@@ -716,6 +898,10 @@ static void setup(call_env *e, const test_case *c)
         if (e->f->p[i].kind == 'r') mm_rng_seed((mm_rng *)e->buf[i], 7);
         if (e->f->p[i].kind == 'l') *(long *)e->buf[i] = 777;
         if (e->f->p[i].kind == 'n') *(mha **)e->buf[i] = NOT_A_LAYER;
+        if (e->f->p[i].kind == 'B') {       /* len bools (in len doubles' room) */
+            memset(e->buf[i], 0, len * sizeof(double));
+            for (size_t k = 0; k < len; k++) ((bool *)(void *)e->buf[i])[k] = k % 3 != 1;
+        }
         e->p[i] = e->buf[i];
     }
     for_each_override(e, c->spec, 1);
@@ -780,6 +966,15 @@ static mm_status call(call_env *e)
         return mha_merge_heads(p[1], p[0], I(e, "T"), I(e, "n_heads"), I(e, "d_k"));
     if (!strcmp(fn, "mha_forward"))
         return mha_forward(p[0], p[1], p[2], p[3], p[4], I(e, "T"));
+    if (!strcmp(fn, "mask_causal")) return mask_causal(p[0], I(e, "T"));
+    if (!strcmp(fn, "mask_padding"))
+        return mask_padding(p[0], I(e, "T_q"), I(e, "T_k"), I(e, "length"));
+    if (!strcmp(fn, "mask_from_bool"))
+        return mask_from_bool(p[0], p[1], I(e, "T_q"), I(e, "T_k"));
+    if (!strcmp(fn, "mask_combine"))
+        return mask_combine(p[0], p[1], I(e, "T_q"), I(e, "T_k"));
+    if (!strcmp(fn, "mha_forward_causal"))
+        return mha_forward_causal(p[0], p[1], p[2], p[3], I(e, "T"));
     cr_assert_fail("test table: no call for %s", fn);
     return MM_EINVAL;
 }
@@ -808,6 +1003,39 @@ static void free_env(call_env *e)
         if (e->layer[i] && e->buf[i] == e->layer[i]->w_qkv) e->buf[i] = NULL;  /* its own */
         mha_free(e->layer[i]);
         free(e->buf[i]);
+    }
+}
+
+/* expect_mask - after MM_OK, a mask's elements: finite or -inf; those of
+ * mask_causal, mask_padding and mask_from_bool exactly their truth table,
+ * those of mask_combine the sums of the elements before the call */
+static void expect_mask(const call_env *e, const test_case *c, int i)
+{
+    const char *fn = e->f->fn;
+    long T_q = !strcmp(fn, "mask_causal") ? I(e, "T") : I(e, "T_q");
+    long T_k = !strcmp(fn, "mask_causal") ? I(e, "T") : I(e, "T_k");
+    static double old[4096];                /* mask_combine: bias before, by setup */
+    int combine = !strcmp(fn, "mask_combine");
+    if (combine) {
+        call_env fresh;
+        setup(&fresh, c);
+        memcpy(old, fresh.buf[0], fresh.len[0] * sizeof(double));
+        for (size_t k = 0; k < fresh.len[0]; k++)
+            old[k] += ((const double *)fresh.p[1] == fresh.buf[0] ? fresh.buf[0] :
+                       fresh.buf[1])[k];
+        free_env(&fresh);
+    }
+    for (size_t k = 0; k < e->len[i] && (long)k < T_q * T_k; k++) {
+        double b = e->buf[i][k], want = b;
+        long row = (long)k / T_k, col = (long)k % T_k;
+        if (!strcmp(fn, "mask_causal")) want = col <= row ? 0.0 : -INFINITY;
+        if (!strcmp(fn, "mask_padding")) want = col < I(e, "length") ? 0.0 : -INFINITY;
+        if (!strcmp(fn, "mask_from_bool"))
+            want = ((const bool *)(const void *)e->buf[1])[k] ? 0.0 : -INFINITY;
+        if (combine) want = old[k];
+        cr_expect(!isnan(b) && b != INFINITY && memcmp(&b, &want, sizeof b) == 0,
+                  "%s(%s): MM_OK but %s[%ld][%ld] = %g, expected %g", fn, c->spec,
+                  e->f->p[i].name, row, col, b, want);
     }
 }
 
@@ -875,11 +1103,15 @@ ParameterizedTest(test_case *c, bad_args, table)
         }
         if (kind == 'F') continue;                 /* released by the call */
         int changed = memcmp(before[i], e.buf[i], e.len[i] * sizeof(double)) != 0;
-        if (kind == 'i' || kind == 'c' || kind == 'm' || kind == 'L' ||
-            (s == MM_EINVAL && kind != 'r'))
+        if (kind == 'i' || kind == 'c' || kind == 'm' || kind == 'L' || kind == 'B' ||
+            kind == 'K' || (s == MM_EINVAL && kind != 'r') ||
+            (s != MM_OK && kind == 'k'))    /* mask_combine: unchanged on any failure */
             cr_expect(!changed, "%s(%s) returned %s but changed %s", fn, c->spec,
                       mm_status_name(s), kind == 'M' ? "the layer's weights" : e.f->p[i].name);
-        if (s == MM_OK && written(kind) && e.p[i] == e.buf[i] && !strstr(c->spec, "[LAST]"))
+        if (s == MM_OK && written(kind) && e.p[i] == e.buf[i] && !strncmp(fn, "mask_", 5))
+            expect_mask(&e, c, i);                  /* finite or -inf, as it must be */
+        else if (s == MM_OK && written(kind) && e.p[i] == e.buf[i] &&
+                 !strstr(c->spec, "[LAST]"))
             for (size_t k = 0; k < e.len[i]; k++)
                 cr_expect(isfinite(e.buf[i][k]), "%s(%s): MM_OK but %s[%zu] = %g", fn,
                           c->spec, e.f->p[i].name, k, e.buf[i][k]);

@@ -640,7 +640,7 @@ Test(errors, mha_new)
         { INT_MAX, 1, "mha_new: d_model = 2147483647 is too large: 3 d_model, the width "
                       "of W_QKV, does not fit in an int" },
         { INT_MAX / 3 + 1, 1, "mha_new: d_model = 715827883 is too large" },
-        { INT_MAX / 3, 1, "mha_new: d_model * 4 * (long)d_model = 715827882 * "
+        { INT_MAX / 3, 1, "mha_new: d_model * 4 d_model = 715827882 * "
                           "2863311528 doubles do not fit in one buffer" },
         { 536870912, 2, "= 536870912 * 2147483648 doubles do not fit" },  /* 2^60 */
     };
@@ -701,9 +701,13 @@ Test(errors, mha_get_weights)
     EXPECT_STATUS(mha_get_weights(layer->w_qkv, b, c, d, layer), MM_EINVAL,
                   "mha_get_weights: w_q must not be the same buffer as layer->w_qkv");
     EXPECT_STATUS(mha_get_weights(a, b, c, layer->w_o, layer), MM_EINVAL,
-                  "mha_get_weights: w_o must not overlap layer->w_qkv");   /* W_O lives there */
+                  "mha_get_weights: w_o must not be the same buffer as layer->w_o");
     EXPECT_STATUS(mha_get_weights(a, b, c, layer->w_o + DD - 1, layer), MM_EINVAL,
-                  "w_o must not overlap layer->w_qkv");
+                  "mha_get_weights: w_o must not overlap layer->w_o");
+    EXPECT_STATUS(mha_get_weights(a, b, c, layer->w_o - 1, layer), MM_EINVAL,
+                  "mha_get_weights: w_o must not overlap layer->w_qkv");  /* both: the first */
+    EXPECT_STATUS(mha_get_weights(a, layer->w_o - DD, c, d, layer), MM_EINVAL,
+                  "mha_get_weights: w_k must not overlap layer->w_qkv");  /* W_V's rows */
     cr_assert(memcmp(a, marks, sizeof a) == 0 && memcmp(b, marks + DD, sizeof b) == 0 &&
               memcmp(c, marks + 2 * DD, sizeof c) == 0 &&
               memcmp(d, marks + 3 * DD, sizeof d) == 0 && memcmp(big, marks, sizeof big) == 0,
@@ -736,7 +740,11 @@ Test(errors, mha_set_weights)
     EXPECT_STATUS(mha_set_weights(layer, w[0], layer->w_qkv + 1, w[2], w[3]), MM_EINVAL,
                   "mha_set_weights: layer->w_qkv must not overlap w_k");
     EXPECT_STATUS(mha_set_weights(layer, w[0], w[1], w[2], layer->w_o), MM_EINVAL,
-                  "mha_set_weights: layer->w_qkv must not overlap w_o");
+                  "mha_set_weights: layer->w_o must not be the same buffer as w_o");
+    EXPECT_STATUS(mha_set_weights(layer, w[0], w[1], layer->w_o + 1, w[3]), MM_EINVAL,
+                  "mha_set_weights: layer->w_o must not overlap w_v");
+    EXPECT_STATUS(mha_set_weights(layer, w[0], w[1], w[2], layer->w_o - 1), MM_EINVAL,
+                  "mha_set_weights: layer->w_qkv must not overlap w_o");  /* both: the first */
     layer_unchanged(layer, copy, "mha_set_weights with an input in the layer");
     static const struct { int m, i; double v; const char *text; } bad[] = {
         { 0, 0, NAN, "mha_set_weights: w_q[0][0] is nan; inputs must be finite" },
@@ -924,7 +932,7 @@ Test(errors, a_hand_made_layer_too_wide_for_t)
     double dummy[4] = { 0 }, x[4] = { 0 }, out[4] = { 5, 5, 5, 5 };
     mha wide = { 600000000, 1, 600000000, dummy, dummy };
     EXPECT_STATUS(mha_forward(out, NULL, &wide, x, NULL, INT_MAX), MM_EINVAL,
-                  "mha_forward: T * 3 * (long)layer->d_model = 2147483647 * 1800000000 "
+                  "mha_forward: T * 3 d_model = 2147483647 * 1800000000 "
                   "doubles do not fit in one buffer");
     cr_assert(out[0] == 5 && out[3] == 5, "a refused call wrote into out");
 }

@@ -7,13 +7,15 @@
  * bits as in one thread. Chapter 03's forward pass runs on one shared,
  * read-only layer, each thread on inputs of its own (its own work buffers,
  * and sdpa's rows when weights is NULL), and gives the bits one thread
- * computed for those inputs. */
+ * computed for those inputs. Chapter 04's causal layer (its own (T, T) mask
+ * per call) and the masks do the same, and its refusals are per thread. */
 #define _POSIX_C_SOURCE 200809L     /* pthread_barrier_t */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
 #include "minimodel/attention/sdpa.h"
@@ -175,5 +177,84 @@ Test(threads, mha_forward_on_inputs_of_its_own_gives_the_single_thread_bits)
                   "thread %d: mha_forward computed different bits than one thread did on "
                   "the same input: something is shared and written (a static work "
                   "buffer? the layer?)", i);
+    mha_free(layer);
+}
+
+/* ---- chapter 04: the causal layer and the masks, eight threads at once ---------- */
+
+typedef struct {
+    double x[MT * MD];                          /* this thread's input */
+    double w[MH * MT * MT], out[MT * MD], out_null[MT * MD], ref[MT * MD];
+    double causal[MT * MT], pad[MT * MT], both[MT * MT], from_bool[MT * MT];
+    bool allowed[MT * MT];
+    mm_status s;
+    int bad_message;                            /* a refusal read another's text */
+} causal_result;
+static causal_result c_alone[THREADS], c_together[THREADS];
+
+/* causal_compute - the causal layer with and without weights, the masks of
+ * this thread (a padding length of its own), and a refusal of its own size */
+static void causal_compute(causal_result *r, int id)
+{
+    r->s = mha_forward_causal(r->out, r->w, layer, r->x, MT);
+    if (r->s == MM_OK) r->s = mha_forward_causal(r->out_null, NULL, layer, r->x, MT);
+    if (r->s == MM_OK) r->s = mask_causal(r->causal, MT);
+    if (r->s == MM_OK) r->s = mask_padding(r->pad, MT, MT, 1 + id);
+    if (r->s == MM_OK) r->s = mask_from_bool(r->from_bool, r->allowed, MT, MT);
+    if (r->s == MM_OK) memcpy(r->both, r->causal, sizeof r->both);
+    if (r->s == MM_OK) r->s = mask_combine(r->both, r->pad, MT, MT);
+    if (r->s == MM_OK) r->s = mask_combine(r->both, r->from_bool, MT, MT);
+    if (r->s == MM_OK) r->s = mha_forward(r->ref, NULL, layer, r->x, r->both, MT);
+    char want[96];
+    int bad = -1 - id;
+    snprintf(want, sizeof want, "mha_forward_causal: T must be positive, got %d", bad);
+    if (mha_forward_causal(r->out, NULL, layer, r->x, bad) != MM_EINVAL ||
+        strcmp(mm_last_error(), want) != 0)
+        r->bad_message = 1;
+}
+
+static void *causal_computing(void *arg)
+{
+    causal_result *r = arg;
+    int id = (int)(r - c_together);
+    pthread_barrier_wait(&start);
+    for (int k = 0; k < 25; k++) causal_compute(r, id);
+    return NULL;
+}
+
+Test(threads, the_causal_layer_and_the_masks_give_the_single_thread_bits)
+{
+    static double w_all[4 * MD * MD];
+    mm_rng r;
+    mm_rng_seed(&r, 11);
+    cr_assert_eq(mha_new(&layer, MD, MH, 1), MM_OK, "%s", mm_last_error());
+    cr_assert_eq(mm_fill_normal(w_all, 4 * MD * MD, 0.2, &r), MM_OK);
+    cr_assert_eq(mha_set_weights(layer, w_all, w_all + MD * MD, w_all + 2 * MD * MD,
+                                 w_all + 3 * MD * MD), MM_OK, "%s", mm_last_error());
+    for (int i = 0; i < THREADS; i++) {          /* each thread its own x, allowed */
+        cr_assert_eq(mm_fill_normal(c_alone[i].x, MT * MD, 1.0 + i, &r), MM_OK);
+        for (int e = 0; e < MT * MT; e++)
+            c_alone[i].allowed[e] = e % MT == 0 || (e * 7 + i) % 5 != 0;
+        memcpy(c_together[i].x, c_alone[i].x, sizeof c_alone[i].x);
+        memcpy(c_together[i].allowed, c_alone[i].allowed, sizeof c_alone[i].allowed);
+        causal_compute(&c_alone[i], i);
+        cr_assert_eq(c_alone[i].s, MM_OK, "%s", mm_last_error());
+        cr_assert_eq(c_alone[i].bad_message, 0, "one thread: the refusal's message");
+    }
+    cr_assert(memcmp(c_alone[0].out, c_alone[1].out, sizeof c_alone[0].out) != 0,
+              "two inputs gave the same out: the threads would prove nothing");
+    pthread_t t[THREADS];
+    pthread_barrier_init(&start, NULL, THREADS);
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&t[i], NULL, causal_computing, &c_together[i]);
+    for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start);
+    for (int i = 0; i < THREADS; i++) {
+        cr_expect_eq(c_together[i].bad_message, 0, "thread %d read another thread's "
+                     "message after mha_forward_causal refused its T", i);
+        cr_expect(memcmp(&c_alone[i], &c_together[i], sizeof c_alone[i]) == 0,
+                  "thread %d: mha_forward_causal or a mask computed different bits than "
+                  "one thread did on the same input: something is shared and written", i);
+    }
     mha_free(layer);
 }

@@ -23,7 +23,8 @@ mm_status mha_new(mha **layer, int d_model, int n_heads, uint64_t seed)
         return mm_fail(MM_EINVAL, "%s: d_model = %d is too large: 3 d_model, "
                        "the width of W_QKV, does not fit in an int", __func__,
                        d_model);
-    MM_NEED_SIZE_PRODUCT(d_model, 4 * (long)d_model);
+    MM_TRY(mm_need_size_product(__func__, "d_model", d_model, "4 d_model",
+                                4L * d_model));
     size_t dd = (size_t)d_model * d_model;        /* one (d_model, d_model) */
     mha *m = malloc(sizeof *m);
     double *w = malloc(4 * dd * sizeof *w);           /* W_QKV, then W_O */
@@ -59,7 +60,8 @@ mm_status mha_get_weights(double *w_q, double *w_k, double *w_v, double *w_o,
     size_t dd = (size_t)layer->d_model * layer->d_model;
     const mm_buffer bufs[] = {                           /* outputs first */
         MM_BUFFER(w_q, dd), MM_BUFFER(w_k, dd), MM_BUFFER(w_v, dd),
-        MM_BUFFER(w_o, dd), MM_BUFFER(layer->w_qkv, 4 * dd) };
+        MM_BUFFER(w_o, dd), MM_BUFFER(layer->w_qkv, 3 * dd),
+        MM_BUFFER(layer->w_o, dd) };
     MM_NEED_DISJOINT(bufs, 4);
     memcpy(w_o, layer->w_o, dd * sizeof *w_o);
     return qkv_split(w_q, w_k, w_v, layer->w_qkv, layer->d_model,
@@ -74,10 +76,10 @@ mm_status mha_set_weights(mha *layer, const double *w_q, const double *w_k,
     MM_NEED_BUFFER(w_v);  MM_NEED_BUFFER(w_o);
     int d = layer->d_model;
     size_t dd = (size_t)d * d;
-    const mm_buffer bufs[] = { MM_BUFFER(layer->w_qkv, 4 * dd),
-        MM_BUFFER(w_q, dd), MM_BUFFER(w_k, dd), MM_BUFFER(w_v, dd),
-        MM_BUFFER(w_o, dd) };
-    MM_NEED_DISJOINT(bufs, 1);
+    const mm_buffer bufs[] = { MM_BUFFER(layer->w_qkv, 3 * dd),
+        MM_BUFFER(layer->w_o, dd), MM_BUFFER(w_q, dd), MM_BUFFER(w_k, dd),
+        MM_BUFFER(w_v, dd), MM_BUFFER(w_o, dd) };
+    MM_NEED_DISJOINT(bufs, 2);
     MM_NEED_FINITE(w_q, d, d);  MM_NEED_FINITE(w_k, d, d);
     MM_NEED_FINITE(w_v, d, d);  MM_NEED_FINITE(w_o, d, d);
     memcpy(layer->w_o, w_o, dd * sizeof *w_o);
@@ -182,7 +184,8 @@ mm_status mha_forward(double *out, double *weights, const mha *layer,
 {
     MM_NEED_BUFFER(out);  MM_NEED_BUFFER(layer);  MM_NEED_BUFFER(x);
     MM_NEED_POSITIVE(T);
-    MM_NEED_SIZE_PRODUCT(T, 3 * (long)layer->d_model);
+    MM_TRY(mm_need_size_product(__func__, "T", T, "3 d_model",
+                                3L * layer->d_model));
     MM_NEED_SIZE_PRODUCT(T, T);
     if (weights != NULL && (size_t)T * T > MM_MAX_ELEMENTS / layer->n_heads)
         return mm_fail(MM_EINVAL, "%s: weights would hold n_heads = %d times "
