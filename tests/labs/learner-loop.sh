@@ -213,10 +213,11 @@ start_watch() {
 }
 # checks_in LOG - how many checks the watch has run
 checks_in() { grep -cE "^make watch: .* (checked at|revisado a las)" "$1" 2> /dev/null || true; }
-# wait_for COUNT LOG - wait (up to 30 s) until LOG shows COUNT checks
+# wait_for COUNT LOG - wait (up to 90 s: a loaded machine builds slowly) until
+# LOG shows COUNT checks
 wait_for() {
   i=0
-  while [ "$(checks_in "$2")" -lt "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+  while [ "$(checks_in "$2")" -lt "$1" ] && [ $i -lt 900 ]; do sleep 0.1; i=$((i + 1)); done
   [ "$(checks_in "$2")" -ge "$1" ]
 }
 # session - the PIDs of the processes of session $sid (from /proc: the
