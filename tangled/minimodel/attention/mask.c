@@ -21,8 +21,8 @@ static bool is_mask_value(double b)
     return !isnan(b) && b != INFINITY;
 }
 
-/* causal - bias[i][j] = 0 if j <= i else -inf, no checks */
-static void causal(double *bias, int T)
+/* fill_causal - bias[i][j] = 0 if j <= i else -inf, no checks */
+static void fill_causal(double *bias, int T)
 {
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++)
@@ -33,7 +33,7 @@ static void causal(double *bias, int T)
 mm_status mask_causal(double *bias, int T)
 {
     MM_NEED_BUFFER(bias);  MM_NEED_POSITIVE(T);  MM_NEED_SIZE_PRODUCT(T, T);
-    causal(bias, T);
+    fill_causal(bias, T);
     return MM_OK;
 }
 
@@ -97,7 +97,7 @@ mm_status mha_forward_causal(double *out, double *weights, const mha *layer,
     if (bias == NULL)
         return mm_fail(MM_ENOMEM, "%s: no memory for the causal mask of "
                        "%d x %d", __func__, T, T);
-    causal(bias, T);
+    fill_causal(bias, T);
     mm_status st = mha_forward(out, weights, layer, x, bias, T);
     free(bias);
     return st;

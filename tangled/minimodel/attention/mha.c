@@ -93,8 +93,9 @@ mm_status mha_param_count(long *count, const mha *layer)
     return attention_param_count(count, layer->d_model, layer->n_heads);
 }
 
-/* split - heads[h][t][c] = m[t][h d_k + c], no checks */
-static void split(double *heads, const double *m, int T, int n_heads, int d_k)
+/* copy_to_heads - heads[h][t][c] = m[t][h d_k + c], no checks */
+static void copy_to_heads(double *heads, const double *m, int T, int n_heads,
+                          int d_k)
 {
     size_t width = (size_t)n_heads * d_k;             /* row stride of m */
     for (int h = 0; h < n_heads; h++)
@@ -104,8 +105,9 @@ static void split(double *heads, const double *m, int T, int n_heads, int d_k)
                    (size_t)d_k * sizeof *m);
 }
 
-/* merge - m[t][h d_k + c] = heads[h][t][c], no checks */
-static void merge(double *m, const double *heads, int T, int n_heads, int d_k)
+/* copy_from_heads - m[t][h d_k + c] = heads[h][t][c], no checks */
+static void copy_from_heads(double *m, const double *heads, int T,
+                            int n_heads, int d_k)
 {
     size_t width = (size_t)n_heads * d_k;
     for (int h = 0; h < n_heads; h++)
@@ -127,7 +129,7 @@ mm_status mha_split_heads(double *heads, const double *m,
     const mm_buffer bufs[] = { MM_BUFFER(heads, (size_t)T * n_heads * d_k),
                                MM_BUFFER(m, (size_t)T * n_heads * d_k) };
     MM_NEED_DISJOINT(bufs, 1);
-    split(heads, m, T, n_heads, d_k);
+    copy_to_heads(heads, m, T, n_heads, d_k);
     return MM_OK;
 }
 
@@ -144,25 +146,25 @@ mm_status mha_merge_heads(double *m, const double *heads,
     const mm_buffer bufs[] = { MM_BUFFER(heads, (size_t)T * n_heads * d_k),
                                MM_BUFFER(m, (size_t)T * n_heads * d_k) };
     MM_NEED_DISJOINT(bufs, 1);
-    merge(m, heads, T, n_heads, d_k);
+    copy_from_heads(m, heads, T, n_heads, d_k);
     return MM_OK;
 }
 
-/* forward - the pass on checked arguments, in two work buffers:
+/* run_layer - the pass on checked arguments, in two work buffers:
  *   heads (3 n_heads, T, d_k): Q's heads, then K's, then V's
  *   qkv (T, 3 d_model) = X W_QKV; once split, free again: it then holds
  *       the heads' outputs (n_heads, T, d_k) and their concatenation
  *       (T, d_model), one after the other */
-static mm_status forward(double *out, double *weights, const mha *layer,
-                         const double *x, const double *bias, int T,
-                         double *qkv, double *heads)
+static mm_status run_layer(double *out, double *weights, const mha *layer,
+                           const double *x, const double *bias, int T,
+                           double *qkv, double *heads)
 {
     int d = layer->d_model, H = layer->n_heads, d_k = layer->d_k;
     size_t hs = (size_t)T * d_k;                    /* one head: (T, d_k) */
     if (mm_matmul(qkv, x, layer->w_qkv, T, d, 3 * d, false) != MM_OK)
         return mm_fail(MM_ERANGE, "mha_forward: X W_QKV overflows; x and the "
                        "weights hold values too large to multiply");
-    split(heads, qkv, T, 3 * H, d_k);            /* Q_0.. Q_H-1, K_0.., V_0.. */
+    copy_to_heads(heads, qkv, T, 3 * H, d_k);  /* Q_0..Q_H-1, K_0.., V_0.. */
     double *o = qkv;                           /* (n_heads, T, d_k) outputs */
     for (int h = 0; h < H; h++) {
         const double *q_h = heads + h * hs, *k_h = heads + (H + h) * hs,
@@ -171,7 +173,7 @@ static mm_status forward(double *out, double *weights, const mha *layer,
                     q_h, k_h, v_h, bias, T, T, d_k, d_k));
     }
     double *concat = qkv + (size_t)H * hs;     /* (T, d_model), after o */
-    merge(concat, o, T, H, d_k);
+    copy_from_heads(concat, o, T, H, d_k);
     if (mm_matmul(out, concat, layer->w_o, T, d, d, false) != MM_OK)
         return mm_fail(MM_ERANGE, "mha_forward: the heads' outputs times W_O "
                        "overflow; the values or W_O hold values too large");
@@ -209,7 +211,7 @@ mm_status mha_forward(double *out, double *weights, const mha *layer,
         st = mm_fail(MM_ENOMEM, "%s: no memory for two work buffers of %d x "
                      "%d", __func__, T, 3 * d);
     if (st == MM_OK)
-        st = forward(out, weights, layer, x, bias, T, qkv, heads);
+        st = run_layer(out, weights, layer, x, bias, T, qkv, heads);
     free(qkv);  free(heads);
     return st;
 }
