@@ -7,11 +7,24 @@ LDLIBS  += -lm
 BUILD   := build
 -include config.mk
 
+# BLAS=openblas: mm_matmul's product by OpenBLAS's dgemm instead of the
+# readable loops (appendix A; Debian's libopenblas-dev, make deps), built in
+# $(BUILD)/openblas so that the objects of the two builds never mix. The labs'
+# drivers keep the readable loops. make check tests both (check-openblas).
+BLAS ?=
+ifeq ($(BLAS),openblas)
+override BUILD := $(BUILD)/openblas
+BLAS_CPPFLAGS  := -DMM_BLAS_OPENBLAS
+LDLIBS         += -lopenblas
+else ifneq ($(BLAS),)
+$(error BLAS=$(BLAS): the one backend is BLAS=openblas; leave BLAS empty for the readable loops)
+endif
+
 # The flags the code needs, apart from the user's CPPFLAGS and CFLAGS, so that
 # `CFLAGS=-O2 make` changes the optimisation and keeps C11 and the warnings.
 MM_CPPFLAGS := -Itangled
 MM_CFLAGS   := -std=c11 -Wall -Wextra -Wpedantic -Werror=implicit-function-declaration
-COMPILE      = $(CC) $(MM_CPPFLAGS) $(CPPFLAGS) $(MM_CFLAGS) $(CFLAGS)
+COMPILE      = $(CC) $(MM_CPPFLAGS) $(BLAS_CPPFLAGS) $(CPPFLAGS) $(MM_CFLAGS) $(CFLAGS)
 
 # Quiet output: one short line per step; `make V=1` shows the full commands.
 # In a recipe:  $(call say,CC,$@)  then  $(Q)the command
@@ -76,6 +89,7 @@ help:
 	  'make figures' 'render the figures into $(BUILD)/figures/{en,es}' \
 	  'make book' 'weave the PDF and HTML books of both editions' \
 	  'make bench' 'time the causal layer (4 shapes) against NumPy and PyTorch, about 2 min; table, TSV, plots in $(BUILD)/bench' \
+	  'make BLAS=openblas' 'the same, with the product by OpenBLAS, in $(BUILD)/openblas (appendix A)' \
 	  'make clean' 'remove $(BUILD)/' \
 	  'V=1' 'with any target: show the full commands' \
 	  'CFLAGS=...' 'optimisation and extra flags (default -O3; C11 and warnings stay)'
@@ -85,7 +99,8 @@ DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev \
   gnuplot-nox texlive-latex-base texlive-latex-recommended texlive-lang-spanish \
   lmodern latexmk pandoc nodejs katex libjs-katex fonts-katex python3 poppler-utils \
   fonts-dejavu-core chromium chromium-driver python3-selenium \
-  inotify-tools libseccomp-dev valgrind gcovr python3-numpy python3-torch
+  inotify-tools libseccomp-dev valgrind gcovr python3-numpy python3-torch \
+  libopenblas-dev
 deps:
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PACKAGES)
@@ -165,6 +180,18 @@ include $(sort $(wildcard labs/*/lab.mk))
 -include $(sort $(wildcard tests/labs/*.mk))
 -include labs/learner.mk
 -include tools/grade/grade.mk
+
+# ---- the OpenBLAS build, in make check ---------------------------------------------
+# The library's tests, the comparisons with NumPy and PyTorch and the book's
+# numbers again, with mm_matmul by OpenBLAS (BLAS=openblas, in $(BUILD)/openblas).
+OPENBLAS_CHECKS := check-library check-library-bad-args check-library-alloc \
+                   check-library-fuzz check-library-threads check-oracle check-claims
+.PHONY: check-openblas
+ifeq ($(BLAS),)
+CHECK_TARGETS += check-openblas
+endif
+check-openblas:
+	$(Q)$(MAKE) BLAS=openblas $(OPENBLAS_CHECKS)
 
 # ---- running the checks ---------------------------------------------------------
 # Every fragment adds its groups to CHECK_TARGETS. `make check` makes them all

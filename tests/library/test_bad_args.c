@@ -273,7 +273,7 @@ static const row ROWS[] = {
     { "sdpa", "T_q=INT_MAX,d_k=INT_MAX", MM_EINVAL,
       "T_q * d_k = 2147483647 * 2147483647 doubles do not fit in one buffer" },
     { "sdpa", "T_k=INT_MAX,d_k=INT_MAX", MM_EINVAL, "T_k * d_k = 2147483647 * 2147483647" },
-    { "sdpa", "T_k=11,d_k=1,d_v=1,q=0,k=0,v=DBL_MAX", MM_ERANGE, "sdpa: row 0 of out overflows" },
+    { "sdpa", "T_k=45,d_k=1,d_v=1,q=0,k=0,v=DBL_MAX", MM_ERANGE, "sdpa: row 0 of out overflows" },
     { "sdpa", "T_k=INT_MAX,d_v=INT_MAX", MM_EINVAL, "T_k * d_v = 2147483647 * 2147483647" },
     { "sdpa", "T_q=INT_MAX,d_v=INT_MAX", MM_EINVAL, "T_q * d_v = 2147483647 * 2147483647" },
     { "sdpa", "T_q=INT_MAX,T_k=INT_MAX", MM_EINVAL, "T_q * T_k = 2147483647 * 2147483647" },

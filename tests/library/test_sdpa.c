@@ -485,13 +485,16 @@ Test(range, a_score_that_overflows_downwards_once_the_bias_is_added)
 
 /* ---- an output that overflows ------------------------------------------------------ */
 
-/* The blend a_i V can round past DBL_MAX (eleven values of DBL_MAX with weights
- * 1/11); sdpa must report it in its own name, naming the row of out. */
+/* The blend a_i V can round past DBL_MAX (45 values of DBL_MAX with weights
+ * 1/45: 45 fl(1/45) > 1, and the sum rounds past DBL_MAX in the readable
+ * loops and in every OpenBLAS kernel tried, OPENBLAS_CORETYPE=Prescott to
+ * Cooperlake; 11 does in the loops, not in the FMA kernels); sdpa must report
+ * it in its own name, naming the row of out. */
 Test(overflow, an_output_that_overflows_is_reported_by_sdpa)
 {
-    double q[1] = { 0 }, k[11] = { 0 }, v[11], w[11], out[1];
-    for (int j = 0; j < 11; j++) v[j] = DBL_MAX;
-    cr_assert_eq(sdpa(out, w, q, k, v, NULL, 1, 11, 1, 1), MM_ERANGE);
+    double q[1] = { 0 }, k[45] = { 0 }, v[45], w[45], out[1];
+    for (int j = 0; j < 45; j++) v[j] = DBL_MAX;
+    cr_assert_eq(sdpa(out, w, q, k, v, NULL, 1, 45, 1, 1), MM_ERANGE);
     cr_assert(strncmp(mm_last_error(), "sdpa: ", 6) == 0, "the message \"%s\" does not "
               "name sdpa", mm_last_error());
 }

@@ -22,4 +22,5 @@ $(ORACLE_DUMP): $(ORACLE_DIR)/mha_dump.c $(LIB)
 .PHONY: check-oracle
 CHECK_TARGETS += check-oracle
 check-oracle: $(ORACLE_DUMP)
-	$(Q)$(ORACLE_PYTHON) $(ORACLE_DIR)/numpy_mha.py --dump $(ORACLE_DUMP) $(ORACLE_FLAGS)
+	$(Q)$(ORACLE_PYTHON) $(ORACLE_DIR)/numpy_mha.py --dump $(ORACLE_DUMP) \
+	  --product $(or $(BLAS),readable) $(ORACLE_FLAGS)
