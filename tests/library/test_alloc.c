@@ -6,8 +6,8 @@
  * once the case has cleaned up after itself. Each library case also pins its
  * N: chapter 02's sdpa allocates one row of scratch when weights is NULL and
  * nothing otherwise; chapter 03's mha_new allocates three blocks (the layer,
- * its weights, the drawn W_Q, W_K, W_V before packing), and mha_forward two
- * work buffers, plus sdpa's row in each head when weights is NULL; chapter
+ * its weights, the drawn W_Q, W_K, W_V before packing), and mha_forward one
+ * work buffer, plus sdpa's row in each head when weights is NULL; chapter
  * 04's mha_forward_causal its (T, T) mask, then what mha_forward allocates;
  * every other function (the masks among them) allocates nothing. The mechanism is tested on its own
  * with a model of a constructor, correct and leaky. */
@@ -177,7 +177,7 @@ static mm_status run_set(void) { return mha_set_weights(L, WQ, WK, WV, WO); }
 static mm_status run_split_heads(void) { return mha_split_heads(H, A, LT, LH, LD / LH); }
 static mm_status run_merge_heads(void) { return mha_merge_heads(H, A, LT, LH, LD / LH); }
 static mm_status run_free(void) { mha *m = NULL; mha_free(m); return MM_OK; }
-/* mha_forward: two work buffers; with weights NULL, sdpa's row in each head */
+/* mha_forward: one work buffer; with weights NULL, sdpa's row in each head */
 static mm_status run_fwd_w(void) { return mha_forward(OUT, W, L, X, NULL, LT); }
 static mm_status run_fwd_w_bias(void) { return mha_forward(OUT, W, L, X, BIAS, LT); }
 static mm_status run_fwd_row(void) { return mha_forward(OUT, NULL, L, X, NULL, LT); }
@@ -186,7 +186,7 @@ static mm_status run_fwd4_row(void) { return mha_forward(OUT, NULL, L4, X, BIAS,
 static mm_status run_fwd4_w(void) { return mha_forward(OUT, W, L4, X, NULL, LT); }
 
 /* chapter 04: the masks allocate nothing; the causal layer its (T, T) mask,
- * then mha_forward's two work buffers (and sdpa's rows, weights NULL) */
+ * then mha_forward's work buffer (and sdpa's rows, weights NULL) */
 static double MB[64], MO[64];
 static bool ALLOWED[64];
 static mm_status run_causal_mask(void) { return mask_causal(MB, 8); }
@@ -216,19 +216,19 @@ static const alloc_case lib_cases[] = {
     { "mha_get_weights", run_get, NULL, 0 }, { "mha_set_weights", run_set, NULL, 0 },
     { "mha_split_heads", run_split_heads, NULL, 0 },
     { "mha_merge_heads", run_merge_heads, NULL, 0 },
-    { "mha_forward (weights given)", run_fwd_w, NULL, 2 },
-    { "mha_forward (weights given, bias)", run_fwd_w_bias, NULL, 2 },
-    { "mha_forward (weights NULL: 2 heads)", run_fwd_row, NULL, 2 + LH },
-    { "mha_forward (weights NULL, bias: 2 heads)", run_fwd_row_bias, NULL, 2 + LH },
-    { "mha_forward (weights NULL, bias: 4 heads)", run_fwd4_row, NULL, 2 + L4H },
-    { "mha_forward (weights given: 4 heads)", run_fwd4_w, NULL, 2 },
+    { "mha_forward (weights given)", run_fwd_w, NULL, 1 },
+    { "mha_forward (weights given, bias)", run_fwd_w_bias, NULL, 1 },
+    { "mha_forward (weights NULL: 2 heads)", run_fwd_row, NULL, 1 + LH },
+    { "mha_forward (weights NULL, bias: 2 heads)", run_fwd_row_bias, NULL, 1 + LH },
+    { "mha_forward (weights NULL, bias: 4 heads)", run_fwd4_row, NULL, 1 + L4H },
+    { "mha_forward (weights given: 4 heads)", run_fwd4_w, NULL, 1 },
     { "mask_causal", run_causal_mask, NULL, 0 }, { "mask_padding", run_padding, NULL, 0 },
     { "mask_from_bool", run_from_bool, NULL, 0 }, { "mask_combine", run_combine, NULL, 0 },
     { "mask_combine (bias == other)", run_combine_self, NULL, 0 },
-    { "mha_forward_causal (weights given)", run_causal_w, NULL, 1 + 2 },
-    { "mha_forward_causal (weights NULL: 2 heads)", run_causal_row, NULL, 1 + 2 + LH },
-    { "mha_forward_causal (weights NULL: 4 heads)", run_causal4_row, NULL, 1 + 2 + L4H },
-    { "mha_forward_causal (weights given: 4 heads)", run_causal4_w, NULL, 1 + 2 },
+    { "mha_forward_causal (weights given)", run_causal_w, NULL, 1 + 1 },
+    { "mha_forward_causal (weights NULL: 2 heads)", run_causal_row, NULL, 1 + 1 + LH },
+    { "mha_forward_causal (weights NULL: 4 heads)", run_causal4_row, NULL, 1 + 1 + L4H },
+    { "mha_forward_causal (weights given: 4 heads)", run_causal4_w, NULL, 1 + 1 },
 };
 
 Test(alloc_library, every_allocation_fails_in_turn)
@@ -336,7 +336,7 @@ Test(alloc_library, mha_new_without_memory_leaves_layer_null)
     }
 }
 
-/* mha_forward: when any allocation fails (its two work buffers, or sdpa's
+/* mha_forward: when any allocation fails (its work buffer, or sdpa's
  * row in a head when weights is NULL), MM_ENOMEM, nothing written to out or
  * weights, the inputs and the layer unchanged, no block left */
 Test(alloc_library, mha_forward_without_memory_writes_nothing)
@@ -348,7 +348,7 @@ Test(alloc_library, mha_forward_without_memory_writes_nothing)
     memcpy(layer0, L4->w_qkv, sizeof layer0);
     for (int with_w = 0; with_w < 2; with_w++)
         for (int with_bias = 0; with_bias < 2; with_bias++) {
-            long n = with_w ? 2 : 2 + L4H;
+            long n = with_w ? 1 : 1 + L4H;
             for (long i = 1; i <= n; i++) {
                 double out0[L4D * LT], w0[L4H * LT * LT];
                 for (int k = 0; k < L4D * LT; k++) OUT[k] = out0[k] = 1234.5 + k;
@@ -363,13 +363,13 @@ Test(alloc_library, mha_forward_without_memory_writes_nothing)
                              "%ld of %ld failing returned %s", with_w ? "given" : "NULL",
                              with_bias ? "given" : "NULL", i, n, mm_status_name(s));
                 const char *msg = mm_last_error();
-                if (i <= 2)
-                    cr_assert_str_eq(msg, "mha_forward: no memory for two work buffers of "
-                                     "3 x 24");
-                else       /* sdpa's row, in head i - 3: the message may be sdpa's */
+                if (i == 1)         /* T x (4 d_model + 4 d_k), d_model 8, d_k 2 */
+                    cr_assert_str_eq(msg, "mha_forward: no memory for a work buffer of "
+                                     "3 x 40");
+                else       /* sdpa's row, in head i - 2: the message may be sdpa's */
                     cr_assert(strstr(msg, "no memory") && (!strncmp(msg, "sdpa: ", 6) ||
                               !strncmp(msg, "mha_forward: ", 13)), "allocation %ld (sdpa's "
-                              "row in head %ld): message \"%s\"", i, i - 3, msg);
+                              "row in head %ld): message \"%s\"", i, i - 2, msg);
                 cr_assert_eq(left, 0, "mha_forward leaks %ld blocks when allocation %ld of "
                              "%ld fails", left, i, n);
                 cr_assert(memcmp(OUT, out0, sizeof out0) == 0, "mha_forward wrote out "
@@ -417,7 +417,7 @@ Test(alloc_library, mha_forward_frees_its_buffers_on_every_failure)
             alloc_fail_disarm();
             cr_assert(s == MM_ERANGE || (cases[c].nan_bias && s == MM_EINVAL), "%s: "
                       "mha_forward returned %s", cases[c].what, mm_status_name(s));
-            cr_assert(attempts >= 2, "%s: %ld allocations, the two work buffers expected "
+            cr_assert(attempts >= 1, "%s: %ld allocations, the work buffer expected "
                       "first", cases[c].what, attempts);
             cr_assert_eq(left, 0, "%s (weights %s): mha_forward leaks %ld blocks on this "
                          "path", cases[c].what, with_w ? "given" : "NULL", left);
@@ -426,7 +426,7 @@ Test(alloc_library, mha_forward_frees_its_buffers_on_every_failure)
 }
 
 /* mha_forward_causal: allocation 1 is the causal mask (its own message),
- * 2 and 3 mha_forward's work buffers, then sdpa's row in each head when
+ * 2 mha_forward's work buffer, then sdpa's row in each head when
  * weights is NULL; whichever fails: MM_ENOMEM, nothing written to out or
  * weights, x and the layer unchanged, no block left */
 Test(alloc_library, mha_forward_causal_without_memory_writes_nothing)
@@ -436,7 +436,7 @@ Test(alloc_library, mha_forward_causal_without_memory_writes_nothing)
     memcpy(x0, X, sizeof x0);
     memcpy(layer0, L4->w_qkv, sizeof layer0);
     for (int with_w = 0; with_w < 2; with_w++) {
-        long n = with_w ? 3 : 3 + L4H;
+        long n = with_w ? 2 : 2 + L4H;
         for (long i = 1; i <= n; i++) {
             double out0[L4D * LT], w0[L4H * LT * LT];
             for (int k = 0; k < L4D * LT; k++) OUT[k] = out0[k] = 1234.5 + k;
@@ -455,13 +455,13 @@ Test(alloc_library, mha_forward_causal_without_memory_writes_nothing)
                                  "of 3 x 3");
                 cr_assert_eq(attempts, 1, "the mask failed, yet %ld allocations were "
                              "attempted: nothing is tried after a failure", attempts);
-            } else if (i <= 3)
-                cr_assert_str_eq(msg, "mha_forward: no memory for two work buffers of "
-                                 "3 x 24");
+            } else if (i == 2)
+                cr_assert_str_eq(msg, "mha_forward: no memory for a work buffer of "
+                                 "3 x 40");
             else
                 cr_assert(strstr(msg, "no memory") && (!strncmp(msg, "sdpa: ", 6) ||
                           !strncmp(msg, "mha_forward", 11)), "allocation %ld (sdpa's "
-                          "row in head %ld): message \"%s\"", i, i - 4, msg);
+                          "row in head %ld): message \"%s\"", i, i - 3, msg);
             cr_assert_eq(left, 0, "mha_forward_causal leaks %ld blocks when allocation "
                          "%ld of %ld fails (the mask must be freed on every path)", left,
                          i, n);

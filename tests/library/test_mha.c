@@ -926,13 +926,13 @@ Test(errors, mha_forward_bias_nan_or_plus_infinity)
 
 Test(errors, a_hand_made_layer_too_wide_for_t)
 {
-    /* T x 3 d_model only passes MM_MAX_ELEMENTS for d_model > 178956970, a
-     * layer of over 10^17 doubles that mha_new cannot allocate; the check
-     * reads only d_model, so a struct made by hand reaches it */
+    /* T x (4 d_model + 4 d_k), the work buffer, only passes MM_MAX_ELEMENTS
+     * for layers of over 10^16 doubles that mha_new cannot allocate; the
+     * check reads only d_model and d_k, so a struct made by hand reaches it */
     double dummy[4] = { 0 }, x[4] = { 0 }, out[4] = { 5, 5, 5, 5 };
     mha wide = { 600000000, 1, 600000000, dummy, dummy };
     EXPECT_STATUS(mha_forward(out, NULL, &wide, x, NULL, INT_MAX), MM_EINVAL,
-                  "mha_forward: T * 3 d_model = 2147483647 * 1800000000 "
+                  "mha_forward: T * (4 d_model + 4 d_k) = 2147483647 * 4800000000 "
                   "doubles do not fit in one buffer");
     cr_assert(out[0] == 5 && out[3] == 5, "a refused call wrote into out");
 }

@@ -93,16 +93,34 @@ mm_status mha_param_count(long *count, const mha *layer)
     return attention_param_count(count, layer->d_model, layer->n_heads);
 }
 
+/* copy_columns - block (T, w) = columns c0 .. c0 + w - 1 of m (T, width),
+ * no checks */
+static void copy_columns(double *block, const double *m, int T, size_t width,
+                         size_t c0, int w)
+{
+    for (int t = 0; t < T; t++)
+        memcpy(block + (size_t)t * w, m + t * width + c0,
+               (size_t)w * sizeof *m);
+}
+
+/* place_columns - columns c0 .. c0 + w - 1 of m (T, width) = block (T, w),
+ * no checks */
+static void place_columns(double *m, const double *block, int T, size_t width,
+                          size_t c0, int w)
+{
+    for (int t = 0; t < T; t++)
+        memcpy(m + t * width + c0, block + (size_t)t * w,
+               (size_t)w * sizeof *m);
+}
+
 /* copy_to_heads - heads[h][t][c] = m[t][h d_k + c], no checks */
 static void copy_to_heads(double *heads, const double *m, int T, int n_heads,
                           int d_k)
 {
-    size_t width = (size_t)n_heads * d_k;             /* row stride of m */
-    for (int h = 0; h < n_heads; h++)
-        for (int t = 0; t < T; t++)
-            memcpy(heads + ((size_t)h * T + t) * d_k,      /* row t of head h */
-                   m + t * width + (size_t)h * d_k,        /* its block in m */
-                   (size_t)d_k * sizeof *m);
+    size_t width = (size_t)n_heads * d_k;             /* row length of m */
+    for (int h = 0; h < n_heads; h++)                 /* head h: (T, d_k) */
+        copy_columns(heads + (size_t)h * T * d_k, m, T, width,
+                     (size_t)h * d_k, d_k);
 }
 
 /* copy_from_heads - m[t][h d_k + c] = heads[h][t][c], no checks */
@@ -111,9 +129,8 @@ static void copy_from_heads(double *m, const double *heads, int T,
 {
     size_t width = (size_t)n_heads * d_k;
     for (int h = 0; h < n_heads; h++)
-        for (int t = 0; t < T; t++)
-            memcpy(m + t * width + (size_t)h * d_k,
-                   heads + ((size_t)h * T + t) * d_k, (size_t)d_k * sizeof *m);
+        place_columns(m, heads + (size_t)h * T * d_k, T, width,
+                      (size_t)h * d_k, d_k);
 }
 
 /* mha_split_heads - the checked split */
@@ -150,30 +167,32 @@ mm_status mha_merge_heads(double *m, const double *heads,
     return MM_OK;
 }
 
-/* run_layer - the pass on checked arguments, in two work buffers:
- *   heads (3 n_heads, T, d_k): Q's heads, then K's, then V's
- *   qkv (T, 3 d_model) = X W_QKV; once split, free again: it then holds
- *       the heads' outputs (n_heads, T, d_k) and their concatenation
- *       (T, d_model), one after the other */
+/* run_layer - the pass on checked arguments, in one work buffer of
+ *   qkv (T, 3 d_model) = X W_QKV
+ *   concat (T, d_model): the heads' outputs side by side
+ *   q_h, k_h, v_h, o_h (T, d_k) each: one head at a time */
 static mm_status run_layer(double *out, double *weights, const mha *layer,
                            const double *x, const double *bias, int T,
-                           double *qkv, double *heads)
+                           double *work)
 {
     int d = layer->d_model, H = layer->n_heads, d_k = layer->d_k;
     size_t hs = (size_t)T * d_k;                    /* one head: (T, d_k) */
+    double *qkv = work, *concat = qkv + (size_t)T * 3 * d;
+    double *q_h = concat + (size_t)T * d, *k_h = q_h + hs, *v_h = k_h + hs,
+           *o_h = v_h + hs;
     if (mm_matmul(qkv, x, layer->w_qkv, T, d, 3 * d, false) != MM_OK)
         return mm_fail(MM_ERANGE, "mha_forward: X W_QKV overflows; x and the "
                        "weights hold values too large to multiply");
-    copy_to_heads(heads, qkv, T, 3 * H, d_k);  /* Q_0..Q_H-1, K_0.., V_0.. */
-    double *o = qkv;                           /* (n_heads, T, d_k) outputs */
     for (int h = 0; h < H; h++) {
-        const double *q_h = heads + h * hs, *k_h = heads + (H + h) * hs,
-                     *v_h = heads + (2 * H + h) * hs;
-        MM_TRY(sdpa(o + h * hs, weights ? weights + (size_t)h * T * T : NULL,
+        size_t c0 = (size_t)h * d_k;          /* head h's first column */
+        size_t width = 3 * (size_t)d;                 /* a row of [Q | K | V] */
+        copy_columns(q_h, qkv, T, width, c0, d_k);
+        copy_columns(k_h, qkv, T, width, (size_t)d + c0, d_k);
+        copy_columns(v_h, qkv, T, width, 2 * (size_t)d + c0, d_k);
+        MM_TRY(sdpa(o_h, weights ? weights + (size_t)h * T * T : NULL,
                     q_h, k_h, v_h, bias, T, T, d_k, d_k));
+        place_columns(concat, o_h, T, d, c0, d_k);    /* its output's place */
     }
-    double *concat = qkv + (size_t)H * hs;     /* (T, d_model), after o */
-    copy_from_heads(concat, o, T, H, d_k);
     if (mm_matmul(out, concat, layer->w_o, T, d, d, false) != MM_OK)
         return mm_fail(MM_ERANGE, "mha_forward: the heads' outputs times W_O "
                        "overflow; the values or W_O hold values too large");
@@ -186,8 +205,8 @@ mm_status mha_forward(double *out, double *weights, const mha *layer,
 {
     MM_NEED_BUFFER(out);  MM_NEED_BUFFER(layer);  MM_NEED_BUFFER(x);
     MM_NEED_POSITIVE(T);
-    MM_TRY(mm_need_size_product(__func__, "T", T, "3 d_model",
-                                3L * layer->d_model));
+    MM_TRY(mm_need_size_product(__func__, "T", T, "(4 d_model + 4 d_k)",
+                                4L * layer->d_model + 4L * layer->d_k));
     MM_NEED_SIZE_PRODUCT(T, T);
     if (weights != NULL && (size_t)T * T > MM_MAX_ELEMENTS / layer->n_heads)
         return mm_fail(MM_EINVAL, "%s: weights would hold n_heads = %d times "
@@ -203,15 +222,13 @@ mm_status mha_forward(double *out, double *weights, const mha *layer,
         MM_BUFFER(layer->w_o, dd) };
     MM_NEED_DISJOINT(bufs, 2);
     MM_NEED_FINITE(x, T, layer->d_model);
-    int d = layer->d_model;
-    size_t n = (size_t)T * 3 * d;                 /* one (T, 3 d_model) */
-    double *qkv = malloc(n * sizeof *qkv), *heads = malloc(n * sizeof *heads);
-    mm_status st = MM_OK;
-    if (qkv == NULL || heads == NULL)
-        st = mm_fail(MM_ENOMEM, "%s: no memory for two work buffers of %d x "
-                     "%d", __func__, T, 3 * d);
-    if (st == MM_OK)
-        st = run_layer(out, weights, layer, x, bias, T, qkv, heads);
-    free(qkv);  free(heads);
+    size_t row = 4 * (size_t)layer->d_model + 4 * (size_t)layer->d_k;
+    size_t n = (size_t)T * row;                   /* see run_layer */
+    double *work = malloc(n * sizeof *work);      /* n was checked */
+    if (work == NULL)
+        return mm_fail(MM_ENOMEM, "%s: no memory for a work buffer of %d x "
+                       "%zu", __func__, T, row);
+    mm_status st = run_layer(out, weights, layer, x, bias, T, work);
+    free(work);
     return st;
 }

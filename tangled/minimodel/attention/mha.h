@@ -83,13 +83,14 @@ mm_status mha_merge_heads(double *m, const double *heads,
  *   layer, x (T, d_model)                                        read
  *   bias (T, T) or NULL: added to every head's scaled scores;    read
  *        -INFINITY hides a key (chapter 04's masks)
- * Checked, MM_EINVAL: out, layer, x not NULL; T > 0; T x 3 d_model, T x T
+ * Checked, MM_EINVAL: out, layer, x not NULL; T > 0; T x (4 d_model +
+ * 4 d_k) (the work buffer), T x T
  * and (when weights is given) n_heads x T x T at most MM_MAX_ELEMENTS; out
  * and weights share no byte with each other, x, bias or the layer's
  * weights; x finite; bias finite or -INFINITY (sdpa checks the bias and
  * names it). MM_ERANGE: a product or a score overflows. MM_ENOMEM: no
- * memory for the two (T, 3 d_model) work buffers, or for sdpa's row of
- * scratch when weights is NULL.
+ * memory for the work buffer (T, 4 d_model + 4 d_k), or for sdpa's row
+ * of scratch when weights is NULL.
  * Unchecked: layer came from mha_new; buffers of the stated sizes.
  * On failure: MM_EINVAL and MM_ENOMEM write nothing; after MM_ERANGE out
  * and weights are unspecified. */
