@@ -69,7 +69,7 @@ static void reshape_bug(void)
 /* counts - parameters, widths and caches at Mini-GPT and GPT-2 scale */
 static void counts(void)
 {
-    enum { D = 64, H = 4, DK = D / H, D2 = 768, H2 = 12 };
+    enum { D = 64, H = 4, DK = D / H, D2 = 768, H2 = 12, T2 = 1024 };
     mha *layer;
     long n;
     need(mha_new(&layer, D, H, 1), "mha_new");
@@ -85,6 +85,9 @@ static void counts(void)
     printf("count.gpt2.c_attn=%d\n", 3 * D2);       /* Q, K, V biases */
     printf("count.gpt2.biases=%d\ncount.gpt2.total=%ld\n", 4 * D2,
            4L * D2 * D2 + 4 * D2);          /* c_attn 3 d, c_proj d */
+    printf("count.gpt2.work_mib=%g\ncount.gpt2.split_mib=%g\n",  /* T = 1024 */
+           T2 * (4.0 * D2 + 4.0 * (D2 / H2)) * 8 / (1 << 20),
+           2 * (T2 * 3.0 * D2) * 8 / (1 << 20));  /* two (T, 3 d) buffers */
     mha_free(layer);
 }
 
