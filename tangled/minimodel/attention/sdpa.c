@@ -52,10 +52,11 @@ static mm_status attend(double *out_i, double *a_i, const double *q_i,
         for (int c = 0; c < d_v; c++) out_i[c] = 0.0;
         return MM_OK;
     }
-    if (mm_matmul(a_i, q_i, k, 1, d_k, n, true) != MM_OK)    /* q_i K^T */
-        return mm_fail(MM_ERANGE, "sdpa: a score of query %d overflows; q "
-                       "and k hold values too large to multiply", i);
+    mm_matmul_unchecked(a_i, q_i, k, 1, d_k, n, true);      /* q_i K^T */
     for (int j = 0; j < n; j++) {
+        if (!isfinite(a_i[j]))                  /* q_i . k_j passed DBL_MAX */
+            return mm_fail(MM_ERANGE, "sdpa: a score of query %d overflows; q "
+                           "and k hold values too large to multiply", i);
         a_i[j] *= scale;                                /* / sqrt(d_k) */
         if (bias_i != NULL) {                           /* masks: 0, -inf */
             a_i[j] += bias_i[j];
@@ -65,9 +66,12 @@ static mm_status attend(double *out_i, double *a_i, const double *q_i,
         }
     }
     stable_softmax(a_i, n);
-    if (mm_matmul(out_i, a_i, v, 1, n, d_v, false) != MM_OK)    /* a_i V */
-        return mm_fail(MM_ERANGE, "sdpa: row %d of out overflows; v holds "
-                       "values within a rounding of the largest double", i);
+    mm_matmul_unchecked(out_i, a_i, v, 1, n, d_v, false);   /* a_i V */
+    for (int c = 0; c < d_v; c++)
+        if (!isfinite(out_i[c]))
+            return mm_fail(MM_ERANGE, "sdpa: row %d of out overflows; v "
+                           "holds values within a rounding of the largest "
+                           "double", i);
     return MM_OK;
 }
 

@@ -23,4 +23,11 @@
 mm_status mm_matmul(double *c, const double *a, const double *b,
                     int n, int k, int m, bool b_transposed);
 
+/* mm_matmul_unchecked - the same product, for a caller that has checked a
+ * and b once and multiplies pieces of them many times (chapter 02's sdpa,
+ * one query at a time); it then looks at c itself.
+ * Unchecked: everything mm_matmul checks; c may hold non-finite values. */
+void mm_matmul_unchecked(double *c, const double *a, const double *b,
+                         int n, int k, int m, bool b_transposed);
+
 #endif
