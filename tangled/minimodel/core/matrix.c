@@ -13,9 +13,14 @@ void mm_matmul_unchecked(double *c, const double *a, const double *b,
                          int n, int k, int m, bool b_transposed)
 {
 #ifdef MM_BLAS_OPENBLAS
-    cblas_dgemm(CblasRowMajor, CblasNoTrans,           /* c = 1 a b + 0 c */
-                b_transposed ? CblasTrans : CblasNoTrans, n, m, k,
-                1.0, a, k, b, b_transposed ? k : m, 0.0, c, m);
+    if (n == 1)                           /* one row: c = b^T a, or b a */
+        cblas_dgemv(CblasRowMajor, b_transposed ? CblasNoTrans : CblasTrans,
+                    b_transposed ? m : k, b_transposed ? k : m,
+                    1.0, b, b_transposed ? k : m, a, 1, 0.0, c, 1);
+    else                                  /* c = 1 a b + 0 c */
+        cblas_dgemm(CblasRowMajor, CblasNoTrans,
+                    b_transposed ? CblasTrans : CblasNoTrans, n, m, k,
+                    1.0, a, k, b, b_transposed ? k : m, 0.0, c, m);
 #else
     for (int i = 0; i < n; i++) {
         double *c_i = c + (size_t)i * m;          /* row i of C: (m) */
