@@ -1,17 +1,23 @@
 #!/usr/bin/python3
 """make bench: the library's causal multi-head layer next to NumPy and PyTorch.
 
-Times one forward pass of mha_forward_causal (tests/bench/mha_bench.c, a
-child process that takes commands on a pipe) and, on the same weights and X
-(written by that program), a NumPy implementation and PyTorch's
-nn.MultiheadAttention, in paired rounds; prints the table, writes it as TSV
-and draws it with gnuplot (tests/bench/README.md says what is measured).
+Times one forward pass of mha_forward_causal in two builds of the library,
+the readable loops (tests/bench/mha_bench.c as build/bench/mha_bench) and
+mm_matmul by OpenBLAS's dgemm (the same program as mha_bench_openblas), each
+a child process that takes commands on a pipe, and, on the same weights and
+X (written by those programs), a NumPy implementation and PyTorch's
+nn.MultiheadAttention, in paired rounds; measures OpenBLAS's dgemm alone at
+the layer's largest product (the roof); prints the table and the targets,
+writes the TSV and draws it with gnuplot (tests/bench/README.md says what is
+measured).
 
 Usage (tests/bench/bench.mk runs it):
-  bench.py --prog build/bench/mha_bench --memcount build/bench/alloc_count.so
+  bench.py --prog build/bench/mha_bench --prog-openblas build/bench/mha_bench_openblas
+           --memcount build/bench/alloc_count.so
            --out build/bench [--budget S] [--shapes T,D,H ...] [--smoke]
-           [--cc CC --cflags CFLAGS --compile LINE --lib LIBRARY] [--gnuplot GP]
-           [--projections T]
+           [--cc CC --cflags CFLAGS --compile LINE --lib LIBRARY
+            --compile-openblas LINE --lib-openblas LIBRARY] [--gnuplot GP]
+           [--openblas-coretype CORE] [--projections T]
 --smoke: one tiny shape, one round, and the self-tests (check-bench-smoke).
 --projections T: then chapter 01's projections, separate vs fused (mha_bench).
 Nothing about the times is asserted; the outputs must agree (1e-12).
@@ -28,7 +34,6 @@ import argparse
 import ctypes
 import datetime
 import gc
-import itertools
 import math
 import re
 import shlex
@@ -46,7 +51,36 @@ REF_MAX_FLOP = 1e9     # C's output checked against mha_forward up to this size
 SHAPES = [(8, 64, 4, ""), (64, 64, 4, "Mini-GPT"), (256, 256, 4, ""),
           (1024, 768, 12, "GPT-2 small")]
 SMOKE_SHAPE = (7, 12, 3, "smoke")
-IMPLS = ("C", "NumPy", "PyTorch")
+GPT2 = (1024, 768, 12)    # the shape of targets (c) and (d)
+# the four columns: a key (TSV names, no '+'), and the label shown
+IMPLS = ("C", "C_OpenBLAS", "NumPy", "PyTorch")
+LABEL = {"C": "C", "C_OpenBLAS": "C+OpenBLAS", "NumPy": "NumPy", "PyTorch": "PyTorch"}
+PEERS = ("NumPy", "PyTorch")
+# what a round times: the four, and a sample of the roof (OpenBLAS's dgemm
+# alone), so that the roof meets the same machine as the layer
+TIMED = IMPLS + ("roof",)
+
+
+def williams(n):
+    """a balanced Latin square (Williams design) of n things: in n rows each
+    one is once in each place; each one follows each other one once in the
+    n rows (n even), twice in 2 n rows (n odd: the rows, then reversed)"""
+    first = [0]
+    for i in range(1, n):
+        first.append((i + 1) // 2 if i % 2 else n - i // 2)
+    rows = [tuple((f + r) % n for f in first) for r in range(n)]
+    return rows + ([tuple(reversed(o)) for o in rows] if n % 2 else [])
+
+
+ORDERS = williams(len(TIMED))
+# targets (the report's last block)
+TARGET_SPEEDUP = 1.3      # (b) C+OpenBLAS over the best peer, at every shape
+TARGET_ROOF = 70.0        # (c) % of the dgemm roof at GPT-2 small
+TARGET_MIB = 40.0         # (d) peak extra memory of both C builds at GPT-2 small
+# OpenBLAS kernels older than the CPU (OpenBLAS's fallback for a CPU it
+# does not know); said in the header when the CPU has AVX2
+OLD_CORES = {"prescott", "core2", "penryn", "dunnington", "nehalem", "atom",
+             "katmai", "coppermine", "northwood", "banias"}
 
 
 def die(msg):
@@ -96,6 +130,7 @@ class Counter:
 # ---- the C side: mha_bench on a pipe -------------------------------------------
 class CBench:
     def __init__(self, prog):
+        self.prog = prog
         self.p = subprocess.Popen([prog], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   text=True, env=child_env())
 
@@ -104,13 +139,29 @@ class CBench:
         self.p.stdin.flush()
         reply = self.p.stdout.readline().split()
         if not reply or reply[0] != word:
-            die(f"mha_bench, asked '{line}', answered: {' '.join(reply) or '(nothing)'}")
+            die(f"{os.path.basename(self.prog)}, asked '{line}', answered: "
+                f"{' '.join(reply) or '(nothing)'}")
         return reply[1:]
 
     def shape(self, t, d, h, seed, data_dir, ref):
-        ok, peak, blocks, seconds = self.ask(
+        """the peak bytes malloc'ed, the warm-up's seconds, the peak bytes mmap'ed"""
+        ok, peak, blocks, seconds, map_peak, map_calls = self.ask(
             f"shape {t} {d} {h} {seed} {data_dir}" + (" ref" if ref else ""), "shape")
-        return int(peak), float(seconds)
+        return int(peak), float(seconds), int(map_peak)
+
+    def roof(self, t, d, reps=0):
+        """OpenBLAS's dgemm alone at X (T, d) W_QKV (d, 3d): seconds per
+        call, of reps calls, or the median of mha_bench's own samples"""
+        sec, gflops = self.ask(f"roof {t} {d}" + (f" {reps}" if reps else ""), "roof")
+        return float(sec)
+
+    def info(self):
+        return self.ask("info", "info")
+
+    def pool(self):
+        """bytes the shared libraries hold mmap'ed, and how many are resident"""
+        mapped, resident = self.ask("pool", "pool")
+        return int(mapped), int(resident)
 
     def sample(self, reps):
         """seconds per call over reps back-to-back calls"""
@@ -120,7 +171,7 @@ class CBench:
         self.p.stdin.write("quit\n")
         self.p.stdin.close()
         if self.p.wait() != 0:
-            die(f"mha_bench exited with status {self.p.returncode}")
+            die(f"{os.path.basename(self.prog)} exited with status {self.p.returncode}")
 
 
 # ---- the peers -----------------------------------------------------------------
@@ -221,6 +272,7 @@ def median(xs):
 def cpu_info():
     model, flags, logical, cores = "unknown CPU", set(), 0, set()
     phys = core = None
+    family = number = "?"
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
@@ -230,6 +282,10 @@ def cpu_info():
                     logical += 1
                 elif k == "flags":
                     flags = set(v.split())
+                elif k == "cpu family":
+                    family = v
+                elif k == "model":
+                    number = v
                 elif k == "physical id":
                     phys = v
                 elif k == "core id":
@@ -241,7 +297,8 @@ def cpu_info():
     simd = [n for f, n in (("avx2", "AVX2"), ("fma", "FMA"), ("avx512f", "AVX-512F"))
             if f in flags]
     ncores = len(cores) or logical
-    return f"{model}; {logical} logical CPUs, {ncores} cores; {', '.join(simd) or 'no AVX2'}"
+    return (f"{model} (family {family}, model {number}); {logical} logical CPUs, "
+            f"{ncores} cores; {', '.join(simd) or 'no AVX2'}"), "avx2" in flags
 
 
 def run_text(cmd):
@@ -282,6 +339,23 @@ def loaded_blas():
             ", ".join(dict.fromkeys(short)) or "?")
 
 
+def peer_openblas():
+    """the OpenBLAS that NumPy and PyTorch call, if this process loaded one:
+    (kernels, threads, build) as that library says, else None"""
+    with open("/proc/self/maps") as f:
+        paths = [ln.split()[-1] for ln in f if re.search(r"/libopenblas[^/]*\.so", ln)]
+    if not paths:
+        return None
+    try:
+        lib = ctypes.CDLL(paths[0])        # loaded already: the same library
+        lib.openblas_get_corename.restype = ctypes.c_char_p
+        lib.openblas_get_config.restype = ctypes.c_char_p
+        return (lib.openblas_get_corename().decode(), lib.openblas_get_num_threads(),
+                lib.openblas_get_config().decode())
+    except (OSError, AttributeError):
+        return None
+
+
 def fixed(v, digits=4):
     """v with about digits significant digits, never in e-notation"""
     if v <= 0 or not math.isfinite(v):
@@ -303,19 +377,34 @@ def flop(t, d, h):
     return 8 * t * d * d + 2 * t * (t + 1) * d
 
 
+def label(r):
+    s = f"({r['T']}, {r['d_model']}, {r['n_heads']})"
+    return s + (" " + r["name"] if r["name"] != "-" else "")
+
+
 # ---- one shape ----------------------------------------------------------------------
-def run_shape(np, torch, counter, cb, shape, out_dir, budget, rounds_forced, log,
+def run_shape(np, torch, counter, cbs, shape, out_dir, budget, rounds_forced, log,
               torch_grad, smoke):
     t, d, h, name = shape
     data_dir = os.path.join(out_dir, "data", f"{t}-{d}-{h}")
-    os.makedirs(data_dir, exist_ok=True)
+    data_ob = os.path.join(data_dir, "openblas")
+    os.makedirs(data_ob, exist_ok=True)
     # C's output against mha_forward with mask_causal: one more forward pass,
-    # spared above REF_MAX_FLOP (the smoke and the smaller shapes do it)
+    # spared above REF_MAX_FLOP (the smoke and the smaller shapes do it). Not
+    # for C+OpenBLAS: its products of other shapes may round otherwise; it is
+    # held to C's output within TOL, as the peers are
     ref = smoke or flop(t, d, h) <= REF_MAX_FLOP
-    mem_c, est_c = cb.shape(t, d, h, SEED, data_dir, ref)
-    load = lambda f, r, c: np.fromfile(os.path.join(data_dir, f), dtype=np.float64).reshape(r, c)
-    w_q, w_k, w_v, w_o = (load(f"w_{m}.f64", d, d) for m in "qkvo")
-    x, out_c = load("x.f64", t, d), load("out.f64", t, d)
+    cb, cob = cbs
+    mem_c, est_c, map_c = cb.shape(t, d, h, SEED, data_dir, ref)
+    mem_ob, est_ob, map_ob = cob.shape(t, d, h, SEED, data_ob, False)
+    load = lambda dr, f, r, c: np.fromfile(os.path.join(dr, f), dtype=np.float64).reshape(r, c)
+    w_q, w_k, w_v, w_o = (load(data_dir, f"w_{m}.f64", d, d) for m in "qkvo")
+    x, out_c = load(data_dir, "x.f64", t, d), load(data_dir, "out.f64", t, d)
+    for f, r in (("w_q.f64", d), ("w_k.f64", d), ("w_v.f64", d), ("w_o.f64", d), ("x.f64", t)):
+        if not np.array_equal(load(data_ob, f, r, d), load(data_dir, f, r, d)):
+            die(f"({t}, {d}, {h}): mha_bench_openblas's {f} is not mha_bench's, bit for bit")
+    out_ob = load(data_ob, "out.f64", t, d)
+    diff_ob = agree(np, f"({t}, {d}, {h}): C+OpenBLAS vs C", out_ob, out_c)
     xt = torch.from_numpy(x).unsqueeze(0)                   # (1, T, d), shares x
 
     f_np = numpy_layer(np, w_q, w_k, w_v, w_o, h)
@@ -345,51 +434,75 @@ def run_shape(np, torch, counter, cb, shape, out_dir, budget, rounds_forced, log
     diff_t = agree(np, f"({t}, {d}, {h}): PyTorch vs C", y[0].numpy(), out_c)
     del y
 
+    # the roof on its own (mha_bench's median of 5 to 15 samples): a first
+    # estimate, and the roof command run as a user would run it
+    est_roof = cob.roof(t, d)
+
     # repetitions per sample, then rounds within the budget
-    est = {"C": est_c, "NumPy": est_np, "PyTorch": est_t}
+    est = {"C": est_c, "C_OpenBLAS": est_ob, "NumPy": est_np, "PyTorch": est_t,
+           "roof": est_roof}
     reps = {k: reps_for(v) for k, v in est.items()}
-    run = {"C": lambda r: cb.sample(r), "NumPy": lambda r: sample(f_np, x, r),
-           "PyTorch": lambda r: sample(f_t, xt, r)}
+    run = {"C": lambda r: cb.sample(r), "C_OpenBLAS": lambda r: cob.sample(r),
+           "NumPy": lambda r: sample(f_np, x, r), "PyTorch": lambda r: sample(f_t, xt, r),
+           "roof": lambda r: cob.roof(t, d, r)}
     for k in IMPLS:       # short calls: the best of three short samples
         if reps[k] > 1:
             est[k] = min(run[k](reps[k]) for _ in range(3))
             reps[k] = reps_for(est[k])
-    round_s = sum(est[k] * reps[k] for k in IMPLS)
+    round_s = sum(est[k] * reps[k] for k in TIMED)
     rounds = rounds_forced or max(MIN_ROUNDS, min(MAX_ROUNDS, int(budget / round_s)))
-    log(f"bench: ({t}, {d}, {h}): {rounds} rounds of about {round_s:.3g} s "
-        f"(calls per sample: C {reps['C']}, NumPy {reps['NumPy']}, PyTorch {reps['PyTorch']})")
+    log(f"bench: ({t}, {d}, {h}): {rounds} rounds of about {round_s:.3g} s (calls per "
+        "sample: " + ", ".join(f"{LABEL.get(k, k)} {reps[k]}" for k in TIMED) + ")")
 
-    times = {k: [] for k in IMPLS}
-    orders = list(itertools.permutations(IMPLS))
+    times = {k: [] for k in TIMED}
     for r in range(rounds):
-        for k in orders[r % len(orders)]:
+        for i in ORDERS[r % len(ORDERS)]:
+            k = TIMED[i]
             times[k].append(run[k](reps[k]))
+    pool_mapped, pool_resident = cob.pool()     # the pool the calls touched
+
     med = {k: median(v) for k, v in times.items()}
     best = {k: min(v) for k, v in times.items()}
     spread = {k: (max(v) - min(v)) / med[k] for k, v in times.items()}
+    best_peer = min(med[k] for k in PEERS)
     fl = flop(t, d, h)
+    gf = {k: fl / med[k] * 1e-9 for k in IMPLS}
+    roof_gf = 2 * t * d * 3 * d / med["roof"] * 1e-9
     return {
         "shape": f"{t},{d},{h}", "name": name or "-", "T": t, "d_model": d, "n_heads": h,
         "flop": fl,
         **{f"ms_{k}": med[k] * 1e3 for k in IMPLS},
-        **{f"gflops_{k}": fl / med[k] * 1e-9 for k in IMPLS},
-        "c_over_best": med["C"] / min(med["NumPy"], med["PyTorch"]),
-        "mem_C": mem_c, "mem_NumPy": mem_np, "mem_PyTorch": mem_t,
+        **{f"gflops_{k}": gf[k] for k in IMPLS},
+        "roof_gflops": roof_gf, "roof_ms": med["roof"] * 1e3,
+        "roof_alone_gflops": 2 * t * d * 3 * d / est_roof * 1e-9,
+        "pct_roof": 100.0 * gf["C_OpenBLAS"] / roof_gf,
+        "c_over_best": med["C"] / best_peer,
+        "speedup_C_OpenBLAS": best_peer / med["C_OpenBLAS"],
+        **{f"ratio_{k}": med[k] / best_peer for k in IMPLS},
+        "mem_C": mem_c, "mem_C_OpenBLAS": mem_ob + map_ob,
+        "mem_NumPy": mem_np, "mem_PyTorch": mem_t,
+        "mmap_C": map_c, "mmap_C_OpenBLAS": map_ob,
+        "pool_mapped": pool_mapped, "pool_resident": pool_resident,
         "mem_NumPy_malloc": mem_np_malloc,
-        "rounds": rounds, **{f"reps_{k}": reps[k] for k in IMPLS},
-        **{f"spread_{k}": spread[k] for k in IMPLS},
-        **{f"ms_min_{k}": best[k] * 1e3 for k in IMPLS},
-        "diff_NumPy": diff_np, "diff_PyTorch": diff_t, "ref": int(ref),
+        "rounds": rounds, **{f"reps_{k}": reps[k] for k in TIMED},
+        **{f"spread_{k}": spread[k] for k in TIMED},
+        **{f"ms_min_{k}": best[k] * 1e3 for k in TIMED},
+        "diff_C_OpenBLAS": diff_ob, "diff_NumPy": diff_np, "diff_PyTorch": diff_t,
+        "ref": int(ref),
     }
 
 
 # ---- the report -------------------------------------------------------------------------
-TSV_COLUMNS = ["shape", "name", "T", "d_model", "n_heads", "flop",
-               "ms_C", "ms_NumPy", "ms_PyTorch", "gflops_C", "gflops_NumPy", "gflops_PyTorch",
-               "c_over_best", "mem_C", "mem_NumPy", "mem_PyTorch", "mem_NumPy_malloc",
-               "rounds", "reps_C", "reps_NumPy", "reps_PyTorch",
-               "spread_C", "spread_NumPy", "spread_PyTorch", "ms_min_C", "ms_min_NumPy",
-               "ms_min_PyTorch", "diff_NumPy", "diff_PyTorch", "ref"]
+TSV_COLUMNS = (["shape", "name", "T", "d_model", "n_heads", "flop"]
+               + [f"ms_{k}" for k in IMPLS] + [f"gflops_{k}" for k in IMPLS]
+               + ["roof_gflops", "roof_ms", "roof_alone_gflops", "pct_roof", "c_over_best",
+                  "speedup_C_OpenBLAS"]
+               + [f"ratio_{k}" for k in IMPLS] + [f"mem_{k}" for k in IMPLS]
+               + ["mmap_C", "mmap_C_OpenBLAS", "pool_mapped", "pool_resident",
+                  "mem_NumPy_malloc", "rounds"]
+               + [f"reps_{k}" for k in TIMED] + [f"spread_{k}" for k in TIMED]
+               + [f"ms_min_{k}" for k in TIMED]
+               + ["diff_C_OpenBLAS", "diff_NumPy", "diff_PyTorch", "ref"])
 
 
 def tsv_value(v):
@@ -398,30 +511,56 @@ def tsv_value(v):
     return str(v)
 
 
-def header(args, np, torch):
+def header(args, np, torch, info_ob, peer_ob, has_avx2, machine):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     cc = shlex.split(args.cc or "cc")
     cc_version = run_text(cc + ["--version"]).splitlines()
     torch_blas = re.search(r"BLAS_INFO=(\w+)", torch.__config__.show())
+    ob_core, ob_threads, ob_config = info_ob[1], info_ob[2], " ".join(info_ob[3:])
+    coretype = os.environ.get("OPENBLAS_CORETYPE")
+    if peer_ob:
+        peer = (f"OpenBLAS kernels {peer_ob[0]}, {peer_ob[1]} thread"
+                f"{'s' if peer_ob[1] != 1 else ''} ({peer_ob[2]})")
+    else:
+        peer = "no OpenBLAS in this process"
     lines = [
         "make bench: mha_forward_causal (the causal multi-head layer, one sequence), "
-        "C vs NumPy vs PyTorch",
+        "C and C+OpenBLAS vs NumPy vs PyTorch",
         f"  date     {now}",
-        f"  machine  {cpu_info()}",
-        f"  C        {cc_version[0] if cc_version else args.cc}; CFLAGS='{args.cflags}'",
-        f"           compiled as: {' '.join(args.compile.split())}",
-        f"           matrix products: {c_backend(args.lib)}",
+        f"  machine  {machine}",
+        f"  C        {cc_version[0] if cc_version else args.cc}; CFLAGS='{args.cflags}'; "
+        "two builds of the library:",
+        f"    C           compiled as: {' '.join(args.compile.split())}",
+        f"                matrix products: {c_backend(args.lib)}",
+        f"    C+OpenBLAS  compiled as: {' '.join(args.compile_openblas.split())}",
+        f"                matrix products: {c_backend(args.lib_openblas)}: {ob_config};",
+        f"                kernels {ob_core}, {ob_threads} thread"
+        f"{'s' if ob_threads != '1' else ''} (openblas_get_corename, openblas_get_num_threads)",
         f"  NumPy    {np.__version__}; PyTorch {torch.__version__} "
         f"(BLAS_INFO={torch_blas.group(1) if torch_blas else '?'}); "
         f"Python {sys.version.split()[0]}",
         f"           BLAS loaded: {loaded_blas()[0]}",
+        f"           that is: {peer}",
         "           PyTorch: nn.MultiheadAttention(d, h, bias=False, batch_first=True, "
         "float64), boolean causal attn_mask,",
         "           need_weights=False, "
         + ("under torch.no_grad()" if args.torch_no_grad else
            "autograd on (as tests/oracle; the saved tensors count), output detached"),
         "  threads  one each: " + ", ".join(f"{v}=1" for v in THREAD_VARS)
-        + ", torch.set_num_threads(1)",
+        + ", torch.set_num_threads(1)"
+        + (f"; OPENBLAS_CORETYPE={coretype}" if coretype is not None else ""),
+    ]
+    cores = {ob_core} | ({peer_ob[0]} if peer_ob else set())
+    if has_avx2 and any(c.lower() in OLD_CORES for c in cores):
+        lines += [
+            f"  NOTE     OpenBLAS runs its {'/'.join(sorted(cores))} kernels (SSE3, no AVX) on "
+            "this AVX2 CPU: the OpenBLAS",
+            "           installed does not know the CPU and falls back to them. Every "
+            "OpenBLAS number below (C+OpenBLAS,",
+            "           NumPy, PyTorch, the roof) is of those kernels. "
+            "make bench BENCH_OPENBLAS_CORETYPE=SkylakeX (or",
+            "           Haswell, ...) sets OPENBLAS_CORETYPE for all of them."]
+    lines += [
         "  FLOP     8 T d^2 + 2 T (T+1) d per forward: projections 2 T d 3d (Q, K, V) and "
         "2 T d d (W_O);",
         "           per head 2 T(T+1)/2 d_k for the scores and as many for the weighted "
@@ -430,55 +569,135 @@ def header(args, np, torch):
         "not counted).",
         "           NumPy and PyTorch compute all T x T scores, then mask: they are "
         "credited with the same count.",
-        "  time     median over paired rounds; a round times C, NumPy and PyTorch once "
-        "each, the order rotating;",
-        f"           a sample of a short call repeats it for about {SAMPLE_S * 1e3:.0f} ms "
-        "(calibrated once per shape).",
-        "           C/best: C's time over the faster peer's (above 1: C is slower).",
+        "  time     median over paired rounds; a round times C, C+OpenBLAS, NumPy, "
+        "PyTorch and the roof once each,",
+        "           in orders of a balanced Latin square; a sample of a short call repeats "
+        f"it for about {SAMPLE_S * 1e3:.0f} ms",
+        "           (calibrated once per shape). Best peer: the faster of NumPy and PyTorch.",
+        "           C/best: C's time over the best peer's (above 1: C is slower). "
+        "C+OpenBLAS speed-up: the best",
+        "           peer's time over C+OpenBLAS's (above 1: C+OpenBLAS is faster).",
+        "  roof     cblas_dgemm alone, one thread, at the layer's largest product X (T, d) "
+        "W_QKV (d, 3d), in",
+        "           mha_bench_openblas, as mm_matmul calls it: the median of a sample in "
+        "each round (the TSV's",
+        "           roof_alone_gflops: the roof command on its own, the median of 5 to 15 "
+        "samples in a row).",
+        "           % of roof: C+OpenBLAS's GFLOP/s over the roof's.",
         "  memory   peak bytes allocated during one forward, beyond what existed before "
         "(weights, X):",
-        "           C: the library's malloc calls (-Wl,--wrap, tests/bench/alloc_count.c); "
-        "NumPy: tracemalloc;",
-        "           PyTorch: every malloc/posix_memalign of the process (alloc_count.c "
-        "preloaded). NumPy and",
-        "           PyTorch count their output (T d 8 bytes); C writes the caller's "
-        "buffer.",
+        "           C, C+OpenBLAS: the library's malloc calls (-Wl,--wrap, "
+        "tests/bench/alloc_count.c), plus",
+        "           any mmap during the call; NumPy: tracemalloc; PyTorch: every "
+        "malloc/posix_memalign of the",
+        "           process (alloc_count.c preloaded). NumPy and PyTorch count their "
+        "output (T d 8 bytes);",
+        "           C writes the caller's buffer. Not counted: OpenBLAS's buffer pool "
+        "(see below the table).",
     ]
     return lines
 
 
 def table(rows):
-    def label(r):
-        s = f"({r['T']}, {r['d_model']}, {r['n_heads']})"
-        return s + (" " + r["name"] if r["name"] != "-" else "")
     w = max([15] + [len(label(r)) for r in rows])
-    ms, gf, mem = 9, 7, 9                     # column widths
-    group = lambda title, width: f"{title:^{3 * width + 2}}"
+    ms, gf, mem = 10, 10, 10                  # column widths
+    heads = lambda width: " ".join(f"{LABEL[k]:>{width}}" for k in IMPLS)
+    group = lambda title, width: f"{title:^{4 * width + 3}}"
     lines = [
         f"{'':{w}}  {'':>8}  {group('time per forward (ms)', ms)}  "
-        f"{group('GFLOP/s', gf)}  {'C/best':>6}  {group('peak extra memory', mem)}  {'':>6}",
-        f"{'shape (T, d, h)':{w}}  {'MFLOP':>8}  "
-        + " ".join(f"{k:>{ms}}" for k in IMPLS) + "  "
-        + " ".join(f"{k:>{gf}}" for k in IMPLS) + f"  {'(time)':>6}  "
-        + " ".join(f"{k:>{mem}}" for k in IMPLS) + f"  {'rounds':>6}",
+        f"{group('GFLOP/s', gf)}  {'dgemm roof':^18}  {'':>6}",
+        f"{'shape (T, d, h)':{w}}  {'MFLOP':>8}  {heads(ms)}  {heads(gf)}  "
+        f"{'GFLOP/s':>8} {'% of roof':>9}  {'rounds':>6}",
     ]
     for r in rows:
         lines.append(
             f"{label(r):{w}}  {fixed(r['flop'] * 1e-6):>8}  "
             + " ".join(f"{fixed(r['ms_' + k]):>{ms}}" for k in IMPLS) + "  "
             + " ".join(f"{r['gflops_' + k]:{gf}.3f}" for k in IMPLS) + "  "
-            + f"{r['c_over_best']:6.2f}  "
-            + " ".join(f"{human(r['mem_' + k]):>{mem}}" for k in IMPLS)
-            + f"  {r['rounds']:>6}")
-    worst = max(rows, key=lambda r: max(r["diff_NumPy"], r["diff_PyTorch"]))
-    lines.append(
-        "agreement: NumPy's and PyTorch's outputs are C's within normwise "
-        f"{max(worst['diff_NumPy'], worst['diff_PyTorch']):.2g} (tolerance {TOL:g}; "
-        f"largest at ({worst['T']}, {worst['d_model']}, {worst['n_heads']}))")
+            + f"{r['roof_gflops']:8.2f} {r['pct_roof']:8.1f}%  {r['rounds']:>6}")
+    lines += [
+        "",
+        f"{'':{w}}  {'C/best':>8}  {'C+OpenBLAS':>10}  {group('peak extra memory', mem)}",
+        f"{'shape (T, d, h)':{w}}  {'(time)':>8}  {'speed-up':>10}  {heads(mem)}",
+    ]
+    for r in rows:
+        lines.append(
+            f"{label(r):{w}}  {r['c_over_best']:8.2f}  {r['speedup_C_OpenBLAS']:9.2f}x  "
+            + " ".join(f"{human(r['mem_' + k]):>{mem}}" for k in IMPLS))
+    diffs = [(r[f"diff_{k}"], k, r) for r in rows for k in ("C_OpenBLAS",) + PEERS]
+    for k in ("C_OpenBLAS",) + PEERS:
+        worst = max((x for x in diffs if x[1] == k), key=lambda x: x[0])
+        lines.append(
+            f"agreement: {LABEL[k]}'s output is C's within normwise {worst[0]:.2g} "
+            f"(tolerance {TOL:g}; largest at ({worst[2]['T']}, {worst[2]['d_model']}, "
+            f"{worst[2]['n_heads']}))")
     refs = [label(r) for r in rows if r["ref"]]
     if refs:
         lines.append("C's output is mha_forward's with mask_causal, bit for bit, at "
                      + ", ".join(refs))
+    mapped = max(r["pool_mapped"] for r in rows)
+    resident = max(r["pool_resident"] for r in rows)
+    maps = max(r["mmap_C_OpenBLAS"] for r in rows)
+    lines += [
+        "memory notes: C+OpenBLAS's peak is the library's malloc calls (wrapped, as C's) "
+        "plus the bytes OpenBLAS maps",
+        f"  (mmap) during the call: {human(maps)} at most, at these shapes. Its buffer pool, "
+        f"{human(mapped)} mapped once per process at",
+        "  its first call (mha_bench_openblas makes that call at its start, before anything "
+        "is counted) and reused by",
+        f"  every call, is not in the peak: {human(resident)} of it were resident (touched) "
+        "after the last shape (mincore).",
+        "  NumPy and PyTorch call the same OpenBLAS and carry a pool of their own, not "
+        "counted either. OpenBLAS's own",
+        "  malloc calls, if any, come from the shared library: they are not wrapped, and "
+        "not counted.",
+    ]
+    return lines
+
+
+def verdict(ok, short):
+    return "met" if ok else f"missed by {short}"
+
+
+def targets(rows):
+    """the targets block: each line the measured value, the target, met or
+    missed by how much"""
+    lines = ["targets:"]
+    small = [r for r in rows if r["T"] <= 64]
+    lines.append("  (a) readable C faster than both peers at T <= 64 (C/best < 1):")
+    if not small:
+        lines.append("        no shape with T <= 64 in this run")
+    w = max([0] + [len(label(r)) for r in rows])
+    for r in small:
+        v = r["c_over_best"]
+        lines.append(f"        {label(r):{w}}  C/best {v:5.2f}  "
+                     + ("met (C %.2fx as fast as the best peer)" % (1 / v) if v < 1 else
+                        verdict(False, f"{v - 1:.2f} (C is {100 * (v - 1):.0f} % slower)")))
+    lines.append(f"  (b) C+OpenBLAS at least {TARGET_SPEEDUP}x the best peer, at every shape:")
+    for r in rows:
+        v = r["speedup_C_OpenBLAS"]
+        lines.append(f"        {label(r):{w}}  {v:5.2f}x  "
+                     + verdict(v >= TARGET_SPEEDUP, f"{TARGET_SPEEDUP - v:.2f}x "
+                               f"({100 * (1 - v / TARGET_SPEEDUP):.0f} % short)"))
+    gpt2 = [r for r in rows if (r["T"], r["d_model"], r["n_heads"]) == GPT2]
+    if not gpt2:
+        lines.append(f"  (c) C+OpenBLAS at least {TARGET_ROOF:.0f} % of the dgemm roof at "
+                     f"GPT-2 small: not measured ({GPT2} is not in this run)")
+        lines.append(f"  (d) peak extra memory at GPT-2 small at most {TARGET_MIB:.0f} MiB, "
+                     f"both C builds: not measured ({GPT2} is not in this run)")
+        return lines
+    r = gpt2[0]
+    v = r["pct_roof"]
+    lines.append(f"  (c) C+OpenBLAS at least {TARGET_ROOF:.0f} % of the dgemm roof at GPT-2 "
+                 f"small: {v:.1f} % ({r['gflops_C_OpenBLAS']:.2f} of {r['roof_gflops']:.2f} "
+                 "GFLOP/s)  "
+                 + verdict(v >= TARGET_ROOF, f"{TARGET_ROOF - v:.1f} points"))
+    lines.append(f"  (d) peak extra memory at GPT-2 small at most {TARGET_MIB:.0f} MiB, both "
+                 "C builds:")
+    for k in ("C", "C_OpenBLAS"):
+        mib = r[f"mem_{k}"] / 2**20
+        lines.append(f"        {LABEL[k]:10}  {mib:6.1f} MiB  "
+                     + verdict(mib <= TARGET_MIB, f"{mib - TARGET_MIB:.1f} MiB"))
     return lines
 
 
@@ -510,7 +729,9 @@ def self_test(np, log):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--prog", required=True, help="mha_bench")
+    ap.add_argument("--prog", required=True, help="mha_bench (the readable loops)")
+    ap.add_argument("--prog-openblas", required=True,
+                    help="mha_bench_openblas (the library with -DMM_BLAS_OPENBLAS)")
     ap.add_argument("--memcount", required=True, help="alloc_count.so (preloaded)")
     ap.add_argument("--out", required=True, help="directory for bench.tsv, .svg, .png")
     ap.add_argument("--budget", type=float, default=75.0,
@@ -521,6 +742,12 @@ def main():
     ap.add_argument("--cflags", default="")
     ap.add_argument("--compile", default="", help="the compile command, as shown")
     ap.add_argument("--lib", default="", help="the archive the bench links")
+    ap.add_argument("--compile-openblas", default="",
+                    help="the OpenBLAS build's compile command, as shown")
+    ap.add_argument("--lib-openblas", default="", help="the archive mha_bench_openblas links")
+    ap.add_argument("--openblas-coretype", default="",
+                    help="OPENBLAS_CORETYPE for every OpenBLAS of the run (default: "
+                    "OpenBLAS's own choice)")
     ap.add_argument("--gnuplot", help="the gnuplot script (no plot without it)")
     ap.add_argument("--torch-no-grad", action="store_true",
                     help="call PyTorch under torch.no_grad() (default: autograd on, "
@@ -529,8 +756,11 @@ def main():
                     help="also time chapter 01's projections at this T")
     args = ap.parse_args()
 
-    # the counter must be the process's malloc: preload it, before NumPy
+    # the counter must be the process's malloc: preload it, before NumPy; the
+    # same OpenBLAS kernels for all, read when OpenBLAS loads
     so = os.path.abspath(args.memcount)
+    if args.openblas_coretype:
+        os.environ["OPENBLAS_CORETYPE"] = args.openblas_coretype
     if so not in os.environ.get("LD_PRELOAD", "").split(":"):
         env = dict(os.environ)
         env["LD_PRELOAD"] = ":".join(filter(None, [so, env.get("LD_PRELOAD")]))
@@ -567,24 +797,36 @@ def main():
     numpy_layer(np, wq, wq, wq, wq, warm[2])(np.ones((warm[0], warm[1])))
     torch_layer(torch, np, wq, wq, wq, wq, warm[2], warm[0], not args.torch_no_grad)(
         torch.ones(1, warm[0], warm[1], dtype=torch.float64))
+    machine, has_avx2 = cpu_info()
+    peer_ob = peer_openblas()
 
-    cb = CBench(args.prog)
+    cb, cob = CBench(args.prog), CBench(args.prog_openblas)
+    if cb.info() != ["loops"]:
+        die(f"{args.prog} is not the readable build (info: {' '.join(cb.info())})")
+    info_ob = cob.info()
+    if info_ob[0] != "openblas":
+        die(f"{args.prog_openblas} is not linked with OpenBLAS (info: {' '.join(info_ob)})")
+    if info_ob[2] != "1":
+        die(f"{args.prog_openblas}: OpenBLAS runs {info_ob[2]} threads, not 1")
+    if peer_ob and peer_ob[1] != 1:
+        die(f"NumPy's and PyTorch's OpenBLAS runs {peer_ob[1]} threads, not 1")
     rows = []
     left = args.budget
     for i, s in enumerate(shapes):
         t0 = time.monotonic()
         share = left / (len(shapes) - i)      # what earlier shapes left over
-        rows.append(run_shape(np, torch, counter, cb, s, args.out, share,
+        rows.append(run_shape(np, torch, counter, (cb, cob), s, args.out, share,
                               rounds_forced, log, not args.torch_no_grad, args.smoke))
         left -= time.monotonic() - t0
     cb.close()
+    cob.close()
     load_end = os.getloadavg()[0]
 
-    lines = header(args, np, torch)
+    lines = header(args, np, torch, info_ob, peer_ob, has_avx2, machine)
     lines.append(f"  load     1-minute load average {load_start:.2f} at the start, "
                  f"{load_end:.2f} at the end ({os.cpu_count()} CPUs; above 1, other "
                  "work shares them)")
-    lines += [""] + table(rows)
+    lines += [""] + table(rows) + [""] + targets(rows)
     if args.projections:
         p = subprocess.run([args.prog, "--projections", str(args.projections)],
                            capture_output=True, text=True, env=child_env())
@@ -598,8 +840,10 @@ def main():
             f.write("\t".join(tsv_value(r[c]) for c in TSV_COLUMNS) + "\n")
     files = [tsv]
     if args.gnuplot:
-        subtitle = (f"{datetime.date.today().isoformat()}; C: CFLAGS='{args.cflags}'; "
-                    f"NumPy and PyTorch on {loaded_blas()[1]}; one thread each")
+        kernels = info_ob[1] + (f"/{peer_ob[0]}" if peer_ob and peer_ob[0] != info_ob[1] else "")
+        subtitle = (f"{datetime.date.today().isoformat()}; CFLAGS='{args.cflags}'; "
+                    f"OpenBLAS kernels {kernels}; NumPy and PyTorch on {loaded_blas()[1]}; "
+                    "one thread each")
         files += plot(args.gnuplot, tsv, os.path.join(args.out, "bench"), subtitle)
     lines.append(f"run: {time.monotonic() - start:.0f} s; files: {', '.join(files)}")
     text = "\n".join(lines) + "\n"
@@ -610,10 +854,12 @@ def main():
         return
     r = rows[0]
     print(f"bench smoke: ({r['T']}, {r['d_model']}, {r['n_heads']}), one round: "
-          + ", ".join(f"{k} {r['ms_' + k]:.3g} ms" for k in IMPLS)
-          + f"; NumPy and PyTorch within {max(r['diff_NumPy'], r['diff_PyTorch']):.2g} "
-          f"of C (tolerance {TOL:g}); C's output is mha_forward's with mask_causal, "
-          f"bit for bit; report and plots in {args.out}/ ({time.monotonic() - start:.1f} s)")
+          + ", ".join(f"{LABEL[k]} {r['ms_' + k]:.3g} ms" for k in IMPLS)
+          + f"; C+OpenBLAS, NumPy and PyTorch within "
+          f"{max(r['diff_C_OpenBLAS'], r['diff_NumPy'], r['diff_PyTorch']):.2g} of C "
+          f"(tolerance {TOL:g}); C's output is mha_forward's with mask_causal, bit for "
+          f"bit; dgemm roof {r['roof_gflops']:.3g} GFLOP/s (OpenBLAS {info_ob[1]}); "
+          f"report and plots in {args.out}/ ({time.monotonic() - start:.1f} s)")
 
 
 if __name__ == "__main__":
