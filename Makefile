@@ -92,7 +92,8 @@ help:
 	  'make examples' "build the chapters' example programs into $(BUILD)/examples" \
 	  'make figures' 'render the figures into $(BUILD)/figures/{en,es}' \
 	  'make book' 'weave the PDF and HTML books of both editions' \
-	  'make bench' 'time the causal layer (4 shapes) against NumPy and PyTorch, about 2 min; table, TSV, plots in $(BUILD)/bench' \
+	  'make bench' 'time the causal layer (4 shapes; readable and OpenBLAS builds) against NumPy and PyTorch, about 2 min;' \
+	  '' 'table, targets, TSV, plots in $(BUILD)/bench (CFLAGS=-O3 -march=native in config.mk: the fast flags)' \
 	  'make BLAS=openblas' 'the same, with the product by OpenBLAS, in $(BUILD)/openblas (appendix A)' \
 	  'make clean' 'remove $(BUILD)/' \
 	  'V=1' 'with any target: show the full commands' \
