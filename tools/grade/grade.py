@@ -571,8 +571,10 @@ class Job:
     def scrub(self, text):
         """a checker's text with the scratch folder's and the repository's paths taken out"""
         s = clean_text(text)
-        for prefix in (self.learner.work + "/", self.ctx.out + "/", self.ctx.repo + "/"):
-            s = s.replace(prefix, "")
+        work, out, repo = self.learner.work, self.ctx.out, self.ctx.repo
+        # absolute, and as the tools print them from the repository (the build's cwd)
+        for prefix in (work, out, os.path.relpath(work, repo), os.path.relpath(out, repo), repo):
+            s = s.replace(prefix + "/", "")
         return s
 
     def sandboxed(self, argv, timeout, cwd=None):
