@@ -11,9 +11,20 @@ binary is committed (every archive is made the same way, byte for byte):
                answers.txt is a symbolic link to /etc/passwd, and a hard link
                points at ../../outside
   hal.rar      not an archive the grader reads: a clear line, nothing graded
+
+and the learners' work on Labs 02 to 04, made here from the harness's own
+self-test subjects (tests/labs/labNN/), each a single file with the
+subject's local headers written into it, as a learner's file would be:
+
+  ana          every lab solved; bob: sdpa without the row maximum;
+  carla        mha_split_heads still pending; dan: the causal mask
+               transposed; gus: the merge as a reshape; mallory-hang: an
+               endless loop in mha_forward; mallory-forge: a call of exit,
+               refused; zoë: sdpa with the maximum of the whole matrix
 """
 import io
 import os
+import re
 import shutil
 import sys
 import tarfile
@@ -25,6 +36,41 @@ if os.path.lexists(out):
     shutil.rmtree(out)
 shutil.copytree(os.path.join(HERE, "class"), out, symlinks=True)
 DATE = (2024, 1, 1, 0, 0, 0)
+SUBJECTS = os.path.join(HERE, "..", "labs")
+FROM_SUBJECTS = [   # the learner's file in the class, the subject it is made from
+    ("ana/labs/lab02-sdpa/sdpa.c", "lab02/solution.c"),
+    ("ana/labs/lab03-mha/mha.c", "lab03/solution.c"),
+    ("ana/labs/lab04-masking/mask.c", "lab04/solution.c"),
+    ("bob/lab02-sdpa/sdpa.c", "lab02/m-sdpa-no-max.c"),
+    ("carla/labs/lab03-mha/mha.c", "lab03/p-split-pending.c"),
+    ("dan/labs/lab04-masking/mask.c", "lab04/m-causal-transposed.c"),
+    ("gus/labs/lab03-mha/mha.c", "lab03/m-merge-reshape.c"),
+    ("mallory-hang/labs/lab03-mha/mha.c", "lab03/r-hang.c"),
+    ("mallory-forge/labs/lab04-masking/mask.c", "lab04/r-exit.c"),
+    ("zoë garcía/labs/lab02-sdpa/sdpa.c", "lab02/es-global-max.c"),
+]
+
+
+def single_file(path, seen):
+    """path's text with each #include "X" of its own folder written in, once"""
+    text = []
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r'\s*#include "([^"]+)"', line)
+        inc = m and os.path.join(os.path.dirname(path), m.group(1))
+        if inc and os.path.exists(inc):
+            if inc not in seen:
+                seen.add(inc)
+                text.append(single_file(inc, seen))
+            continue
+        text.append(line)
+    return "".join(text)
+
+
+for rel, subject in FROM_SUBJECTS:
+    dest = os.path.join(out, rel)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "w", encoding="utf-8") as f:
+        f.write(single_file(os.path.join(SUBJECTS, subject), set()))
 
 
 def files(root):
