@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "minimodel/core/error.h"
 #include "wire.h"
 
@@ -52,12 +53,37 @@ bool lab_es(void);
 /* lab_case - describe the case of the running check, printf-style; every
  * message of the check starts "<function>, case '<description>': " */
 void lab_case(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* lab_case_when - lab_case(fmt, ...), and "for <that description>" ("con
+ * ..." in Spanish) into when (size bytes): how the messages about a check's
+ * one bad call say which call it was, e.g. "for q = NULL" */
+void lab_case_when(char *when, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* lab_fn - the function this check is about */
 const char *lab_fn(void);
 
 /* lab_temp - bytes of zeroed memory that live until the check ends */
 void *lab_temp(size_t bytes);
+
+/* ---- what cases are made of --------------------------------------------------------- */
+/* lab_fresh - n doubles that live until the check ends (at least one):
+ * copied from values (n) if given, else zeros */
+double *lab_fresh(size_t n, const double *values);
+/* lab_normals - n doubles drawn N(0, std^2) from the library's generator
+ * (mm_rng) started at seed, living until the check ends */
+double *lab_normals(size_t n, double std, uint64_t seed);
+/* lab_mat_text - "[[1,0],[0,1]]": a small matrix a (rows, cols), each
+ * element %g, as a case's name shows it, into buf (size bytes, cut there);
+ * returns its length, at least size if it was cut */
+int lab_mat_text(char *buf, size_t size, const double *a, int rows, int cols);
+/* lab_alias_name - "q", or "q + 2" (off > 0): the name of an output a check
+ * passes in the place of buffer other, off elements in (the lab's calls.c
+ * makes the call so); the text lives until the check ends */
+const char *lab_alias_name(const char *other, int off);
+/* lab_alias_when - "for out and q the same buffer", or (off > 0) "for out
+ * starting 2 element(s) into q": the call of such an output, as a message
+ * says which call, into buf of size bytes */
+void lab_alias_when(char *buf, size_t size, const char *output, const char *other, int off);
 
 /* ---- buffers ------------------------------------------------------------------------ */
 typedef struct {
@@ -134,6 +160,12 @@ _Noreturn void lab_bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)
  * mm_status_name) and the learner's message; when says which call, e.g.
  * "for T = 0" */
 bool lab_expect_status(mm_status got, mm_status want, const char *when);
+/* lab_null_hint - the hint after a NULL pointer argument was not refused
+ * with MM_EINVAL: check it with MM_NEED_BUFFER */
+void lab_null_hint(void);
+/* lab_size_hint - the hint after a size not positive was not refused with
+ * MM_EINVAL: check it with MM_NEED_POSITIVE */
+void lab_size_hint(void);
 
 /* lab_close - every |a - b| within the tolerance (non-finite values equal
  * only themselves) */
@@ -166,5 +198,15 @@ bool lab_check_values(mm_status status, int n, lab_mat *const got[],
  * want[i] (a mistake that changes nothing on this input explains nothing). */
 bool lab_explained(int n, const double *const got[], const double *const want[],
                    const double *const mistake[], const size_t len[], double scale);
+
+/* lab_same - a equals b within the tolerance; any NaN equals any NaN (a
+ * mistake's 0/0 need not have the learner's sign), an infinity only
+ * itself: how a catalogue of mistakes compares values it computed */
+bool lab_same(double a, double b, double scale);
+/* lab_all_same - lab_same for each of the n pairs a[i], b[i] */
+bool lab_all_same(const double *a, const double *b, size_t n, double scale);
+/* lab_explained_same - lab_explained, with lab_all_same for the comparisons */
+bool lab_explained_same(int n, const double *const got[], const double *const want[],
+                        const double *const mistake[], const size_t len[], double scale);
 
 #endif

@@ -29,7 +29,7 @@ ifndef LAB_HARNESS_MK
 LAB_HARNESS_MK := 1
 
 LAB_HARNESS := labs/harness
-LAB_JUDGE_SRCS := $(addprefix $(LAB_HARNESS)/,lang.c child.c buffers.c call.c verdict.c runner.c)
+LAB_JUDGE_SRCS := $(addprefix $(LAB_HARNESS)/,lang.c child.c buffers.c call.c verdict.c cases.c runner.c)
 LAB_SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
                       -fno-omit-frame-pointer -DLAB_SANITIZE
 LAB_VARIANT = $(if $(LAB_SANITIZE),sanitize,plain)

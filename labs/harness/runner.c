@@ -71,6 +71,15 @@ void lab_case(const char *fmt, ...)
     va_end(ap);
 }
 
+void lab_case_when(char *when, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cur->case_text, sizeof cur->case_text, fmt, ap);
+    va_end(ap);
+    snprintf(when, size, EN_ES("for %s", "con %s"), cur->case_text);
+}
+
 void lab_prefix(char *buf, size_t size)
 {
     if (cur->case_text[0])

@@ -75,6 +75,26 @@ bool lab_expect_status(mm_status got, mm_status want, const char *when)
     return false;
 }
 
+void lab_null_hint(void)
+{
+    lab_hint("%s", EN_ES("check every pointer before using it: MM_NEED_BUFFER(p) returns "
+                         "MM_EINVAL from your function when p is NULL, with a message naming "
+                         "the function and p",
+                         "comprueba cada puntero antes de usarlo: MM_NEED_BUFFER(p) devuelve "
+                         "MM_EINVAL desde tu función cuando p es NULL, con un mensaje que "
+                         "nombra la función y p"));
+}
+
+void lab_size_hint(void)
+{
+    lab_hint("%s", EN_ES("check every size before using it: MM_NEED_POSITIVE(n) returns "
+                         "MM_EINVAL from your function unless n > 0, with a message naming "
+                         "the function and n",
+                         "comprueba cada tamaño antes de usarlo: MM_NEED_POSITIVE(n) devuelve "
+                         "MM_EINVAL desde tu función salvo que n > 0, con un mensaje que "
+                         "nombra la función y n"));
+}
+
 /* ---- comparisons ------------------------------------------------------------------- */
 
 double lab_scale(const double *x, size_t n)
@@ -99,17 +119,45 @@ bool lab_close(const double *a, const double *b, size_t n, double scale)
     return true;
 }
 
-bool lab_explained(int n, const double *const got[], const double *const want[],
-                   const double *const mistake[], const size_t len[], double scale)
+/* explained_by - lab_explained, with equal(a, b, n, scale) for "equals" */
+static bool explained_by(bool (*equal)(const double *, const double *, size_t, double),
+                         int n, const double *const got[], const double *const want[],
+                         const double *const mistake[], const size_t len[], double scale)
 {
     bool shows = false;
     for (int i = 0; i < n; i++) {
-        bool as_mistake = lab_close(got[i], mistake[i], len[i], scale);
-        bool as_want = lab_close(got[i], want[i], len[i], scale);
+        bool as_mistake = equal(got[i], mistake[i], len[i], scale);
+        bool as_want = equal(got[i], want[i], len[i], scale);
         if (!as_mistake && !as_want) return false;
-        if (as_mistake && !lab_close(mistake[i], want[i], len[i], scale)) shows = true;
+        if (as_mistake && !equal(mistake[i], want[i], len[i], scale)) shows = true;
     }
     return shows;
+}
+
+bool lab_explained(int n, const double *const got[], const double *const want[],
+                   const double *const mistake[], const size_t len[], double scale)
+{
+    return explained_by(lab_close, n, got, want, mistake, len, scale);
+}
+
+bool lab_same(double a, double b, double scale)
+{
+    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+    if (isinf(a) || isinf(b)) return a == b;
+    return fabs(a - b) <= LAB_ATOL * scale + LAB_RTOL * fabs(b);
+}
+
+bool lab_all_same(const double *a, const double *b, size_t n, double scale)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!lab_same(a[i], b[i], scale)) return false;
+    return true;
+}
+
+bool lab_explained_same(int n, const double *const got[], const double *const want[],
+                        const double *const mistake[], const size_t len[], double scale)
+{
+    return explained_by(lab_all_same, n, got, want, mistake, len, scale);
 }
 
 /* tolerance_text - the rule, as the messages state it */

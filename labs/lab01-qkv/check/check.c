@@ -25,14 +25,6 @@ const char *const lab_functions[] = {
 
 /* ---- the cases ---------------------------------------------------------------- */
 
-/* fresh - n doubles of the check, copied from values if given */
-static double *fresh(size_t n, const double *values)
-{
-    double *p = lab_temp(n * sizeof *p);
-    if (values) memcpy(p, values, n * sizeof *p);
-    return p;
-}
-
 /* a non-square case: T != d_model != d_k != d_v, no symmetry to hide a mistake */
 static const double ns_x[] = {  1, 2, 0, -1,
                                 0, 1, 3,  2,
@@ -51,19 +43,6 @@ static void set_shape(qkv_case *c, int T, int d_model, int d_k, int d_v)
     c->d_v = d_v;
 }
 
-/* mat_text - "[[1,0],[0,1]]": a small matrix of integers as the case name shows it */
-static int mat_text(char *buf, size_t size, const double *a, int rows, int cols)
-{
-    int len = snprintf(buf, size, "[");
-    for (int i = 0; i < rows; i++) {
-        len += snprintf(buf + len, size - len, "%s[", i ? "," : "");
-        for (int j = 0; j < cols; j++)
-            len += snprintf(buf + len, size - len, "%s%g", j ? "," : "", a[i * cols + j]);
-        len += snprintf(buf + len, size - len, "]");
-    }
-    return len + snprintf(buf + len, size - len, "]");
-}
-
 /* worked_example - case 0: the chapter's worked example, from its header */
 static void worked_example(qkv_case *c)
 {
@@ -77,12 +56,12 @@ static void worked_example(qkv_case *c)
     for (int i = 0; i < 4 && len < sizeof c->name; i++) {
         len += snprintf(c->name + len, sizeof c->name - len, "%s%s = ", i ? ", " : "", names[i]);
         if (len < sizeof c->name)
-            len += mat_text(c->name + len, sizeof c->name - len, m[i], CH01_D, CH01_D);
+            len += lab_mat_text(c->name + len, sizeof c->name - len, m[i], CH01_D, CH01_D);
     }
-    c->x = fresh(n, ch01_x);
-    c->w_q = fresh(n, ch01_w_q);
-    c->w_k = fresh(n, ch01_w_k);
-    c->w_v = fresh(n, ch01_w_v);
+    c->x = lab_fresh(n, ch01_x);
+    c->w_q = lab_fresh(n, ch01_w_q);
+    c->w_k = lab_fresh(n, ch01_w_k);
+    c->w_v = lab_fresh(n, ch01_w_v);
 }
 
 /* random_case - cases 2 to 4: shapes and values from a seeded generator */
@@ -100,7 +79,7 @@ static void random_case(qkv_case *c, unsigned seed)
     size_t n[4] = { (size_t)T * d_model, (size_t)d_model * d_k,
                     (size_t)d_model * d_k, (size_t)d_model * d_v };
     for (int i = 0; i < 4; i++) {
-        *m[i] = fresh(n[i], NULL);
+        *m[i] = lab_fresh(n[i], NULL);
         for (size_t j = 0; j < n[i]; j++) (*m[i])[j] = mm_rng_normal(&r);
     }
 }
@@ -113,19 +92,20 @@ void qkv_case_make(qkv_case *c, int which)
         set_shape(c, 3, 4, 2, 3);
         snprintf(c->name, sizeof c->name, "%s", EN_ES("non-square T=3 d_model=4 d_k=2 d_v=3",
                                                       "no cuadrado T=3 d_model=4 d_k=2 d_v=3"));
-        c->x = fresh(12, ns_x);
-        c->w_q = fresh(8, ns_w_q);
-        c->w_k = fresh(8, ns_w_k);
-        c->w_v = fresh(12, ns_w_v);
+        c->x = lab_fresh(12, ns_x);
+        c->w_q = lab_fresh(8, ns_w_q);
+        c->w_k = lab_fresh(8, ns_w_k);
+        c->w_v = lab_fresh(12, ns_w_v);
     } else {
         random_case(c, random_seeds[which - 2]);
     }
     /* the fused path, by the reference: W_QKV and X W_QKV */
     int d_qkv = 2 * c->d_k + c->d_v;
-    double *scratch[3] = { fresh((size_t)c->T * c->d_k, NULL), fresh((size_t)c->T * c->d_k, NULL),
-                           fresh((size_t)c->T * c->d_v, NULL) };
-    c->w_qkv = fresh((size_t)c->d_model * d_qkv, NULL);
-    c->qkv = fresh((size_t)c->T * d_qkv, NULL);
+    double *scratch[3] = { lab_fresh((size_t)c->T * c->d_k, NULL),
+                           lab_fresh((size_t)c->T * c->d_k, NULL),
+                           lab_fresh((size_t)c->T * c->d_v, NULL) };
+    c->w_qkv = lab_fresh((size_t)c->d_model * d_qkv, NULL);
+    c->qkv = lab_fresh((size_t)c->T * d_qkv, NULL);
     LAB_REF(qkv_pack(c->w_qkv, c->w_q, c->w_k, c->w_v, c->d_model, c->d_k, c->d_v));
     LAB_REF(qkv_project_fused(scratch[0], scratch[1], scratch[2], c->qkv, c->x, c->w_qkv,
                               c->T, c->d_model, c->d_k, c->d_v));
@@ -142,9 +122,9 @@ static void begin_case(qkv_case *c, int which)
  * reference writes */
 static void fresh_qkv(double *m[3], const qkv_case *c)
 {
-    m[0] = fresh((size_t)c->T * c->d_k, NULL);
-    m[1] = fresh((size_t)c->T * c->d_k, NULL);
-    m[2] = fresh((size_t)c->T * c->d_v, NULL);
+    m[0] = lab_fresh((size_t)c->T * c->d_k, NULL);
+    m[1] = lab_fresh((size_t)c->T * c->d_k, NULL);
+    m[2] = lab_fresh((size_t)c->T * c->d_v, NULL);
 }
 
 /* out_qkv - the guarded outputs q (T, d_k), k (T, d_k), v (T, d_v): what the
@@ -292,13 +272,6 @@ static bool expect_einval(const arg_fn *f, lab_mat *const buf[], int n_buffers,
     return lab_expect_status(s, MM_EINVAL, when);
 }
 
-static const char *const null_hint[2] = {
-    "check every pointer before using it: MM_NEED_BUFFER(p) returns MM_EINVAL "
-    "from your function when p is NULL, with a message naming the function and p",
-    "comprueba cada puntero antes de usarlo: MM_NEED_BUFFER(p) devuelve MM_EINVAL "
-    "desde tu función cuando p es NULL, con un mensaje que nombra la función y p"
-};
-
 /* check_nulls - each pointer argument of arg_fns[which] NULL in turn, the sizes valid */
 static void check_nulls(int which)
 {
@@ -310,11 +283,10 @@ static void check_nulls(int which)
         lab_mat *buf[MAX_BUFFERS];
         for (int i = 0; i < n_buffers; i++) buf[i] = i == null ? NULL : room[i];
         char when[64];
-        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), f->buffer[null]);
-        lab_case("%s = NULL", f->buffer[null]);
+        lab_case_when(when, sizeof when, "%s = NULL", f->buffer[null]);
         ok &= expect_einval(f, buf, n_buffers, good_sizes, when);
     }
-    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+    if (!ok) lab_null_hint();
 }
 
 /* check_sizes - each size arg_fns[which] takes not positive in turn (0, then negative) */
@@ -331,17 +303,10 @@ static void check_sizes(int which)
         memcpy(n, good_sizes, sizeof n);
         n[bad] = value;
         char when[64];
-        snprintf(when, sizeof when, EN_ES("for %s = %d", "con %s = %d"), size_name[bad], value);
-        lab_case("%s = %d", size_name[bad], value);
+        lab_case_when(when, sizeof when, "%s = %d", size_name[bad], value);
         ok &= expect_einval(f, room, n_buffers, n, when);
     }
-    if (!ok)
-        lab_hint(EN_ES("check every size before using it: MM_NEED_POSITIVE(n) returns "
-                       "MM_EINVAL from your function unless n > 0, with a message naming "
-                       "the function and n",
-                       "comprueba cada tamaño antes de usarlo: MM_NEED_POSITIVE(n) devuelve "
-                       "MM_EINVAL desde tu función salvo que n > 0, con un mensaje que "
-                       "nombra la función y n"));
+    if (!ok) lab_size_hint();
 }
 
 /* ---- attention_param_count ------------------------------------------------------------ */
@@ -406,7 +371,7 @@ static void check_null_count(int unused)
     lab_case("count = NULL");
     mm_status s = lab_call("attention_param_count", LAB_BUFS(NULL), LAB_INTS(64, 4));
     if (!lab_expect_status(s, MM_EINVAL, EN_ES("for count = NULL", "con count = NULL")))
-        lab_hint("%s", null_hint[lab_es()]);
+        lab_null_hint();
 }
 
 /* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */

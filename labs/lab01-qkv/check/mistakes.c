@@ -10,16 +10,13 @@
 #include <string.h>
 #include "lab01.h"
 
-/* scratch - n doubles of the check, zeroed (freed when the check ends) */
-static double *scratch(size_t n) { return lab_temp(n * sizeof(double)); }
-
 /* scratch_qkv - zeroed q, k, v in m[0..2], each (T, width[i]) of len[i]
  * elements: where a mistake's outputs are computed */
 static void scratch_qkv(double *m[3], size_t len[3], int T, const int width[3])
 {
     for (int i = 0; i < 3; i++) {
         len[i] = (size_t)T * width[i];
-        m[i] = scratch(len[i]);
+        m[i] = lab_fresh(len[i], NULL);
     }
 }
 
@@ -160,7 +157,7 @@ void diagnose_pack(const double *const got_[], const double *const want_[], doub
     int width[3] = { d_k, d_k, d_v };
     const double *w[3] = { c->w_q, c->w_k, c->w_v };
     size_t len = (size_t)d_model * d_qkv;
-    double *m = scratch(len);
+    double *m = lab_fresh(len, NULL);
     const double *g[1] = { got }, *r[1] = { want }, *mm[1] = { m };
 
     /* the blocks side by side, in a wrong order */
@@ -314,7 +311,7 @@ void diagnose_fused(const double *const got[], const double *const want[], doubl
                            "auxiliar de quien llama, y qkv_project_fused deja en él el "
                            "producto X W_QKV"));
         double *m[4];
-        for (int i = 0; i < 4; i++) m[i] = scratch(len[i]);
+        for (int i = 0; i < 4; i++) m[i] = lab_fresh(len[i], NULL);
         product(m[3], c->x, w_qkv, T, d_model, d_qkv, true);
         LAB_REF(qkv_split(m[0], m[1], m[2], m[3], T, d_k, d_v));
         if (lab_explained(4, got, want, (const double **)m, len, scale))

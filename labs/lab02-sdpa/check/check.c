@@ -25,14 +25,6 @@ const char *const lab_title[2] = {
 };
 const char *const lab_functions[] = { "softmax_row", "sdpa", NULL };
 
-/* fresh - n doubles of the check, copied from values if given */
-static double *fresh(size_t n, const double *values)
-{
-    double *p = lab_temp((n ? n : 1) * sizeof *p);
-    if (values) memcpy(p, values, n * sizeof *p);
-    return p;
-}
-
 int row_text(char *buf, size_t size, const double *s, int n)
 {
     int len = snprintf(buf, size, "(");
@@ -88,17 +80,17 @@ static void softmax_case_make(softmax_case *c, int which)
         mm_rng r;
         mm_rng_seed(&r, seed);
         c->n = 2 + (int)(mm_rng_next(&r) % 8);
-        s = fresh(c->n, NULL);
+        s = lab_fresh(c->n, NULL);
         for (int j = 0; j < c->n; j++) s[j] = 2.0 * mm_rng_normal(&r);
         snprintf(c->name, sizeof c->name, EN_ES("random n=%d seed=%u", "aleatoria n=%d semilla=%u"),
                  c->n, seed);
     } else {
         c->n = softmax_rows[which].n;
-        s = fresh(c->n, softmax_rows[which].s);
+        s = lab_fresh(c->n, softmax_rows[which].s);
         snprintf(c->name, sizeof c->name, "%s", softmax_rows[which].name[lab_es()]);
     }
     c->s = s;
-    double *want = fresh(c->n, s);
+    double *want = lab_fresh(c->n, s);
     LAB_REF(softmax_row(want, c->n));
     c->want = want;
 }
@@ -157,26 +149,13 @@ static bool unchanged(const lab_mat *s, const double *given, const char *when)
     return true;
 }
 
-static const char *const null_hint[2] = {
-    "check every pointer before using it: MM_NEED_BUFFER(p) returns MM_EINVAL "
-    "from your function when p is NULL, with a message naming the function and p",
-    "comprueba cada puntero antes de usarlo: MM_NEED_BUFFER(p) devuelve MM_EINVAL "
-    "desde tu función cuando p es NULL, con un mensaje que nombra la función y p"
-};
-static const char *const size_hint[2] = {
-    "check every size before using it: MM_NEED_POSITIVE(n) returns MM_EINVAL from "
-    "your function unless n > 0, with a message naming the function and n",
-    "comprueba cada tamaño antes de usarlo: MM_NEED_POSITIVE(n) devuelve MM_EINVAL "
-    "desde tu función salvo que n > 0, con un mensaje que nombra la función y n"
-};
-
 static void check_softmax_null(int unused)
 {
     (void)unused;
     lab_case("s = NULL");
     mm_status st = lab_call("softmax_row", LAB_BUFS(NULL), LAB_INTS(3));
     if (!lab_expect_status(st, MM_EINVAL, EN_ES("for s = NULL", "con s = NULL")))
-        lab_hint("%s", null_hint[lab_es()]);
+        lab_null_hint();
 }
 
 static void check_softmax_sizes(int unused)
@@ -186,15 +165,14 @@ static void check_softmax_sizes(int unused)
     static const int bad[] = { 0, -1 };
     bool ok = true;
     for (int i = 0; i < 2; i++) {
-        lab_case("n = %d", bad[i]);
+        char when[48];
+        lab_case_when(when, sizeof when, "n = %d", bad[i]);
         lab_mat *s = softmax_in_place(row, 3);
         mm_status st = lab_call("softmax_row", LAB_BUFS(s), LAB_INTS(bad[i]));
-        char when[48];
-        snprintf(when, sizeof when, EN_ES("for n = %d", "con n = %d"), bad[i]);
         if (lab_expect_status(st, MM_EINVAL, when)) ok &= unchanged(s, row, when);
         else ok = false;
     }
-    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+    if (!ok) lab_size_hint();
 }
 
 /* the rows a check refuses: each holds one NaN or +inf, after finite scores */
@@ -207,11 +185,10 @@ static void check_softmax_bad(int which)
 {
     const double *row = bad_rows[which].s;
     int n = bad_rows[which].n;
-    lab_case("%s", bad_rows[which].name);
+    char when[80];
+    lab_case_when(when, sizeof when, "%s", bad_rows[which].name);
     lab_mat *s = softmax_in_place(row, n);
     mm_status st = lab_call("softmax_row", LAB_BUFS(s), LAB_INTS(n));
-    char when[80];
-    snprintf(when, sizeof when, EN_ES("for %s", "con %s"), bad_rows[which].name);
     if (!lab_expect_status(st, MM_EINVAL, when)) {
         lab_hint(EN_ES("a score that is NaN or +inf has no weight (with it every weight of "
                        "the row would be NaN): look for one (isnan(s[j]), s[j] == INFINITY) "
@@ -269,10 +246,10 @@ static void set_shape(sdpa_case *c, int T_q, int T_k, int d_k, int d_v, bool wei
 static void set_fixed(sdpa_case *c, const double *q, const double *k, const double *v,
                       const double *bias)
 {
-    c->q = fresh((size_t)c->T_q * c->d_k, q);
-    c->k = fresh((size_t)c->T_k * c->d_k, k);
-    c->v = fresh((size_t)c->T_k * c->d_v, v);
-    c->bias = bias ? fresh((size_t)c->T_q * c->T_k, bias) : NULL;
+    c->q = lab_fresh((size_t)c->T_q * c->d_k, q);
+    c->k = lab_fresh((size_t)c->T_k * c->d_k, k);
+    c->v = lab_fresh((size_t)c->T_k * c->d_v, v);
+    c->bias = bias ? lab_fresh((size_t)c->T_q * c->T_k, bias) : NULL;
 }
 
 /* set_random - q, k, v (and no bias) from the generator r, N(0, 1.5^2) */
@@ -281,25 +258,12 @@ static void set_random(sdpa_case *c, mm_rng *r)
     double *m[3];
     size_t n[3] = { (size_t)c->T_q * c->d_k, (size_t)c->T_k * c->d_k, (size_t)c->T_k * c->d_v };
     for (int i = 0; i < 3; i++) {
-        m[i] = fresh(n[i], NULL);
+        m[i] = lab_fresh(n[i], NULL);
         for (size_t j = 0; j < n[i]; j++) m[i][j] = 1.5 * mm_rng_normal(r);
     }
     c->q = m[0];
     c->k = m[1];
     c->v = m[2];
-}
-
-/* mat_text - "[[1,0],[0,1]]": a small matrix as the case name shows it */
-static int mat_text(char *buf, size_t size, const double *a, int rows, int cols)
-{
-    int len = snprintf(buf, size, "[");
-    for (int i = 0; i < rows && len < (int)size; i++) {
-        len += snprintf(buf + len, size - len, "%s[", i ? "," : "");
-        for (int j = 0; j < cols && len < (int)size; j++)
-            len += snprintf(buf + len, size - len, "%s%g", j ? "," : "", a[i * cols + j]);
-        if (len < (int)size) len += snprintf(buf + len, size - len, "]");
-    }
-    return len < (int)size ? len + snprintf(buf + len, size - len, "]") : len;
 }
 
 /* worked_example - chapter 01's example through the projections (the
@@ -308,7 +272,7 @@ static void worked_example(sdpa_case *c)
 {
     enum { T = CH01_T, D = CH01_D };
     set_shape(c, T, T, D, D, true);
-    double *q = fresh(T * D, NULL), *k = fresh(T * D, NULL), *v = fresh(T * D, NULL);
+    double *q = lab_fresh(T * D, NULL), *k = lab_fresh(T * D, NULL), *v = lab_fresh(T * D, NULL);
     LAB_REF(qkv_project(q, k, v, ch01_x, ch01_w_q, ch01_w_k, ch01_w_v, T, D, D, D));
     c->q = q;
     c->k = k;
@@ -320,7 +284,8 @@ static void worked_example(sdpa_case *c)
     const char *names[3] = { "Q", "K", "V" };
     for (int i = 0; i < 3 && len < sizeof c->name; i++) {
         len += snprintf(c->name + len, sizeof c->name - len, "%s%s = ", i ? ", " : "", names[i]);
-        if (len < sizeof c->name) len += mat_text(c->name + len, sizeof c->name - len, m[i], T, D);
+        if (len < sizeof c->name)
+            len += lab_mat_text(c->name + len, sizeof c->name - len, m[i], T, D);
     }
 }
 
@@ -393,8 +358,8 @@ static void sdpa_case_make(sdpa_case *c, int which)
     if (fmt)
         snprintf(c->name, sizeof c->name, "%s: T_q=%d T_k=%d d_k=%d d_v=%d%s", fmt, c->T_q,
                  c->T_k, c->d_k, c->d_v, c->weights ? "" : ", weights = NULL");
-    c->want_out = fresh((size_t)c->T_q * c->d_v, NULL);
-    c->want_w = fresh((size_t)c->T_q * c->T_k, NULL);
+    c->want_out = lab_fresh((size_t)c->T_q * c->d_v, NULL);
+    c->want_w = lab_fresh((size_t)c->T_q * c->T_k, NULL);
     LAB_REF(sdpa(c->want_out, c->want_w, c->q, c->k, c->v, c->bias,
                  c->T_q, c->T_k, c->d_k, c->d_v));
     /* the numbers chapter 02 states for its worked example, to 4 places */
@@ -498,12 +463,11 @@ static void check_sdpa_nulls(int unused)
         lab_mat *b[N_BUFS];
         rooms(b);
         b[must[i]] = NULL;
-        lab_case("%s = NULL", buf_name[must[i]]);
         char when[48];
-        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), buf_name[must[i]]);
+        lab_case_when(when, sizeof when, "%s = NULL", buf_name[must[i]]);
         ok &= refused(b, (const long[4]){ 2, 2, 2, 2 }, MM_EINVAL, when);
     }
-    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+    if (!ok) lab_null_hint();
 }
 
 static void check_sdpa_sizes(int unused)
@@ -517,12 +481,11 @@ static void check_sdpa_sizes(int unused)
             rooms(b);
             long n[4] = { 2, 2, 2, 2 };
             n[s] = value;
-            lab_case("%s = %d", size_name[s], value);
             char when[48];
-            snprintf(when, sizeof when, EN_ES("for %s = %d", "con %s = %d"), size_name[s], value);
+            lab_case_when(when, sizeof when, "%s = %d", size_name[s], value);
             ok &= refused(b, n, MM_EINVAL, when);
         }
-    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+    if (!ok) lab_size_hint();
     /* sizes whose product no buffer can hold: (T_q, d_k) of 2^60 doubles */
     lab_mat *b[N_BUFS];
     rooms(b);
@@ -562,22 +525,13 @@ static void check_sdpa_aliases(int which)
                                       : lab_in(buf_name[other], 3, 2, (const double[6]){ 1, 0, 0, 1, 1, 1 });
         }
         /* the output's place holds the other buffer: shown by its name */
-        char *shown = lab_temp(32);
-        if (off) snprintf(shown, 32, "%s + %d", buf_name[other], off);
-        else snprintf(shown, 32, "%s", buf_name[other]);
+        const char *shown = lab_alias_name(buf_name[other], off);
         b[o] = lab_out(shown, 2, 2);
         b[o]->p[0] = SDPA_ALIAS_TAG - other;
         b[o]->p[1] = SDPA_ALIAS_TAG - off;
         lab_case("%s = %s", buf_name[o], shown);
         char when[96];
-        if (off)
-            snprintf(when, sizeof when, EN_ES("for %s starting %d element(s) into %s",
-                                              "con %s empezando %d elemento(s) dentro de %s"),
-                     buf_name[o], off, buf_name[other]);
-        else
-            snprintf(when, sizeof when, EN_ES("for %s and %s the same buffer",
-                                              "con %s y %s el mismo búfer"),
-                     buf_name[o], buf_name[other]);
+        lab_alias_when(when, sizeof when, buf_name[o], buf_name[other], off);
         bool right = refused(b, (const long[4]){ 2, 2, 2, 2 }, MM_EINVAL, when);
         ok &= right;
         overlap |= !right && off;
@@ -617,9 +571,8 @@ static bool bad_value_call(const bad_value *c, mm_status want)
     lab_mat *b[N_BUFS];
     rooms_with(b, (const double *const[4]){ in[0], in[1], in[2], in[3] });
     const char *name = c->name[lab_es()];
-    lab_case("%s", name);
     char when[160];
-    snprintf(when, sizeof when, EN_ES("for %s", "con %s"), name);
+    lab_case_when(when, sizeof when, "%s", name);
     return refused(b, (const long[4]){ 2, 2, 2, 2 }, want, when);
 }
 

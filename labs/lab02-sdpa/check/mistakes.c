@@ -11,39 +11,6 @@
 #include <string.h>
 #include "lab02.h"
 
-/* scratch - n doubles of the check, zeroed (freed when the check ends) */
-static double *scratch(size_t n) { return lab_temp((n ? n : 1) * sizeof(double)); }
-
-/* same - a equals b within the tolerance; any NaN equals any NaN (a
- * mistake's 0/0 need not have the learner's sign), an infinity only itself */
-static bool same(double a, double b, double scale)
-{
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
-    if (isinf(a) || isinf(b)) return a == b;
-    return fabs(a - b) <= LAB_ATOL * scale + LAB_RTOL * fabs(b);
-}
-
-static bool all_same(const double *a, const double *b, size_t n, double scale)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!same(a[i], b[i], scale)) return false;
-    return true;
-}
-
-/* explained - lab_explained with same(): each output is the mistake's or
- * the right one, and at least one is the mistake's where that differs */
-static bool explained(int n, const double *const got[], const double *const want[],
-                      const double *const mistake[], const size_t len[], double scale)
-{
-    bool shows = false;
-    for (int i = 0; i < n; i++) {
-        bool as_mistake = all_same(got[i], mistake[i], len[i], scale);
-        if (!as_mistake && !all_same(got[i], want[i], len[i], scale)) return false;
-        if (as_mistake && !all_same(mistake[i], want[i], len[i], scale)) shows = true;
-    }
-    return shows;
-}
-
 /* ---- softmax_row ----------------------------------------------------------------------- */
 
 /* the ways a row's softmax goes wrong */
@@ -119,7 +86,7 @@ static bool shift_probe(const softmax_case *c, double scale)
     mm_status st;
     bool todo;
     if (!lab_probe(&st, &todo, "softmax_row", LAB_BUFS(row), LAB_INTS(c->n))) return false;
-    return st == MM_OK && all_same(row->p, c->want, (size_t)c->n, scale);
+    return st == MM_OK && lab_all_same(row->p, c->want, (size_t)c->n, scale);
 }
 
 void diagnose_softmax(const double *const got[], const double *const want[], double scale,
@@ -128,14 +95,14 @@ void diagnose_softmax(const double *const got[], const double *const want[], dou
     const softmax_case *c = ctx;
     int n = c->n;
     size_t len = (size_t)n;
-    double *w = scratch(len);
+    double *w = lab_fresh(len, NULL);
     const double *mw[1] = { w };
     char row[160];
     row_text(row, sizeof row, c->s, n);
     double m = row_max(c->s, n);
 
     softmax_as(SM_ALL_HIDDEN_NAN, w, c->s, n);
-    if (explained(1, got, want, mw, &len, scale)) {
+    if (lab_explained_same(1, got, want, mw, &len, scale)) {
         lab_hint(EN_ES("every score of this row is -inf (every key hidden), so its maximum is "
                        "-inf too, and s_j - max = -inf - (-inf) is NaN: a row that sees no "
                        "key has weights all 0 (check for it once you have the maximum)",
@@ -147,18 +114,18 @@ void diagnose_softmax(const double *const got[], const double *const want[], dou
     }
     /* the exponentials out of range: no shift, or a shift by 0 */
     softmax_as(SM_MAX_FROM_ZERO, w, c->s, n);
-    if (explained(1, got, want, mw, &len, scale)) {
+    if (lab_explained_same(1, got, want, mw, &len, scale)) {
         underflow_hint(row, m);
         return;
     }
     softmax_as(SM_NO_MAX, w, c->s, n);
-    if (explained(1, got, want, mw, &len, scale)) {
+    if (lab_explained_same(1, got, want, mw, &len, scale)) {
         if (m > 0) overflow_hint(row, m);
         else underflow_hint(row, m);
         return;
     }
     softmax_as(SM_NOT_NORMALISED, w, c->s, n);
-    if (explained(1, got, want, mw, &len, scale)) {
+    if (lab_explained_same(1, got, want, mw, &len, scale)) {
         lab_hint(EN_ES("your weights are exp(s_j - max) without dividing by their sum: the "
                        "weights of a row sum to 1",
                        "tus pesos son exp(s_j - máx) sin dividir entre su suma: los pesos de "
@@ -168,7 +135,7 @@ void diagnose_softmax(const double *const got[], const double *const want[], dou
     /* however it is written: right on the shifted row, wrong on this one */
     if (shift_probe(c, scale)) {
         char shifted[160];
-        double *d = scratch(len);
+        double *d = lab_fresh(len, NULL);
         for (int j = 0; j < n; j++) d[j] = c->s[j] - m;
         row_text(shifted, sizeof shifted, d, n);
         lab_hint(EN_ES("your softmax_row gives the right weights for the same row shifted by "
@@ -227,7 +194,7 @@ static bool sdpa_as(sdpa_way way, const sdpa_case *c, double *out, double *w)
     int n_keys = way == SD_KEYS_T_Q ? T_q : T_k;
     double scale = way == SD_NO_SCALE || way == SD_SCALE_AFTER || way == SD_SCALE_OUT ? 1.0
                  : way == SD_SCALE_D_K ? 1.0 / d_k : 1.0 / sqrt((double)d_k);
-    double *a = scratch((size_t)T_q * T_k);           /* scores, then weights */
+    double *a = lab_fresh((size_t)T_q * T_k, NULL);     /* scores, then weights */
     for (size_t i = 0; i < (size_t)T_q * T_k; i++) a[i] = LAB_UNWRITTEN;
     for (int i = 0; i < T_q; i++)
         for (int j = 0; j < n_keys; j++) {
@@ -289,7 +256,7 @@ static bool sdpa_as(sdpa_way way, const sdpa_case *c, double *out, double *w)
 static double *scores_of(const sdpa_case *c)
 {
     int T_q = c->T_q, T_k = c->T_k, d_k = c->d_k;
-    double *scores = scratch((size_t)T_q * T_k), s = 1.0 / sqrt((double)d_k);
+    double *scores = lab_fresh((size_t)T_q * T_k, NULL), s = 1.0 / sqrt((double)d_k);
     for (int i = 0; i < T_q; i++)
         for (int j = 0; j < T_k; j++) {
             double dot = 0.0;
@@ -461,7 +428,7 @@ typedef enum { SEE_OUT, SEE_OUT_WEIGHTS, SEE_WEIGHTS, SEE_NOTHING } seen;
  * the rows it wrote are compared */
 static const double *seen_rows(const double *w, const double *got, int T_q, int T_k)
 {
-    double *m = scratch((size_t)T_q * T_k);
+    double *m = lab_fresh((size_t)T_q * T_k, NULL);
     memcpy(m, w, (size_t)T_q * T_k * sizeof *m);
     for (int i = 0; i < T_q; i++) {
         bool written = false;
@@ -480,7 +447,7 @@ static bool blame_softmax(const double *const got[], const double *const want[],
 {
     int T_q = c->T_q, T_k = c->T_k, d_v = c->d_v;
     const double *scores = scores_of(c);
-    double *w = scratch((size_t)T_q * T_k), *out = scratch((size_t)T_q * d_v);
+    double *w = lab_fresh((size_t)T_q * T_k, NULL), *out = lab_fresh((size_t)T_q * d_v, NULL);
     int wrong = -1;
     for (int i = 0; i < T_q; i++) {
         lab_mat *row = lab_out("s", 1, T_k);
@@ -490,7 +457,7 @@ static bool blame_softmax(const double *const got[], const double *const want[],
         if (!lab_probe(&st, &todo, "softmax_row", LAB_BUFS(row), LAB_INTS(T_k)) || st != MM_OK)
             return false;                 /* pending, refused, or worse: its own checks say */
         memcpy(w + (size_t)i * T_k, row->p, (size_t)T_k * sizeof *w);
-        if (wrong < 0 && !all_same(row->p, c->want_w + (size_t)i * T_k, (size_t)T_k, scale))
+        if (wrong < 0 && !lab_all_same(row->p, c->want_w + (size_t)i * T_k, (size_t)T_k, scale))
             wrong = i;
     }
     if (wrong < 0) return false;
@@ -506,7 +473,7 @@ static bool blame_softmax(const double *const got[], const double *const want[],
     size_t len[2] = { what == SEE_WEIGHTS ? (size_t)T_q * T_k : (size_t)T_q * d_v,
                       (size_t)T_q * T_k };
     int n = what == SEE_OUT_WEIGHTS ? 2 : 1;
-    if (what == SEE_NOTHING || explained(n, got, want, mine, len, scale)) {
+    if (what == SEE_NOTHING || lab_explained_same(n, got, want, mine, len, scale)) {
         lab_hint(EN_ES("the scores are right, but your softmax_row gets them wrong: on row "
                        "%d, s = %s, it does not give the right weights, and your sdpa's "
                        "results are what its rows give. Fix softmax_row first (see its "
@@ -531,14 +498,14 @@ static bool catalogue(const double *const got[], const double *const want[], dou
                       const sdpa_case *c, seen what)
 {
     size_t len_out = (size_t)c->T_q * c->d_v, len_w = (size_t)c->T_q * c->T_k;
-    double *out = scratch(len_out), *w = scratch(len_w);
+    double *out = lab_fresh(len_out, NULL), *w = lab_fresh(len_w, NULL);
     const double *mine[2] = { out, w };
     size_t len[2] = { what == SEE_WEIGHTS ? len_w : len_out, len_w };
     int n = what == SEE_OUT_WEIGHTS ? 2 : 1;
     for (size_t i = 0; i < sizeof tried / sizeof tried[0]; i++) {
         if (!sdpa_as(tried[i], c, out, w)) continue;
         if (what == SEE_WEIGHTS) mine[0] = seen_rows(w, got[0], c->T_q, c->T_k);
-        if (explained(n, got, want, mine, len, scale)) {
+        if (lab_explained_same(n, got, want, mine, len, scale)) {
             way_hint(tried[i], c);
             return true;
         }
@@ -580,7 +547,7 @@ void diagnose_sdpa(const double *const got[], const double *const want[], double
     if (blame_softmax(got, want, scale, c, what)) return;
     if (catalogue(got, want, scale, c, what)) return;
     size_t len_out = (size_t)c->T_q * c->d_v;
-    if (c->weights && all_same(got[0], want[0], len_out, scale))
+    if (c->weights && lab_all_same(got[0], want[0], len_out, scale))
         lab_hint(EN_ES("out is right but weights is not: when weights is not NULL, row i of "
                        "it holds query i's softmax weights, the ones out_i is made with",
                        "out está bien pero weights no: cuando weights no es NULL, su fila i "

@@ -20,7 +20,6 @@
 #include <string.h>
 #include "examples/ch03-planted.h"
 #include "examples/ch03-worked.h"
-#include "minimodel/core/rng.h"
 #include "alias.h"
 #include "lab03.h"
 
@@ -31,50 +30,6 @@ const char *const lab_title[2] = {
 };
 const char *const lab_functions[] = { "mha_split_heads", "mha_merge_heads", "mha_forward",
                                       NULL };
-
-/* fresh - n doubles of the check, copied from values if given */
-static double *fresh(size_t n, const double *values)
-{
-    double *p = lab_temp((n ? n : 1) * sizeof *p);
-    if (values) memcpy(p, values, n * sizeof *p);
-    return p;
-}
-
-/* normals - n doubles N(0, std^2) from the generator of seed */
-static double *normals(size_t n, double std, uint64_t seed)
-{
-    double *p = fresh(n, NULL);
-    mm_rng r;
-    mm_rng_seed(&r, seed);
-    for (size_t i = 0; i < n; i++) p[i] = std * mm_rng_normal(&r);
-    return p;
-}
-
-/* mat_text - "[[1,0],[0,1]]": a small matrix as the case name shows it */
-static int mat_text(char *buf, size_t size, const double *a, int rows, int cols)
-{
-    int len = snprintf(buf, size, "[");
-    for (int i = 0; i < rows && len < (int)size; i++) {
-        len += snprintf(buf + len, size - len, "%s[", i ? "," : "");
-        for (int j = 0; j < cols && len < (int)size; j++)
-            len += snprintf(buf + len, size - len, "%s%g", j ? "," : "", a[i * cols + j]);
-        if (len < (int)size) len += snprintf(buf + len, size - len, "]");
-    }
-    return len < (int)size ? len + snprintf(buf + len, size - len, "]") : len;
-}
-
-static const char *const null_hint[2] = {
-    "check every pointer before using it: MM_NEED_BUFFER(p) returns MM_EINVAL "
-    "from your function when p is NULL, with a message naming the function and p",
-    "comprueba cada puntero antes de usarlo: MM_NEED_BUFFER(p) devuelve MM_EINVAL "
-    "desde tu función cuando p es NULL, con un mensaje que nombra la función y p"
-};
-static const char *const size_hint[2] = {
-    "check every size before using it: MM_NEED_POSITIVE(n) returns MM_EINVAL from "
-    "your function unless n > 0, with a message naming the function and n",
-    "comprueba cada tamaño antes de usarlo: MM_NEED_POSITIVE(n) devuelve MM_EINVAL "
-    "desde tu función salvo que n > 0, con un mensaje que nombra la función y n"
-};
 
 /* ---- mha_split_heads and mha_merge_heads: the cases ------------------------------------- */
 
@@ -97,9 +52,9 @@ static void heads_case_make(heads_case *c, int which, bool merge)
         c->T = CH03_T;
         c->n_heads = CH03_H;
         c->d_k = CH03_D / CH03_H;
-        m = fresh(CH03_T * CH03_D, ch03_x);
+        m = lab_fresh(CH03_T * CH03_D, ch03_x);
         char x[80];
-        mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
+        lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
         snprintf(c->name, sizeof c->name,
                  merge ? EN_ES("the heads of chapter 03's worked example, X = %s, merged back",
                                "las cabezas del ejemplo resuelto del capítulo 03, X = %s, "
@@ -110,24 +65,24 @@ static void heads_case_make(heads_case *c, int which, bool merge)
     }
     case HC_PATTERN:
         c->T = 5, c->n_heads = 3, c->d_k = 2;
-        m = fresh(5 * 6, NULL);
+        m = lab_fresh(5 * 6, NULL);
         for (int t = 0; t < 5; t++)
             for (int j = 0; j < 6; j++) m[t * 6 + j] = 10 * (t + 1) + j;
         fmt = EN_ES("m[t][j] = 10 (t + 1) + j", "m[t][j] = 10 (t + 1) + j");
         break;
     case HC_ONE_ROW:
         c->T = 1, c->n_heads = 4, c->d_k = 2;
-        m = normals(8, 1.0, 31);
+        m = lab_normals(8, 1.0, 31);
         fmt = EN_ES("one row, random (seed 31)", "una fila, aleatoria (semilla 31)");
         break;
     case HC_ONE_HEAD:
         c->T = 4, c->n_heads = 1, c->d_k = 3;
-        m = normals(12, 1.0, 32);
+        m = lab_normals(12, 1.0, 32);
         fmt = EN_ES("one head, random (seed 32)", "una cabeza, aleatoria (semilla 32)");
         break;
     case HC_DK_ONE:
         c->T = 3, c->n_heads = 5, c->d_k = 1;
-        m = fresh(15, NULL);
+        m = lab_fresh(15, NULL);
         for (int t = 0; t < 3; t++)
             for (int j = 0; j < 5; j++) m[t * 5 + j] = 10 * (t + 1) + j;
         fmt = EN_ES("heads one column wide, m[t][j] = 10 (t + 1) + j",
@@ -135,19 +90,19 @@ static void heads_case_make(heads_case *c, int which, bool merge)
         break;
     case HC_RANDOM:
         c->T = 7, c->n_heads = 2, c->d_k = 5;
-        m = normals(70, 1.0, 33);
+        m = lab_normals(70, 1.0, 33);
         fmt = EN_ES("random (seed 33)", "aleatoria (semilla 33)");
         break;
     case HC_PACKED:
         c->T = 4, c->n_heads = 6, c->d_k = 3;
-        m = normals(72, 1.0, 34);
+        m = lab_normals(72, 1.0, 34);
         fmt = EN_ES("a packed [Q | K | V] of 2 heads, as 6 heads (random, seed 34)",
                     "un [Q | K | V] empaquetado de 2 cabezas, como 6 cabezas (aleatorio, "
                     "semilla 34)");
         break;
     case HC_BITS:
         c->T = 2, c->n_heads = 2, c->d_k = 2;
-        m = fresh(8, bits_m);
+        m = lab_fresh(8, bits_m);
         fmt = EN_ES("values copied bit for bit: m = [[NaN,1.5,inf,-0],[-inf,4.9e-324,"
                     "0.25,-2]]",
                     "valores copiados bit a bit: m = [[NaN,1.5,inf,-0],[-inf,4.9e-324,"
@@ -155,7 +110,7 @@ static void heads_case_make(heads_case *c, int which, bool merge)
         break;
     case HC_ROUND_TRIP:
         c->T = 6, c->n_heads = 3, c->d_k = 4;
-        m = normals(72, 1.0, 35);
+        m = lab_normals(72, 1.0, 35);
         fmt = EN_ES("round trip: your mha_merge_heads on what your mha_split_heads gives "
                     "(random m, seed 35)",
                     "ida y vuelta: tu mha_merge_heads con lo que da tu mha_split_heads "
@@ -168,7 +123,7 @@ static void heads_case_make(heads_case *c, int which, bool merge)
         snprintf(c->name, sizeof c->name, "%s: T=%d n_heads=%d d_k=%d", fmt, c->T, c->n_heads,
                  c->d_k);
     c->m = m;
-    double *heads = fresh((size_t)c->T * c->n_heads * c->d_k, NULL);
+    double *heads = lab_fresh((size_t)c->T * c->n_heads * c->d_k, NULL);
     LAB_REF(mha_split_heads(heads, m, c->T, c->n_heads, c->d_k));
     c->heads = heads;
 }
@@ -205,7 +160,7 @@ static void check_merge(int which)
         if (!lab_expect_status(st, MM_OK, EN_ES("from mha_split_heads, for valid arguments",
                                                 "en mha_split_heads, con argumentos válidos")))
             return;
-        given = fresh(h0->n, h0->p);
+        given = lab_fresh(h0->n, h0->p);
     }
     lab_mat *m = lab_out("m", T, H * d_k);
     lab_mat *heads = lab_in("heads", H * T, d_k, given);
@@ -276,12 +231,11 @@ static void check_heads_nulls(int merge)
         heads_rooms(b, merge);
         const char *name = b[i]->name;
         b[i] = NULL;
-        lab_case("%s = NULL", name);
         char when[48];
-        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), name);
+        lab_case_when(when, sizeof when, "%s = NULL", name);
         ok &= heads_refused(merge, b, (const long[3]){ 2, 2, 1 }, when);
     }
-    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+    if (!ok) lab_null_hint();
 }
 
 static void check_heads_sizes(int merge)
@@ -294,12 +248,11 @@ static void check_heads_sizes(int merge)
             heads_rooms(b, merge);
             long n[3] = { 2, 2, 1 };
             n[s] = value;
-            lab_case("%s = %d", size_name[s], value);
             char when[48];
-            snprintf(when, sizeof when, EN_ES("for %s = %d", "con %s = %d"), size_name[s], value);
+            lab_case_when(when, sizeof when, "%s = %d", size_name[s], value);
             ok &= heads_refused(merge, b, n, when);
         }
-    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+    if (!ok) lab_size_hint();
     /* n_heads d_k past an int, then T x n_heads d_k past any buffer */
     lab_mat *b[2];
     heads_rooms(b, merge);
@@ -340,21 +293,13 @@ static void check_heads_alias(int arg)
         b[1] = merge ? lab_in("heads", 5, 1, (const double[5]){ 1, 3, 2, 4, 5 })
                      : lab_in("m", 5, 1, (const double[5]){ 1, 2, 3, 4, 5 });
     const char *out_name = b[0]->name, *in_name = b[1]->name;
-    char *shown = lab_temp(32);
-    if (off) snprintf(shown, 32, "%s + %d", in_name, off);
-    else snprintf(shown, 32, "%s", in_name);
+    const char *shown = lab_alias_name(in_name, off);
     b[0] = lab_out(shown, b[0]->rows, b[0]->cols);
     b[0]->p[0] = MHA_ALIAS_TAG - 1;
     b[0]->p[1] = MHA_ALIAS_TAG - off;
     lab_case("%s = %s", out_name, shown);
     char when[96];
-    if (off)
-        snprintf(when, sizeof when, EN_ES("for %s starting %d element(s) into %s",
-                                          "con %s empezando %d elemento(s) dentro de %s"),
-                 out_name, off, in_name);
-    else
-        snprintf(when, sizeof when, EN_ES("for %s and %s the same buffer",
-                                          "con %s y %s el mismo búfer"), out_name, in_name);
+    lab_alias_when(when, sizeof when, out_name, in_name, off);
     if (heads_refused(merge, b, (const long[3]){ 2, 2, 1 }, when)) return;
     lab_hint(EN_ES("%s and %s must not share memory: the copy would overwrite values still "
                    "to be read. Refuse it with MM_EINVAL: MM_NEED_DISJOINT (core/error.h) "
@@ -405,8 +350,8 @@ static const layer_shape shapes[] = {
 static void take_layer(mha_case *c, const mha *layer)
 {
     size_t dd = (size_t)c->d_model * c->d_model;
-    c->w_qkv = fresh(3 * dd, layer->w_qkv);
-    c->w_o = fresh(dd, layer->w_o);
+    c->w_qkv = lab_fresh(3 * dd, layer->w_qkv);
+    c->w_o = lab_fresh(dd, layer->w_o);
 }
 
 /* set_weights - the layer's four matrices from w (4 d_model^2: W_Q, W_K, W_V, W_O) */
@@ -427,10 +372,10 @@ static void mha_case_make(mha_case *c, int which)
         c->T = CH03_T, c->d_model = CH03_D, c->n_heads = CH03_H, c->weights = true;
         LAB_REF(mha_new(&layer, CH03_D, CH03_H, 1));
         LAB_REF(mha_set_weights(layer, ch03_eye, ch03_eye, ch03_eye, ch03_w_o));
-        c->x = fresh(CH03_T * CH03_D, ch03_x);
+        c->x = lab_fresh(CH03_T * CH03_D, ch03_x);
         char x[80], wo[120];
-        mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
-        mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
+        lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
+        lab_mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
         snprintf(c->name, sizeof c->name,
                  EN_ES("worked example of chapter 03: X = %s, W_Q = W_K = W_V = I, W_O = %s",
                        "ejemplo resuelto del capítulo 03: X = %s, W_Q = W_K = W_V = I, W_O = %s"),
@@ -441,7 +386,7 @@ static void mha_case_make(mha_case *c, int which)
         c->T = P_T, c->d_model = P_D, c->n_heads = P_H, c->weights = true;
         LAB_REF(mha_new(&layer, P_D, P_H, 1));
         LAB_REF(planted_layer(layer));
-        double *x = fresh(P_T * P_D, NULL);
+        double *x = lab_fresh(P_T * P_D, NULL);
         planted_x(x);
         c->x = x;
         what = EN_ES("chapter 03's eight tokens \"I work , you work , he ___\" through its "
@@ -457,8 +402,8 @@ static void mha_case_make(mha_case *c, int which)
         LAB_REF(mha_new(&layer, s->d_model, s->n_heads, s->seed));
         int len;
         if (s->set_std > 0) {
-            set_weights(layer, normals(4 * (size_t)s->d_model * s->d_model, s->set_std,
-                                       100 + s->seed));
+            set_weights(layer, lab_normals(4 * (size_t)s->d_model * s->d_model, s->set_std,
+                                           100 + s->seed));
             len = snprintf(extra, sizeof extra,
                            EN_ES("weights set N(0, %g^2) (seed %d)",
                                  "pesos fijados N(0, %g^2) (semilla %d)"),
@@ -471,7 +416,7 @@ static void mha_case_make(mha_case *c, int which)
         }
         snprintf(extra + len, sizeof extra - len,
                  EN_ES(", x random (seed %d)", ", x aleatoria (semilla %d)"), (int)s->x_seed);
-        c->x = normals((size_t)s->T * s->d_model, 2.0, s->x_seed);
+        c->x = lab_normals((size_t)s->T * s->d_model, 2.0, s->x_seed);
         switch (which) {
         case FW_INIT: what = EN_ES("", ""); break;
         case FW_SET: what = EN_ES("", ""); break;
@@ -480,16 +425,16 @@ static void mha_case_make(mha_case *c, int which)
         case FW_ONE_TOKEN: what = EN_ES("one token", "un token"); break;
         case FW_NO_WEIGHTS: what = EN_ES("", ""); break;
         case FW_BIAS:
-            c->bias = normals(16, 1.0, 20);
+            c->bias = lab_normals(16, 1.0, 20);
             what = EN_ES("a bias N(0, 1) (seed 20)", "un sesgo N(0, 1) (semilla 20)");
             break;
         case FW_HIDDEN: case FW_HIDDEN_NO_WEIGHTS:
-            c->bias = fresh(25, hidden_bias);
+            c->bias = lab_fresh(25, hidden_bias);
             what = EN_ES("hidden keys: a bias of 0 and -inf, row 2 sees no key",
                          "claves ocultas: un sesgo de 0 y -inf, la fila 2 no ve ninguna clave");
             break;
         case FW_CAUSAL: {
-            double *b = fresh(36, NULL);
+            double *b = lab_fresh(36, NULL);
             for (int i = 0; i < 6; i++)
                 for (int j = 0; j < 6; j++) b[i * 6 + j] = j <= i ? 0.0 : -INFINITY;
             c->bias = b;
@@ -502,8 +447,8 @@ static void mha_case_make(mha_case *c, int which)
     }
     c->d_k = c->d_model / c->n_heads;
     take_layer(c, layer);
-    c->want_out = fresh((size_t)c->T * c->d_model, NULL);
-    c->want_w = fresh((size_t)c->n_heads * c->T * c->T, NULL);
+    c->want_out = lab_fresh((size_t)c->T * c->d_model, NULL);
+    c->want_w = lab_fresh((size_t)c->n_heads * c->T * c->T, NULL);
     mm_status st = mha_forward(c->want_out, c->want_w, layer, c->x, c->bias, c->T);
     mha_free(layer);
     if (st != MM_OK) lab_bug("the reference failed: %s", mm_last_error());
@@ -644,12 +589,11 @@ static void check_forward_nulls(int unused)
         b[must[i]] = NULL;
         if (must[i] == B_WQKV) b[B_WO] = NULL;         /* layer = NULL */
         const char *name = arg_name[must[i]];
-        lab_case("%s = NULL", name);
         char when[48];
-        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), name);
+        lab_case_when(when, sizeof when, "%s = NULL", name);
         ok &= refused(b, 2, MM_EINVAL, when);
     }
-    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+    if (!ok) lab_null_hint();
 }
 
 static void check_forward_sizes(int unused)
@@ -659,12 +603,11 @@ static void check_forward_sizes(int unused)
     for (int value = 0; value >= -1; value--) {
         lab_mat *b[N_BUFS];
         rooms(b);
-        lab_case("T = %d", value);
         char when[48];
-        snprintf(when, sizeof when, EN_ES("for T = %d", "con T = %d"), value);
+        lab_case_when(when, sizeof when, "T = %d", value);
         ok &= refused(b, value, MM_EINVAL, when);
     }
-    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+    if (!ok) lab_size_hint();
     lab_mat *b[N_BUFS];
     rooms(b);
     lab_case("T = INT_MAX");
@@ -704,22 +647,13 @@ static void check_forward_aliases(int which)
             b[other] = other == B_OUT ? lab_out("out", 3, 2)
                                       : lab_in(buf_name[other], 3, 2,
                                                (const double[6]){ 1, 0, 0, 1, 1, 1 });
-        char *shown = lab_temp(40);
-        if (off) snprintf(shown, 40, "%s + %d", buf_name[other], off);
-        else snprintf(shown, 40, "%s", buf_name[other]);
+        const char *shown = lab_alias_name(buf_name[other], off);
         b[o] = lab_out(shown, 2, 2);
         b[o]->p[0] = MHA_ALIAS_TAG - other;
         b[o]->p[1] = MHA_ALIAS_TAG - off;
         lab_case("%s = %s", buf_name[o], shown);
         char when[96];
-        if (off)
-            snprintf(when, sizeof when, EN_ES("for %s starting %d element(s) into %s",
-                                              "con %s empezando %d elemento(s) dentro de %s"),
-                     buf_name[o], off, buf_name[other]);
-        else
-            snprintf(when, sizeof when, EN_ES("for %s and %s the same buffer",
-                                              "con %s y %s el mismo búfer"),
-                     buf_name[o], buf_name[other]);
+        lab_alias_when(when, sizeof when, buf_name[o], buf_name[other], off);
         bool right = refused(b, 2, MM_EINVAL, when);
         ok &= right;
         overlap |= !right && off;
@@ -754,9 +688,8 @@ static bool bad_call_run(const bad_call *c, mm_status want)
     lab_mat *b[N_BUFS];
     rooms_with(b, c->wqkv, c->wo, c->x, c->bias);
     const char *name = c->name[lab_es()];
-    lab_case("%s", name);
     char when[200];
-    snprintf(when, sizeof when, EN_ES("for %s", "con %s"), name);
+    lab_case_when(when, sizeof when, "%s", name);
     return refused(b, 2, want, when);
 }
 

@@ -15,46 +15,6 @@
 #include "minimodel/core/matrix.h"
 #include "lab03.h"
 
-/* scratch - n doubles of the check, zeroed (freed when the check ends) */
-static double *scratch(size_t n) { return lab_temp((n ? n : 1) * sizeof(double)); }
-
-static double *copy_of(const double *p, size_t n)
-{
-    double *c = scratch(n);
-    memcpy(c, p, n * sizeof *c);
-    return c;
-}
-
-/* same - a equals b within the tolerance; any NaN equals any NaN, an
- * infinity only itself */
-static bool same(double a, double b, double scale)
-{
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
-    if (isinf(a) || isinf(b)) return a == b;
-    return fabs(a - b) <= LAB_ATOL * scale + LAB_RTOL * fabs(b);
-}
-
-static bool all_same(const double *a, const double *b, size_t n, double scale)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!same(a[i], b[i], scale)) return false;
-    return true;
-}
-
-/* explained - lab_explained with same(): each output is the mistake's or
- * the right one, and at least one is the mistake's where that differs */
-static bool explained(int n, const double *const got[], const double *const want[],
-                      const double *const mistake[], const size_t len[], double scale)
-{
-    bool shows = false;
-    for (int i = 0; i < n; i++) {
-        bool as_mistake = all_same(got[i], mistake[i], len[i], scale);
-        if (!as_mistake && !all_same(got[i], want[i], len[i], scale)) return false;
-        if (as_mistake && !all_same(mistake[i], want[i], len[i], scale)) shows = true;
-    }
-    return shows;
-}
-
 /* ---- the split and the merge -------------------------------------------------------------- */
 
 /* the ways heads are cut out of m (T, n_heads d_k), or put back */
@@ -170,13 +130,13 @@ static void heads_catalogue(const double *const got[], const double *const want[
 {
     int T = c->T, H = c->n_heads, d_k = c->d_k;
     size_t n = (size_t)T * H * d_k;
-    double *mine = scratch(n);
+    double *mine = lab_fresh(n, NULL);
     const double *mistake[1] = { mine };
     for (size_t i = 0; i < sizeof heads_tried / sizeof heads_tried[0]; i++) {
         for (size_t e = 0; e < n; e++) mine[e] = LAB_UNWRITTEN;
         if (c->merge) merge_as(heads_tried[i], mine, c->heads, T, H, d_k);
         else split_as(heads_tried[i], mine, c->m, T, H, d_k);
-        if (explained(1, got, want, mistake, &n, scale)) {
+        if (lab_explained_same(1, got, want, mistake, &n, scale)) {
             heads_hint(heads_tried[i], c->merge, T, H, d_k);
             return;
         }
@@ -199,7 +159,7 @@ void diagnose_round_trip(const heads_case *c, const double *heads, const double 
 {
     size_t n = (size_t)c->T * c->n_heads * c->d_k;
     double scale = lab_scale(c->m, n);
-    if (!all_same(heads, c->heads, n, scale)) {
+    if (!lab_all_same(heads, c->heads, n, scale)) {
         lab_hint(EN_ES("your mha_split_heads does not give the right heads for this m (see "
                        "its checks), and your mha_merge_heads does not undo what it does: "
                        "fix the split first",
@@ -238,7 +198,7 @@ static void joint_attention(double *o, double *w, const double *heads, const mha
 {
     int T = c->T, H = c->n_heads, d_k = c->d_k;
     size_t hs = (size_t)T * d_k;
-    double *s = scratch((size_t)H * T), r = 1.0 / sqrt((double)d_k);
+    double *s = lab_fresh((size_t)H * T, NULL), r = 1.0 / sqrt((double)d_k);
     for (int i = 0; i < T; i++) {
         double top = -INFINITY, sum = 0.0;
         for (int h = 0; h < H; h++)
@@ -269,7 +229,7 @@ static void joint_attention(double *o, double *w, const double *heads, const mha
 /* qkv_of - X W_QKV (T, 3 d_model); NULL if it overflows */
 static double *qkv_of(const mha_case *c)
 {
-    double *qkv = scratch((size_t)c->T * 3 * c->d_model);
+    double *qkv = lab_fresh((size_t)c->T * 3 * c->d_model, NULL);
     if (mm_matmul(qkv, c->x, c->w_qkv, c->T, c->d_model, 3 * c->d_model, false) != MM_OK)
         return NULL;
     return qkv;
@@ -285,14 +245,15 @@ static bool fw_as(fw_way way, const mha_case *c, double *out, double *w)
     const double *qkv = qkv_of(c);
     if (!qkv) return false;
     for (size_t e = 0; e < ww; e++) w[e] = LAB_UNWRITTEN;
-    double *concat = scratch((size_t)T * d);
+    double *concat = lab_fresh((size_t)T * d, NULL);
     if (way == FW_ONE_WIDE_HEAD) {
-        double *q = scratch((size_t)T * d), *k = scratch((size_t)T * d), *v = scratch((size_t)T * d);
+        double *q = lab_fresh((size_t)T * d, NULL), *k = lab_fresh((size_t)T * d, NULL);
+        double *v = lab_fresh((size_t)T * d, NULL);
         if (qkv_split(q, k, v, qkv, T, d, d) != MM_OK ||
             sdpa(concat, w, q, k, v, c->bias, T, T, d, d) != MM_OK)
             return false;
     } else {
-        double *heads = scratch(3 * (size_t)H * hs);
+        double *heads = lab_fresh(3 * (size_t)H * hs, NULL);
         if (way == FW_QKV_AS_HEADS) {
             memcpy(heads, qkv, 3 * (size_t)H * hs * sizeof *heads);
         } else if (way == FW_EACH_RESHAPED) {
@@ -303,11 +264,11 @@ static bool fw_as(fw_way way, const mha_case *c, double *out, double *w)
         } else {
             split_as(HW_RIGHT, heads, qkv, T, 3 * H, d_k);
         }
-        double *o = scratch((size_t)H * hs);
+        double *o = lab_fresh((size_t)H * hs, NULL);
         if (way == FW_JOINT_SOFTMAX) {
             joint_attention(o, w, heads, c);
         } else {
-            double *q_scaled = scratch(hs);
+            double *q_scaled = lab_fresh(hs, NULL);
             for (int h = 0; h < H; h++) {
                 int from = way == FW_HEAD0 ? 0 : h;
                 const double *q_h = heads + from * hs, *k_h = heads + (H + from) * hs,
@@ -460,7 +421,7 @@ static double *learner_split(const double *m, int T, int H, int d_k)
     if (!lab_probe(&st, &todo, "mha_split_heads", LAB_BUFS(heads, in), LAB_INTS(T, H, d_k)) ||
         st != MM_OK)
         return NULL;
-    return copy_of(heads->p, heads->n);
+    return lab_fresh(heads->n, heads->p);
 }
 
 /* learner_merge - the learner's mha_merge_heads on heads (H, T, d_k) */
@@ -473,7 +434,7 @@ static double *learner_merge(const double *heads, int T, int H, int d_k)
     if (!lab_probe(&st, &todo, "mha_merge_heads", LAB_BUFS(m, in), LAB_INTS(T, H, d_k)) ||
         st != MM_OK)
         return NULL;
-    return copy_of(m->p, m->n);
+    return lab_fresh(m->n, m->p);
 }
 
 /* forward_with - out and w with the given heads (3 n_heads, T, d_k) and
@@ -484,16 +445,16 @@ static bool forward_with(const mha_case *c, const double *heads, double *out, do
 {
     int T = c->T, d = c->d_model, H = c->n_heads, d_k = c->d_k;
     size_t hs = (size_t)T * d_k;
-    double *o = scratch((size_t)H * hs);
+    double *o = lab_fresh((size_t)H * hs, NULL);
     for (int h = 0; h < H; h++)
         if (sdpa(o + h * hs, w + (size_t)h * T * T, heads + h * hs, heads + (H + h) * hs,
                  heads + (2 * H + h) * hs, c->bias, T, T, d_k, d_k) != MM_OK)
             return false;
     const double *concat = learner_merge(o, T, H, d_k);
     if (!concat) return false;
-    double *right = scratch((size_t)T * d);
+    double *right = lab_fresh((size_t)T * d, NULL);
     merge_as(HW_RIGHT, right, o, T, H, d_k);
-    *merge_wrong = !all_same(concat, right, (size_t)T * d, lab_scale(right, (size_t)T * d));
+    *merge_wrong = !lab_all_same(concat, right, (size_t)T * d, lab_scale(right, (size_t)T * d));
     return mm_matmul(out, concat, c->w_o, T, d, d, false) == MM_OK;
 }
 
@@ -507,12 +468,12 @@ static bool blame_heads(const double *const got[], const double *const want[], d
     size_t hs = (size_t)T * d_k, n_heads3 = 3 * (size_t)H * hs;
     const double *qkv = qkv_of(c);
     if (!qkv) return false;
-    double *right = scratch(n_heads3);
+    double *right = lab_fresh(n_heads3, NULL);
     split_as(HW_RIGHT, right, qkv, T, 3 * H, d_k);
     /* the heads a forward pass may get from the learner's split: of the
      * packed [Q | K | V] at once, or of Q, K, V one by one */
     const double *tried[3] = { right, learner_split(qkv, T, 3 * H, d_k), NULL };
-    double *each = scratch(n_heads3), *block = scratch((size_t)T * d);
+    double *each = lab_fresh(n_heads3, NULL), *block = lab_fresh((size_t)T * d, NULL);
     bool each_ok = true;
     for (int b = 0; b < 3 && each_ok; b++) {
         for (int t = 0; t < T; t++)
@@ -523,17 +484,17 @@ static bool blame_heads(const double *const got[], const double *const want[], d
         else each_ok = false;
     }
     if (each_ok) tried[2] = each;
-    double *out = scratch((size_t)T * d), *w = scratch((size_t)H * T * T);
+    double *out = lab_fresh((size_t)T * d, NULL), *w = lab_fresh((size_t)H * T * T, NULL);
     const double *mine[2] = { out, w };
     size_t len[2] = { (size_t)T * d, (size_t)H * T * T };
     int n = c->weights ? 2 : 1;
     for (int i = 0; i < 3; i++) {
         if (!tried[i]) continue;
-        bool split_wrong = !all_same(tried[i], right, n_heads3, lab_scale(right, n_heads3));
+        bool split_wrong = !lab_all_same(tried[i], right, n_heads3, lab_scale(right, n_heads3));
         bool merge_wrong = false;
         if (!forward_with(c, tried[i], out, w, &merge_wrong)) continue;
         if (!split_wrong && !merge_wrong) continue;
-        if (!explained(n, got, want, mine, len, scale)) continue;
+        if (!lab_explained_same(n, got, want, mine, len, scale)) continue;
         if (split_wrong)
             lab_hint(EN_ES("your mha_split_heads does not give the right heads %s (T = %d, "
                            "%d heads of d_k = %d), and your mha_forward's results are what "
@@ -575,26 +536,26 @@ void diagnose_forward(const double *const got[], const double *const want[], dou
     const mha_case *c = ctx;
     if (blame_heads(got, want, scale, c)) return;
     size_t len[2] = { (size_t)c->T * c->d_model, (size_t)c->n_heads * c->T * c->T };
-    double *out = scratch(len[0]), *w = scratch(len[1]);
+    double *out = lab_fresh(len[0], NULL), *w = lab_fresh(len[1], NULL);
     const double *mine[2] = { out, w };
     int n = c->weights ? 2 : 1;
     for (size_t i = 0; i < sizeof fw_tried / sizeof fw_tried[0]; i++) {
         if (!fw_as(fw_tried[i], c, out, w)) continue;
         /* one wide head writes one (T, T) block of weights, or copies it: out says it */
         int seen = fw_tried[i] == FW_ONE_WIDE_HEAD ? 1 : n;
-        if (explained(seen, got, want, mine, len, scale)) {
+        if (lab_explained_same(seen, got, want, mine, len, scale)) {
             fw_hint(fw_tried[i], c);
             return;
         }
     }
-    if (c->weights && all_same(got[0], want[0], len[0], scale))
+    if (c->weights && lab_all_same(got[0], want[0], len[0], scale))
         lab_hint(EN_ES("out is right but weights is not: when weights is not NULL, head h's "
                        "softmax rows, (T, T), go at weights + h T T (sdpa writes them there "
                        "when you give it that pointer)",
                        "out está bien pero weights no: cuando weights no es NULL, las filas "
                        "del softmax de la cabeza h, (T, T), van en weights + h T T (sdpa las "
                        "escribe ahí si le das ese puntero)"));
-    else if (c->weights && all_same(got[1], want[1], len[1], scale))
+    else if (c->weights && lab_all_same(got[1], want[1], len[1], scale))
         lab_hint(EN_ES("every head's weights are right, so the mistake comes after the "
                        "softmax: the values each head blends (V's block, head h's columns), "
                        "the merge of the heads' outputs, or W_O",

@@ -39,57 +39,14 @@ const char *const lab_functions[] = { "mask_causal", "mask_padding", "mask_from_
 static const char *const fn_name[4] = { "mask_causal", "mask_padding", "mask_from_bool",
                                         "mask_combine" };
 
-/* fresh - n doubles of the check, copied from values if given */
-static double *fresh(size_t n, const double *values)
-{
-    double *p = lab_temp((n ? n : 1) * sizeof *p);
-    if (values) memcpy(p, values, n * sizeof *p);
-    return p;
-}
-
-/* normals - n doubles N(0, std^2) from the generator of seed */
-static double *normals(size_t n, double std, uint64_t seed)
-{
-    double *p = fresh(n, NULL);
-    mm_rng r;
-    mm_rng_seed(&r, seed);
-    for (size_t i = 0; i < n; i++) p[i] = std * mm_rng_normal(&r);
-    return p;
-}
-
-/* mat_text - "[[1,0],[0,1]]": a small matrix as the case name shows it */
-static int mat_text(char *buf, size_t size, const double *a, int rows, int cols)
-{
-    int len = snprintf(buf, size, "[");
-    for (int i = 0; i < rows && len < (int)size; i++) {
-        len += snprintf(buf + len, size - len, "%s[", i ? "," : "");
-        for (int j = 0; j < cols && len < (int)size; j++)
-            len += snprintf(buf + len, size - len, "%s%g", j ? "," : "", a[i * cols + j]);
-        if (len < (int)size) len += snprintf(buf + len, size - len, "]");
-    }
-    return len < (int)size ? len + snprintf(buf + len, size - len, "]") : len;
-}
-
 /* bool_text - "[[1,0],[1,1]]": a small truth table */
 static void bool_text(char *buf, size_t size, const unsigned char *a, int rows, int cols)
 {
-    double *d = fresh((size_t)rows * cols, NULL);
+    double *d = lab_fresh((size_t)rows * cols, NULL);
     for (int e = 0; e < rows * cols; e++) d[e] = a[e];
-    mat_text(buf, size, d, rows, cols);
+    lab_mat_text(buf, size, d, rows, cols);
 }
 
-static const char *const null_hint[2] = {
-    "check every pointer before using it: MM_NEED_BUFFER(p) returns MM_EINVAL "
-    "from your function when p is NULL, with a message naming the function and p",
-    "comprueba cada puntero antes de usarlo: MM_NEED_BUFFER(p) devuelve MM_EINVAL "
-    "desde tu función cuando p es NULL, con un mensaje que nombra la función y p"
-};
-static const char *const size_hint[2] = {
-    "check every size before using it: MM_NEED_POSITIVE(n) returns MM_EINVAL from "
-    "your function unless n > 0, with a message naming the function and n",
-    "comprueba cada tamaño antes de usarlo: MM_NEED_POSITIVE(n) devuelve MM_EINVAL "
-    "desde tu función salvo que n > 0, con un mensaje que nombra la función y n"
-};
 static const char *const large_hint[2] = {
     "a (T_q, T_k) mask holds T_q x T_k doubles, and that must fit before you write "
     "it: MM_NEED_SIZE_PRODUCT(T_q, T_k) returns MM_EINVAL unless the product is at "
@@ -110,7 +67,7 @@ static bool call_refused(const char *fn, int n_bufs, lab_mat *const b[], int n_i
 {
     const double *before[LAB_MAX_ARGS] = { 0 };
     for (int i = 0; i < n_bufs; i++)
-        if (b[i] && !b[i]->input) before[i] = fresh(b[i]->n, b[i]->p);
+        if (b[i] && !b[i]->input) before[i] = lab_fresh(b[i]->n, b[i]->p);
     mm_status st = lab_call(fn, n_bufs, b, n_ints, n);
     if (!lab_expect_status(st, want, when)) return false;
     for (int i = 0; i < n_bufs; i++) {
@@ -215,7 +172,7 @@ static void mask_case_make(mask_case *c, mask_fn fn, int which)
         c->T_q = shape[which][0], c->T_k = shape[which][1];
         int T_q = c->T_q, T_k = c->T_k;
         size_t n = (size_t)T_q * T_k;
-        double *b = fresh(n, NULL), *o = fresh(n, NULL);
+        double *b = lab_fresh(n, NULL), *o = lab_fresh(n, NULL);
         const char *what = NULL;
         switch (which) {
         case 0:
@@ -227,7 +184,7 @@ static void mask_case_make(mask_case *c, mask_fn fn, int which)
                          "donde las dos la dejan pasar");
             break;
         case 1: {
-            const double *r1 = normals(n, 1.0, 51), *r2 = normals(n, 1.0, 52);
+            const double *r1 = lab_normals(n, 1.0, 51), *r2 = lab_normals(n, 1.0, 52);
             memcpy(b, r1, n * sizeof *b);
             for (size_t e = 0; e < n; e++) o[e] = e % 4 == 1 ? NI : r2[e];
             b[7] = NI;
@@ -258,15 +215,15 @@ static void mask_case_make(mask_case *c, mask_fn fn, int which)
         c->bias0 = b;
         c->other = o;
         char tb[160], to[160];
-        mat_text(tb, sizeof tb, b, T_q, T_k);
-        mat_text(to, sizeof to, o, T_q, T_k);
+        lab_mat_text(tb, sizeof tb, b, T_q, T_k);
+        lab_mat_text(to, sizeof to, o, T_q, T_k);
         int len = which >= 2 ? snprintf(name, size, what, tb, to) : snprintf(name, size, "%s", what);
         if (len < (int)size) snprintf(name + len, size - len, ": T_q=%d T_k=%d", T_q, T_k);
         break;
     }
     }
     size_t n = (size_t)c->T_q * c->T_k;
-    c->want = fresh(n, c->bias0);
+    c->want = lab_fresh(n, c->bias0);
     switch (fn) {
     case FN_CAUSAL: LAB_REF(mask_causal(c->want, c->T_q)); break;
     case FN_PADDING: LAB_REF(mask_padding(c->want, c->T_q, c->T_k, c->length)); break;
@@ -306,7 +263,7 @@ static void check_mask(int arg)
         if (c.same) {                      /* other is bias itself (alias.h) */
             other->p[0] = MASK_ALIAS_TAG - 0;
             other->p[1] = MASK_ALIAS_TAG - 0;
-            other->given = fresh(2, other->p);
+            other->given = lab_fresh(2, other->p);
             other->name = "bias";
         }
         st = lab_call("mask_combine", LAB_BUFS(bias, other), LAB_INTS(T_q, T_k));
@@ -390,14 +347,13 @@ static void check_mask_nulls(int arg)
         mask_rooms(fn, b);
         const char *name = b[i]->name;
         b[i] = NULL;
-        lab_case("%s = NULL", name);
         char when[48];
-        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), name);
+        lab_case_when(when, sizeof when, "%s = NULL", name);
         long n[3];
         int n_ints = mask_ints(fn, n, 2, 2);
         ok &= call_refused(fn_name[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
     }
-    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+    if (!ok) lab_null_hint();
 }
 
 static void check_mask_sizes(int arg)
@@ -413,12 +369,11 @@ static void check_mask_sizes(int arg)
             int n_ints = mask_ints(fn, n, 2, 2);
             n[s] = value;
             const char *size_name = fn == FN_CAUSAL ? "T" : s ? "T_k" : "T_q";
-            lab_case("%s = %d", size_name, value);
             char when[48];
-            snprintf(when, sizeof when, EN_ES("for %s = %d", "con %s = %d"), size_name, value);
+            lab_case_when(when, sizeof when, "%s = %d", size_name, value);
             ok &= call_refused(fn_name[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
         }
-    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+    if (!ok) lab_size_hint();
 }
 
 static void check_mask_too_large(int arg)
@@ -515,9 +470,8 @@ static void check_combine_values(int overflow)
         o[3] = calls[i].o;
         b[1] = lab_in("other", 2, 2, o);
         const char *name = calls[i].name[lab_es()];
-        lab_case("%s", name);
         char when[160];
-        snprintf(when, sizeof when, EN_ES("for %s", "con %s"), name);
+        lab_case_when(when, sizeof when, "%s", name);
         ok &= call_refused("mask_combine", 2, b, 2, (const long[2]){ 2, 2 }, calls[i].want, when);
     }
     if (ok) return;
@@ -558,7 +512,7 @@ static void check_combine_overlap(int unused)
             memcpy(bias->p, vals, sizeof vals);
             other->p[0] = MASK_ALIAS_TAG - 0;           /* other = bias + 2 */
             other->p[1] = MASK_ALIAS_TAG - 16;
-            other->given = fresh(4, other->p);
+            other->given = lab_fresh(4, other->p);
         }
         lab_case(which ? "bias = other + 2" : "other = bias + 2");
         ok &= call_refused("mask_combine", LAB_BUFS(bias, other), LAB_INTS(2, 2), MM_EINVAL,
@@ -625,10 +579,10 @@ static void causal_case_make(causal_case *c, int which)
         c->weights = which == FC_WORKED;
         LAB_REF(mha_new(&layer, CH03_D, CH03_H, 1));
         LAB_REF(mha_set_weights(layer, ch03_eye, ch03_eye, ch03_eye, ch03_w_o));
-        c->x = fresh(CH03_T * CH03_D, ch03_x);
+        c->x = lab_fresh(CH03_T * CH03_D, ch03_x);
         char x[80], wo[120];
-        mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
-        mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
+        lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
+        lab_mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
         snprintf(c->name, sizeof c->name,
                  EN_ES("worked example of chapter 03, causal: X = %s, W_Q = W_K = W_V = I, "
                        "W_O = %s%s",
@@ -642,7 +596,7 @@ static void causal_case_make(causal_case *c, int which)
         c->weights = which == FC_PLANTED;
         LAB_REF(mha_new(&layer, P_D, P_H, 1));
         LAB_REF(planted_layer(layer));
-        double *x = fresh(P_T * P_D, NULL);
+        double *x = lab_fresh(P_T * P_D, NULL);
         planted_x(x);
         c->x = x;
         what = EN_ES("chapter 03's eight tokens \"I work , you work , he ___\" through its "
@@ -657,8 +611,8 @@ static void causal_case_make(causal_case *c, int which)
         LAB_REF(mha_new(&layer, s->d_model, s->n_heads, s->seed));
         int len;
         if (s->set_std > 0) {
-            set_weights(layer, normals(4 * (size_t)s->d_model * s->d_model, s->set_std,
-                                       100 + s->seed));
+            set_weights(layer, lab_normals(4 * (size_t)s->d_model * s->d_model, s->set_std,
+                                           100 + s->seed));
             len = snprintf(extra, sizeof extra,
                            EN_ES("weights set N(0, %g^2) (seed %d)",
                                  "pesos fijados N(0, %g^2) (semilla %d)"),
@@ -672,8 +626,8 @@ static void causal_case_make(causal_case *c, int which)
         snprintf(extra + len, sizeof extra - len,
                  EN_ES(", x random (seed %d)", ", x aleatoria (semilla %d)"), (int)s->x_seed);
         /* the prefix's part: the first 7 tokens of the 12 */
-        const double *x12 = normals((size_t)shapes[FC_PREFIX].T * s->d_model, 2.0, s->x_seed);
-        c->x = fresh((size_t)s->T * s->d_model, x12);
+        const double *x12 = lab_normals((size_t)shapes[FC_PREFIX].T * s->d_model, 2.0, s->x_seed);
+        c->x = lab_fresh((size_t)s->T * s->d_model, x12);
         what = which == FC_ONE_TOKEN ? EN_ES("one token", "un token")
              : which == FC_DK_ONE ? EN_ES("heads one column wide", "cabezas de una columna")
              : which == FC_PREFIX ? EN_ES("12 tokens", "12 tokens")
@@ -684,10 +638,10 @@ static void causal_case_make(causal_case *c, int which)
     }
     c->d_k = c->d_model / c->n_heads;
     size_t dd = (size_t)c->d_model * c->d_model;
-    c->w_qkv = fresh(3 * dd, layer->w_qkv);
-    c->w_o = fresh(dd, layer->w_o);
-    c->want_out = fresh((size_t)c->T * c->d_model, NULL);
-    c->want_w = fresh((size_t)c->n_heads * c->T * c->T, NULL);
+    c->w_qkv = lab_fresh(3 * dd, layer->w_qkv);
+    c->w_o = lab_fresh(dd, layer->w_o);
+    c->want_out = lab_fresh((size_t)c->T * c->d_model, NULL);
+    c->want_w = lab_fresh((size_t)c->n_heads * c->T * c->T, NULL);
     mm_status st = mha_forward_causal(c->want_out, c->want_w, layer, c->x, c->T);
     mha_free(layer);
     if (st != MM_OK) lab_bug("the reference failed: %s", mm_last_error());
@@ -902,12 +856,11 @@ static void check_causal_nulls(int unused)
         b[must[i]] = NULL;
         if (must[i] == B_WQKV) b[B_WO] = NULL;         /* layer = NULL */
         const char *name = arg_name[must[i]];
-        lab_case("%s = NULL", name);
         char when[48];
-        snprintf(when, sizeof when, EN_ES("for %s = NULL", "con %s = NULL"), name);
+        lab_case_when(when, sizeof when, "%s = NULL", name);
         ok &= causal_refused(b, 2, MM_EINVAL, when);
     }
-    if (!ok) lab_hint("%s", null_hint[lab_es()]);
+    if (!ok) lab_null_hint();
 }
 
 static void check_causal_sizes(int unused)
@@ -917,12 +870,11 @@ static void check_causal_sizes(int unused)
     for (int value = 0; value >= -1; value--) {
         lab_mat *b[N_BUFS];
         rooms_with(b, NULL, NULL);
-        lab_case("T = %d", value);
         char when[48];
-        snprintf(when, sizeof when, EN_ES("for T = %d", "con T = %d"), value);
+        lab_case_when(when, sizeof when, "T = %d", value);
         ok &= causal_refused(b, value, MM_EINVAL, when);
     }
-    if (!ok) lab_hint("%s", size_hint[lab_es()]);
+    if (!ok) lab_size_hint();
     lab_mat *b[N_BUFS];
     rooms_with(b, NULL, NULL);
     lab_case("T = INT_MAX");
@@ -948,9 +900,8 @@ static void check_causal_x(int unused)
     for (int i = 0; i < 2; i++) {
         lab_mat *b[N_BUFS];
         rooms_with(b, NULL, xs[i]);
-        lab_case("%s", names[i]);
         char when[48];
-        snprintf(when, sizeof when, EN_ES("for %s", "con %s"), names[i]);
+        lab_case_when(when, sizeof when, "%s", names[i]);
         ok &= causal_refused(b, 2, MM_EINVAL, when);
     }
     if (!ok)
@@ -1004,9 +955,8 @@ static void check_causal_overflow(int unused)
                (const double[4]){ 1e200, 0, 0, 1 });
     const char *name = EN_ES("x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV overflows",
                              "x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV desborda");
-    lab_case("%s", name);
     char when[120];
-    snprintf(when, sizeof when, EN_ES("for %s", "con %s"), name);
+    lab_case_when(when, sizeof when, "%s", name);
     if (!causal_refused(b, 2, MM_ERANGE, when))
         lab_hint(EN_ES("mha_forward returns MM_ERANGE when a product overflows: return the "
                        "status it gives, whatever it is",

@@ -20,39 +20,6 @@
 #include "minimodel/core/rng.h"
 #include "lab04.h"
 
-/* scratch - n doubles of the check, zeroed (freed when the check ends) */
-static double *scratch(size_t n) { return lab_temp((n ? n : 1) * sizeof(double)); }
-
-/* same - a equals b within the tolerance; any NaN equals any NaN, an
- * infinity only itself */
-static bool same(double a, double b, double scale)
-{
-    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
-    if (isinf(a) || isinf(b)) return a == b;
-    return fabs(a - b) <= LAB_ATOL * scale + LAB_RTOL * fabs(b);
-}
-
-static bool all_same(const double *a, const double *b, size_t n, double scale)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!same(a[i], b[i], scale)) return false;
-    return true;
-}
-
-/* explained - each output is the mistake's or the right one, and at least
- * one is the mistake's where that differs */
-static bool explained(int n, const double *const got[], const double *const want[],
-                      const double *const mistake[], const size_t len[], double scale)
-{
-    bool shows = false;
-    for (int i = 0; i < n; i++) {
-        bool as_mistake = all_same(got[i], mistake[i], len[i], scale);
-        if (!as_mistake && !all_same(got[i], want[i], len[i], scale)) return false;
-        if (as_mistake && !all_same(mistake[i], want[i], len[i], scale)) shows = true;
-    }
-    return shows;
-}
-
 /* ---- the masks ---------------------------------------------------------------------------- */
 
 /* the ways a mask goes wrong: its table, its encoding, or (mask_combine) its operation */
@@ -283,7 +250,7 @@ static bool finite_hidden(const double *got, const double *want, size_t n, doubl
             if (!isfinite(got[e]) || got[e] >= 0) return false;
             if (!any) *v = got[e];
             any = true;
-        } else if (!same(got[e], want[e], 1.0)) {
+        } else if (!lab_same(got[e], want[e], 1.0)) {
             return false;
         }
     }
@@ -345,7 +312,7 @@ static void mask_catalogue(const double *got, const double *want, double scale,
                            const mask_case *c)
 {
     size_t n = (size_t)c->T_q * c->T_k;
-    double *mine = scratch(n);
+    double *mine = lab_fresh(n, NULL);
     const double *g[1] = { got }, *w[1] = { want }, *m[1] = { mine };
     enum { N_TRIED = sizeof mask_tried / sizeof mask_tried[0] };
     mask_way fit[N_TRIED];
@@ -353,7 +320,7 @@ static void mask_catalogue(const double *got, const double *want, double scale,
     int n_fit = 0;
     for (size_t i = 0; i < N_TRIED; i++) {
         if (!mask_as(mask_tried[i], c, mine)) continue;
-        if (explained(1, g, w, m, &n, scale)) {
+        if (lab_explained_same(1, g, w, m, &n, scale)) {
             fit[n_fit] = mask_tried[i];
             names[n_fit++] = mask_name(mask_tried[i], c);
         }
@@ -400,8 +367,8 @@ void show_hidden_rows(const double *want, const double *got, int T)
     enum { D = 4, H = 2 };
     mha *layer = NULL;
     if (mha_new(&layer, D, H, 1) != MM_OK) return;
-    double *x = scratch((size_t)T * D), *out = scratch((size_t)T * D);
-    double *w = scratch((size_t)H * T * T);
+    double *x = lab_fresh((size_t)T * D, NULL), *out = lab_fresh((size_t)T * D, NULL);
+    double *w = lab_fresh((size_t)H * T * T, NULL);
     mm_rng r;
     mm_rng_seed(&r, 61);
     for (size_t e = 0; e < (size_t)T * D; e++) x[e] = mm_rng_normal(&r);
@@ -447,8 +414,9 @@ static bool own_heads(fc_way way, const causal_case *c, double *out, double *w)
 {
     int T = c->T, d = c->d_model, H = c->n_heads, d_k = c->d_k;
     size_t hs = (size_t)T * d_k;
-    double *qkv = scratch((size_t)T * 3 * d), *heads = scratch((size_t)T * 3 * d);
-    double *o = scratch((size_t)T * d), *concat = scratch((size_t)T * d), *s = scratch(T);
+    double *qkv = lab_fresh((size_t)T * 3 * d, NULL), *heads = lab_fresh((size_t)T * 3 * d, NULL);
+    double *o = lab_fresh((size_t)T * d, NULL), *concat = lab_fresh((size_t)T * d, NULL);
+    double *s = lab_fresh(T, NULL);
     if (mm_matmul(qkv, c->x, c->w_qkv, T, d, 3 * d, false) != MM_OK ||
         mha_split_heads(heads, qkv, T, 3 * H, d_k) != MM_OK)
         return false;
@@ -486,7 +454,7 @@ static bool fc_as(fc_way way, const causal_case *c, double *out, double *w)
     if (way == FC_AFTER_SOFTMAX || way == FC_MULTIPLY) return own_heads(way, c, out, w);
     double *bias = NULL;
     if (way != FC_NO_MASK) {
-        bias = scratch((size_t)T * T);
+        bias = lab_fresh((size_t)T * T, NULL);
         for (int i = 0; i < T; i++)
             for (int j = 0; j < T; j++) {
                 bool vis = way == FC_TRANSPOSED ? j >= i : way == FC_FLIPPED ? j > i : j < i;
@@ -625,17 +593,17 @@ static bool blame_mask(const double *const got[], const double *const want[], do
     memset(&mc, 0, sizeof mc);
     mc.fn = FN_CAUSAL;
     mc.T_q = mc.T_k = T;
-    mc.want = scratch((size_t)T * T);
+    mc.want = lab_fresh((size_t)T * T, NULL);
     if (mask_causal(mc.want, T) != MM_OK) return false;
-    if (all_same(bias->p, mc.want, (size_t)T * T, 1.0)) return false;
+    if (lab_all_same(bias->p, mc.want, (size_t)T * T, 1.0)) return false;
     for (size_t e = 0; e < (size_t)T * T; e++)
         if (isnan(bias->p[e]) || bias->p[e] == INFINITY) return false;
     size_t len[2] = { (size_t)T * c->d_model, (size_t)c->n_heads * T * T };
-    double *out = scratch(len[0]), *w = scratch(len[1]);
+    double *out = lab_fresh(len[0], NULL), *w = lab_fresh(len[1], NULL);
     mha layer = causal_layer(c);
     if (mha_forward(out, w, &layer, c->x, bias->p, T) != MM_OK) return false;
     const double *mine[2] = { out, w };
-    if (!explained(c->weights ? 2 : 1, got, want, mine, len, scale)) return false;
+    if (!lab_explained_same(c->weights ? 2 : 1, got, want, mine, len, scale)) return false;
     lab_hint(EN_ES("your mask_causal gives a wrong mask for T = %d (see its checks), and your "
                    "mha_forward_causal's results are what mha_forward gives with that mask. Fix "
                    "mask_causal first",
@@ -652,17 +620,17 @@ void diagnose_causal(const double *const got[], const double *const want[], doub
     const causal_case *c = ctx;
     if (blame_mask(got, want, scale, c)) return;
     size_t len[2] = { (size_t)c->T * c->d_model, (size_t)c->n_heads * c->T * c->T };
-    double *out = scratch(len[0]), *w = scratch(len[1]);
+    double *out = lab_fresh(len[0], NULL), *w = lab_fresh(len[1], NULL);
     const double *mine[2] = { out, w };
     int n = c->weights ? 2 : 1;
     enum { N_TRIED = sizeof fc_tried / sizeof fc_tried[0] };
     const char *names[N_TRIED];
     int n_fit = 0;
-    double *first_w = scratch(len[1]);
+    double *first_w = lab_fresh(len[1], NULL);
     fc_way first = FC_RIGHT;
     for (size_t i = 0; i < N_TRIED; i++) {
         if (!fc_as(fc_tried[i], c, out, w)) continue;
-        if (explained(n, got, want, mine, len, scale)) {
+        if (lab_explained_same(n, got, want, mine, len, scale)) {
             if (n_fit == 0) first = fc_tried[i], memcpy(first_w, w, len[1] * sizeof *w);
             names[n_fit++] = fc_name(fc_tried[i]);
         }
@@ -670,7 +638,7 @@ void diagnose_causal(const double *const got[], const double *const want[], doub
     if (n_fit == 1) fc_hint(first, c, first_w);
     if (n_fit > 1) several_hint(names, n_fit);
     if (n_fit) return;
-    if (c->weights && all_same(got[0], want[0], len[0], scale)) {
+    if (c->weights && lab_all_same(got[0], want[0], len[0], scale)) {
         bool unwritten = true;
         for (size_t e = 0; e < len[1]; e++) unwritten &= got[1][e] == LAB_UNWRITTEN;
         if (unwritten)
