@@ -15,41 +15,7 @@
 #include "minimodel/attention/sdpa.h"
 #include "minimodel/core/rng.h"
 #include "examples/ch03-worked.h"   /* chapter 03's worked example */
-
-static void fill(double *a, size_t n, double std, uint64_t seed)
-{
-    mm_rng r;
-    mm_rng_seed(&r, seed);
-    cr_assert_eq(mm_fill_normal(a, n, std, &r), MM_OK, "%s", mm_last_error());
-}
-
-static void expect_same_bits(const double *got, const double *exp, size_t n,
-                             const char *what)
-{
-    for (size_t i = 0; i < n; i++)
-        cr_assert(memcmp(&got[i], &exp[i], sizeof got[i]) == 0,
-                  "%s: element %zu is %.17g, expected exactly %.17g", what, i,
-                  got[i], exp[i]);
-}
-
-/* expect_same_products - the same rows computed with other shapes (a prefix
- * vs the whole sequence): bit for bit with the readable product, which sums
- * every element in the same order whatever the shape; with OpenBLAS (make
- * BLAS=openblas), whose kernels may sum in a shape-dependent order, within
- * 1e-12 of the largest magnitude */
-static void expect_same_products(const double *got, const double *exp, size_t n,
-                                 const char *what)
-{
-#ifdef MM_BLAS_OPENBLAS
-    double big = 1.0;
-    for (size_t i = 0; i < n; i++) if (fabs(exp[i]) > big) big = fabs(exp[i]);
-    for (size_t i = 0; i < n; i++)
-        cr_assert(fabs(got[i] - exp[i]) <= 1e-12 * big, "%s: element %zu is %.17g, "
-                  "expected %.17g within 1e-12 x %g", what, i, got[i], exp[i], big);
-#else
-    expect_same_bits(got, exp, n, what);
-#endif
-}
+#include "expect.h"                 /* expect_same_bits, expect_same_products, ... */
 
 /* expect_error - status and a message naming the function and the text */
 static void expect_error(mm_status got, mm_status want, const char *fn,
@@ -214,7 +180,7 @@ Test(causal, equals_mha_forward_with_the_causal_bias_and_rows_sum_to_1)
     double x[T * D], out[T * D], ref[T * D], w[H * T * T], wr[H * T * T];
     double bias[T * T];
     mha *layer;
-    fill(x, T * D, 1.0, 5);
+    random_matrix(x, T * D, 1.0, 5);
     cr_assert_eq(mha_new(&layer, D, H, 5), MM_OK);
     cr_assert_eq(mask_causal(bias, T), MM_OK);
     cr_assert_eq(mha_forward_causal(out, w, layer, x, T), MM_OK, "%s",
@@ -243,7 +209,7 @@ Test(causal, prefix_invariance_and_each_prefix_alone)
     enum { T = 12, D = 16, H = 4 };
     double x[T * D], out[T * D], part[T * D];
     mha *layer;
-    fill(x, T * D, 1.0, 4);
+    random_matrix(x, T * D, 1.0, 4);
     cr_assert_eq(mha_new(&layer, D, H, 4), MM_OK);
     cr_assert_eq(mha_forward_causal(out, NULL, layer, x, T), MM_OK);
     for (int t = 1; t <= T; t++) {
@@ -264,7 +230,7 @@ Test(causal, padding_equals_the_unpadded_sequence_and_empty_rows_are_zero)
     enum { T = 10, D = 8, H = 2, L = 6 };
     double x[T * D], out[T * D], part[T * D], bias[T * T], w[H * T * T];
     mha *layer;
-    fill(x, T * D, 1.0, 9);
+    random_matrix(x, T * D, 1.0, 9);
     cr_assert_eq(mha_new(&layer, D, H, 9), MM_OK);
     cr_assert_eq(mask_padding(bias, T, T, L), MM_OK);
     cr_assert_eq(mha_forward(out, NULL, layer, x, bias, T), MM_OK);

@@ -28,34 +28,9 @@
 #include "minimodel/core/matrix.h"
 #include "minimodel/core/rng.h"
 #include "examples/ch03-worked.h"   /* the worked example, typed once */
+#include "expect.h"                 /* expect_close, expect_same_bits, ... */
 
 /* ---- helpers ------------------------------------------------------------------ */
-
-static void expect_close(const double *got, const double *exp, int n,
-                         double tol, const char *what)
-{
-    for (int i = 0; i < n; i++)
-        cr_assert(fabs(got[i] - exp[i]) <= tol,
-                  "%s: element %d is %.17g, expected %.17g (tolerance %g)",
-                  what, i, got[i], exp[i], tol);
-}
-
-static void expect_same_bits(const double *got, const double *exp, int n,
-                             const char *what)
-{
-    for (int i = 0; i < n; i++)
-        cr_assert(memcmp(&got[i], &exp[i], sizeof got[i]) == 0,
-                  "%s: element %d is %.17g, expected exactly %.17g", what, i,
-                  got[i], exp[i]);
-}
-
-/* random_matrix - n values of std * N(0, 1) from seed */
-static void random_matrix(double *a, size_t n, double std, uint64_t seed)
-{
-    mm_rng r;
-    mm_rng_seed(&r, seed);
-    cr_assert_eq(mm_fill_normal(a, n, std, &r), MM_OK, "%s", mm_last_error());
-}
 
 /* new_layer - mha_new that must succeed */
 static mha *new_layer(int d_model, int n_heads, uint64_t seed)
