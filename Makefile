@@ -78,7 +78,10 @@ help:
 	@printf '%-20s %s\n' \
 	  'make deps' 'install the toolchain from Debian packages (as root)' \
 	  'make' 'tangle, build the library and examples, render figures, weave both books' \
-	  'make check' 'run every check group, then count them: N passed, N failed' \
+	  'make check' "the learner's and author's check, about a minute: N passed, N failed" \
+	  'make check-all' 'every check group (CI): books, harness self-tests, sanitizers, grading,' \
+	  '' 'OpenBLAS kernels, portability, mutants; N passed, N failed' \
+	  'make check-portability' "the library's tests and the oracle under every OpenBLAS kernel and -O0, -march=native" \
 	  'make check-committed' 'tangled/ is what git has committed (CI, after make check)' \
 	  'make lab NN=00' 'check your work on one lab with full detail (NN = 00 to 04)' \
 	  'make watch NN=01' 'check one lab again each time its file is saved (Ctrl-C stops)' \
@@ -186,35 +189,94 @@ include $(sort $(wildcard labs/*/lab.mk))
 -include labs/learner.mk
 -include tools/grade/grade.mk
 
-# ---- the OpenBLAS build, in make check ---------------------------------------------
+# ---- the OpenBLAS build and other builds, in make check-all ---------------------
 # The library's tests, the comparisons with NumPy and PyTorch and the book's
 # numbers again, with mm_matmul by OpenBLAS (BLAS=openblas, in $(BUILD)/openblas).
 OPENBLAS_CHECKS := check-library check-library-bad-args check-library-alloc \
                    check-library-fuzz check-library-threads check-oracle check-claims
-.PHONY: check-openblas
+.PHONY: check-openblas check-portability check-harness-sanitize check-no-fast-math
 ifeq ($(BLAS),)
-CHECK_TARGETS += check-openblas
+CHECK_ALL_TARGETS += check-openblas check-portability check-harness-sanitize \
+                     check-no-fast-math
 endif
 check-openblas:
 	$(Q)$(MAKE) BLAS=openblas $(OPENBLAS_CHECKS)
 
+# check-portability: no test may hold bits or words that another machine
+# computes differently. The library's tests and the oracle run with every
+# OpenBLAS kernel family this CPU can execute (a family that dies of an
+# illegal instruction here is named and left out), and the readable build
+# with -O0 and with -march=native, each in a build folder of its own.
+PORT_CHECKS   := check-library check-library-bad-args check-library-fuzz check-oracle
+PORT_CORES    ?= Prescott Core2 Nehalem Sandybridge Haswell Zen SkylakeX Cooperlake
+PORT_PROBE    := $(BUILD)/portability/coretype
+check-portability: $(PORT_PROBE)
+	$(Q)set -e; for core in $(PORT_CORES); do \
+	  got=$$(OPENBLAS_CORETYPE=$$core $(PORT_PROBE) 2>/dev/null) || { \
+	    echo "portability: OpenBLAS kernel $$core cannot run on this CPU: left out"; continue; }; \
+	  echo "portability: OpenBLAS kernels $$got"; \
+	  OPENBLAS_CORETYPE=$$core $(MAKE) -s BUILD=$(BUILD)/portability BLAS=openblas \
+	    $(PORT_CHECKS) > $(BUILD)/portability/$$core.log 2>&1 || \
+	    { tail -n 40 $(BUILD)/portability/$$core.log; echo "portability: FAILED with OpenBLAS kernel $$core (log: $(BUILD)/portability/$$core.log)"; exit 1; }; \
+	done
+	$(Q)set -e; for cf in '-O0' '-O3 -march=native'; do \
+	  dir=$(BUILD)/portability/cflags-$$(echo $$cf | tr -dc 'a-zA-Z0-9'); \
+	  echo "portability: the readable build with CFLAGS='$$cf'"; \
+	  $(MAKE) -s BUILD=$$dir CFLAGS="$$cf" $(PORT_CHECKS) > $$dir.log 2>&1 || \
+	    { tail -n 40 $$dir.log; echo "portability: FAILED with CFLAGS='$$cf' (log: $$dir.log)"; exit 1; }; \
+	done
+	@echo "portability: the library's tests and the oracle pass with every kernel and build above"
+# a probe that names the kernel family OpenBLAS runs (and dies where the
+# CPU lacks its instructions)
+$(PORT_PROBE): tests/library/coretype.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $< -lopenblas -o $@
+
+# The lab checkers' self-tests again, with the drivers under ASan and UBSan.
+check-harness-sanitize:
+	$(Q)$(MAKE) LAB_SANITIZE=1 $(foreach n,01 02 03 04,check-harness-lab$(n))
+
+# A build with -ffast-math or -ffinite-math-only is refused, with the reason.
+check-no-fast-math:
+	@mkdir -p $(BUILD)/fast-math
+	$(Q)for flag in -ffast-math -ffinite-math-only; do \
+	  if $(CC) $(MM_CPPFLAGS) $(MM_CFLAGS) -O2 $$flag -c tangled/minimodel/core/error.c \
+	       -o $(BUILD)/fast-math/error.o > $(BUILD)/fast-math/out 2>&1; then \
+	    echo "fast-math: a build with $$flag was NOT refused"; exit 1; fi; \
+	  grep -q 'removes every NaN' $(BUILD)/fast-math/out || \
+	    { echo "fast-math: $$flag refused without saying why:"; cat $(BUILD)/fast-math/out; exit 1; }; \
+	  echo "fast-math: a build with $$flag is refused, saying why"; \
+	done
+
 # ---- running the checks ---------------------------------------------------------
-# Every fragment adds its groups to CHECK_TARGETS. `make check` makes them all
-# in one make with -k (in parallel under -j, each target's output in one
-# piece), so a failing group does not stop the others; each group that passes
-# leaves a mark, and the marks are counted.
-CHECK_MARKS := $(CHECK_TARGETS:%=$(BUILD)/check/%.passed)
-$(CHECK_MARKS): $(BUILD)/check/%.passed: %
-	@mkdir -p $(@D) && touch $@
-check:
-	@rm -f $(CHECK_MARKS)
-	@$(MAKE) -k $(CHECK_MARKS) || true
-	@failed=; for g in $(CHECK_TARGETS); do \
+# Every fragment adds its groups to CHECK_TARGETS (make check: what a learner
+# and an author run, about a minute) or CHECK_ALL_TARGETS (added by make
+# check-all, which CI runs). Each runs its groups in one make with -k (in
+# parallel under -j, each target's output in one piece), so a failing group
+# does not stop the others; each group that passes leaves a mark, and the
+# marks are counted.
+# check_groups(groups) - make every group, then count the marks
+define check_groups
+	@rm -f $(1:%=$(BUILD)/check/%.passed)
+	@$(MAKE) -k $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) \
+	  $(1:%=$(BUILD)/check/%.passed) || true
+	@failed=; for g in $(1); do \
 	  [ -f $(BUILD)/check/$$g.passed ] || failed="$$failed $$g"; \
 	done; n=$$(echo $$failed | wc -w); \
 	echo; [ $$n -eq 0 ] || echo "check: failed:$$failed"; \
-	echo "check: $$(( $(words $(CHECK_TARGETS)) - n )) passed, $$n failed"; \
+	echo "check: $$(( $(words $(1)) - n )) passed, $$n failed"; \
 	[ $$n -eq 0 ]
+endef
+ALL_CHECKS := $(CHECK_TARGETS) $(CHECK_ALL_TARGETS)
+# groups at once, unless the command line's -j says otherwise
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+$(ALL_CHECKS:%=$(BUILD)/check/%.passed): $(BUILD)/check/%.passed: %
+	@mkdir -p $(@D) && touch $@
+.PHONY: check-all
+check:
+	$(call check_groups,$(CHECK_TARGETS))
+check-all:
+	$(call check_groups,$(ALL_CHECKS))
 
 NN ?=
 lab:

@@ -77,7 +77,7 @@ $(BOOK_PDFS): $(BUILD)/book/%/workbook.pdf: $(BUILD)/book/%/body.tex book/%/work
 # self-test weaves tests/book/pdf-selftest.nw with each master and shows
 # that a long line, ligatures, curly quotes and a missing line each fail.
 BOOK_CHECK_CODE := python3 tests/book/check-pdf-code.py
-CHECK_TARGETS += check-book-pdf
+CHECK_ALL_TARGETS += check-book-pdf
 check-book-pdf: $(BOOK_PDFS)
 	@echo "book: both PDF books built with no error output and no unsettled reference"
 	@$(BOOK_CHECK_CODE) book/en/workbook.tex $(BUILD)/book/en/workbook.pdf $(BOOK_NW_en)

@@ -55,7 +55,7 @@ book: $(BOOK_HTML_PDFS)
 
 # ---- check -------------------------------------------------------------------
 # Each checker first proves on broken pages of its own that it can fail.
-CHECK_TARGETS += check-book check-book-browser
+CHECK_ALL_TARGETS += check-book check-book-browser
 .PHONY: check-book-browser
 check-book: $(BOOK_HTMLS) $(BOOK_HTML_PDFS) book/tools/check-html.py
 	@python3 book/tools/check-html.py --self-test

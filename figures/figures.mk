@@ -79,7 +79,7 @@ figure-facts: $(FIGURE_BINS)
 # the files exist and are sound, in the right language; the facts hold; the
 # text is large enough as printed (and the self-test shows that 7 pt text,
 # or a figure printed at half its width, fails)
-CHECK_TARGETS += check-figures
+CHECK_ALL_TARGETS += check-figures
 check-figures: $(FIGURES_EN) $(FIGURES_ES) $(FIGURE_BINS) $(FIG_DATA)
 	@python3 $(FIG_SRC)/check-figures.py --textwidth-cm $(FIG_TEXTWIDTH_CM) $(FIG_OUT) $(FIG_NAMES)
 	@python3 $(FIG_SRC)/check-figures.py --textwidth-cm $(FIG_TEXTWIDTH_CM) \

@@ -46,7 +46,7 @@ bench_line_loops = $(BENCH_CC_LOOPS) | $(BENCH_LD_LOOPS) | $(BENCH_WRAP)
 bench_line_ob    = $(BENCH_CC_OB) | $(BENCH_LD_OB) | $(BENCH_WRAP)
 
 .PHONY: bench check-bench-smoke bench-always
-CHECK_TARGETS += check-bench-smoke
+CHECK_ALL_TARGETS += check-bench-smoke
 
 $(BENCH_FLAGS): bench-always
 	@mkdir -p $(@D)

@@ -36,7 +36,7 @@ LAB00_NPRUN       = $(LAB00_PYTHON) $(LAB00_DIR)/numpy_check.py --checker $(LAB0
                     --answers $(LAB00_PRISTINE) --timeout 1 --grace 3
 
 .PHONY: check-harness-lab00 check-harness-lab00-numpy gen-harness-lab00
-CHECK_TARGETS += check-harness-lab00
+CHECK_ALL_TARGETS += check-harness-lab00
 
 # the checker with AddressSanitizer and UBSan, built from the library's sources
 $(LAB00_SAN): $(LAB00_DIR)/check.c $(LAB00_DIR)/example.h $(LIB_SRCS) $(LIB_HDRS)

@@ -3,7 +3,7 @@
 #                             copy of the repository under $(BUILD)/learner-loop
 #                             (tests/labs/learner-loop.sh says what is checked)
 .PHONY: check-learner-loop
-CHECK_TARGETS += check-learner-loop
+CHECK_ALL_TARGETS += check-learner-loop
 
 check-learner-loop:
 	@mkdir -p $(BUILD)/learner-loop

@@ -65,7 +65,7 @@ check-harness-lab$(1): $$(lab$(1)_subjects:%=$$(lab$(1)_st)/%/run) $$(lab$(1)_se
 .SECONDARY: $$(lab$(1)_subjects:%=$$(lab$(1)_st)/%/build.out)
 -include $$(wildcard $$(lab$(1)_st)/*/learner.d)
 
-CHECK_TARGETS += check-harness-lab$(1)
+CHECK_ALL_TARGETS += check-harness-lab$(1)
 endef
 
 endif

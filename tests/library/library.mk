@@ -52,8 +52,8 @@ $(eval $(call libt_build,asan))
         check-library-threads check-library-coverage check-library-sanitize \
         check-library-valgrind fuzz
 CHECK_TARGETS += check-library check-library-bad-args check-library-alloc \
-                 check-library-fuzz check-library-threads check-library-coverage \
-                 check-library-sanitize
+                 check-library-fuzz check-library-threads
+CHECK_ALL_TARGETS += check-library-coverage check-library-sanitize check-library-valgrind
 
 # libt_run(binaries...) - each test binary in turn; stop at the first failure
 libt_run = set -e; for t in $(1); do echo "$$t:"; $$t $(LIBT_RUN); done

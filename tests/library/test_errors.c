@@ -1,6 +1,7 @@
 /* test_errors.c - every checked error of the library returns its status and a
  * message naming the function, the argument and the value; nothing crashes. */
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include "minimodel/attention/qkv.h"
@@ -118,4 +119,18 @@ Test(errors, success_leaves_the_message_of_the_last_failure)
     mm_fail(MM_EINVAL, "earlier failure %d", 3);
     cr_assert_eq(mm_matmul(C, A, B, 2, 2, 2, false), MM_OK);
     cr_assert_str_eq(mm_last_error(), "earlier failure 3");
+}
+
+Test(errors, a_size_of_zero_or_less_has_nothing_to_fit)
+{
+    /* the callers refuse such sizes first (MM_NEED_POSITIVE); the check
+     * itself must not divide by zero, whatever it is passed */
+    static const long sizes[][2] = { { 5, 0 }, { 0, 5 }, { 0, 0 }, { -3, 7 }, { 7, -3 },
+                                     { LONG_MIN, 0 } };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        cr_assert_eq(mm_need_size_product("f", "a", sizes[i][0], "b", sizes[i][1]), MM_OK,
+                     "a = %ld, b = %ld: %s", sizes[i][0], sizes[i][1], mm_last_error());
+    cr_assert_eq(mm_need_size_product("f", "a", INT_MAX, "b", INT_MAX), MM_EINVAL);
+    cr_assert_str_eq(mm_last_error(), "f: a * b = 2147483647 * 2147483647 doubles do not "
+                     "fit in one buffer (at most 1152921504606846975)");
 }

@@ -92,7 +92,7 @@ lab-report:
 
 # ---- the self-test: the committed class, graded twice -------------------------------
 GRADE_TEST := tests/grade
-CHECK_TARGETS += check-grade
+CHECK_ALL_TARGETS += check-grade
 check-grade: $(GRADE_NEEDS)
 	@$(call grade_write_config,$(BUILD)/check-grade/config)
 	@sh $(GRADE_TEST)/check.sh $(GRADE_PYTHON) $(BUILD)/check-grade $(GRADE_JOBS)

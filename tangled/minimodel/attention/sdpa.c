@@ -54,13 +54,18 @@ static mm_status attend(double *out_i, double *a_i, const double *q_i,
     }
     mm_matmul_unchecked(a_i, q_i, k, 1, d_k, n, true);      /* q_i K^T */
     for (int j = 0; j < n; j++) {
+        if (bias_i != NULL && bias_i[j] == -INFINITY) {
+            a_i[j] = -INFINITY;         /* hidden: its score is not used */
+            continue;
+        }
         if (!isfinite(a_i[j]))                  /* q_i . k_j passed DBL_MAX */
             return mm_fail(MM_ERANGE, "sdpa: a score of query %d overflows; q "
-                           "and k hold values too large to multiply", i);
+                           "and k hold values too large to multiply (q . k is "
+                           "checked before the 1/sqrt(d_k) scale)", i);
         a_i[j] *= scale;                                /* / sqrt(d_k) */
-        if (bias_i != NULL) {                           /* masks: 0, -inf */
+        if (bias_i != NULL) {                 /* finite here: 0, -1e9, ... */
             a_i[j] += bias_i[j];
-            if (isinf(a_i[j]) && isfinite(bias_i[j]))   /* not a hidden key */
+            if (isinf(a_i[j]))          /* a finite bias: hidden keys were skipped */
                 return mm_fail(MM_ERANGE, "sdpa: query %d, key %d: the score "
                                "overflows once the bias is added", i, j);
         }

@@ -21,13 +21,17 @@ mm_status softmax_row(double *s, int n);
  *   weights (T_q, T_k) or NULL: the softmax rows                written
  *   q (T_q, d_k), k (T_k, d_k), v (T_k, d_v)                    read
  *   bias (T_q, T_k) or NULL: added to the scaled scores;        read
- *        -INFINITY hides a key (chapter 04's masks); keys after a row's
- *        last visible key are not even scored
+ *        -INFINITY hides a key (chapter 04's masks): its score is never
+ *        looked at, and keys after a row's last visible key are not even
+ *        computed
  * Checked, MM_EINVAL: out, q, k, v not NULL; T_q, T_k, d_k, d_v > 0 and
  * every buffer's size at most MM_MAX_ELEMENTS; out and weights share no
  * byte with each other or with an input; q, k, v finite; bias finite or
- * -INFINITY. MM_ERANGE: a score, or a row of out, overflows. MM_ENOMEM:
- * no memory for the row of scratch needed when weights is NULL.
+ * -INFINITY. MM_ERANGE: the dot product q_i . k_j of a visible key
+ * overflows (it is checked before the 1/sqrt(d_k) scale, so 2e308 is
+ * refused even where the scaled score would be finite), a score overflows
+ * once the bias is added, or a row of out overflows. MM_ENOMEM: no memory
+ * for the row of scratch needed when weights is NULL.
  * Unchecked: buffers of the stated sizes.
  * On failure: MM_EINVAL and MM_ENOMEM write nothing; after MM_ERANGE out
  * and weights are unspecified. */

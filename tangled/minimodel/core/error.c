@@ -56,6 +56,7 @@ mm_status mm_need_buffer(const char *fn, const char *arg, const void *p)
 mm_status mm_need_size_product(const char *fn, const char *a_name, long a,
                                const char *b_name, long b)
 {
+    if (a <= 0 || b <= 0) return MM_OK;     /* no elements: nothing to fit */
     if ((size_t)a <= MM_MAX_ELEMENTS / (size_t)b) return MM_OK;
     return mm_fail(MM_EINVAL, "%s: %s * %s = %ld * %ld doubles do not fit "
                    "in one buffer (at most %zu)", fn, a_name, b_name, a, b,
@@ -95,8 +96,9 @@ mm_status mm_need_finite(mm_status status, const char *fn, const char *arg,
         if (probe == 0.0) continue;                /* the whole row is finite */
         int j = 0;
         while (isfinite(row[j])) j++;               /* the first that is not */
+        double bad = isnan(row[j]) ? fabs(row[j]) : row[j]; /* nan, not -nan */
         return mm_fail(status, "%s: %s[%d][%d] is %g; %s", fn, arg, i, j,
-                       row[j], why);
+                       bad, why);
     }
     return MM_OK;
 }

@@ -57,7 +57,8 @@ mm_status mm_need_buffer(const char *fn, const char *arg, const void *p);
 #define MM_MAX_ELEMENTS ((size_t)PTRDIFF_MAX / sizeof(double))
 
 /* mm_need_size_product - MM_EINVAL unless a * b <= MM_MAX_ELEMENTS;
- * a, b > 0 (check them first); fn, a_name, b_name name the culprits */
+ * a size of 0 or less passes (it has no elements; MM_NEED_POSITIVE
+ * refuses it); fn, a_name, b_name name the culprits */
 mm_status mm_need_size_product(const char *fn, const char *a_name, long a,
                                const char *b_name, long b);
 
@@ -94,5 +95,14 @@ mm_status mm_need_finite(mm_status status, const char *fn, const char *arg,
 /* MM_NEED_FINITE(p, rows, cols) - an input that must be finite: MM_EINVAL */
 #define MM_NEED_FINITE(p, rows, cols) MM_TRY(mm_need_finite(MM_EINVAL, \
         __func__, #p, (p), (rows), (cols), "inputs must be finite"))
+
+/* -ffast-math and -ffinite-math-only let the compiler assume that no value
+ * is infinite or NaN: every isfinite() and isnan() of these checks would
+ * fold to a constant and vanish. Such a build is refused. */
+#if defined(__FAST_MATH__) || \
+    (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__)
+#error "minimodel: -ffast-math or -ffinite-math-only removes every NaN \
+and infinity check; build without them"
+#endif
 
 #endif
