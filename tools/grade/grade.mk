@@ -93,8 +93,13 @@ lab-report:
 # ---- the self-test: the committed class, graded twice -------------------------------
 GRADE_TEST := tests/grade
 CHECK_ALL_TARGETS += check-grade
+# what the learners' processes read: the labs (the harness's headers and
+# build-driver.sh, Lab 00's checkers), the library's headers, the judges and
+# the drivers' objects; check.sh copies them to a folder every user can read,
+# wherever this clone is
+GRADE_STAGE := labs tangled $(filter-out labs/%,$(GRADE_NEEDS))
 check-grade: $(GRADE_NEEDS)
 	@$(call grade_write_config,$(BUILD)/check-grade/config)
-	@sh $(GRADE_TEST)/check.sh $(GRADE_PYTHON) $(BUILD)/check-grade $(GRADE_JOBS)
+	@sh $(GRADE_TEST)/check.sh $(GRADE_PYTHON) $(BUILD)/check-grade $(GRADE_JOBS) $(GRADE_STAGE)
 
 endif

@@ -6,6 +6,7 @@ grade book (CSV), JUnit XML, TAP and Gradescope's results.json.
              [--format all|csv|junit|tap|json|gradescope] [--stdout] [--quiet]
              class SUBMISSIONS_DIR        every entry: a folder, .zip, .tar.gz, .tgz or .tar
              one SUBMISSION               one folder or archive (Gradescope: /autograder/submission)
+    grade.py hold-uids CMD [ARG...]       CMD holding a block of learners' uids (check-grade)
 
 LABS.TSV is written by tools/grade/grade.mk from the labs' own make
 variables (NN<TAB>key<TAB>value): for a C lab of the harness its judge and
@@ -20,10 +21,11 @@ How a learner is graded, and what the grader trusts:
     lab files are copied, into OUT/work/ID/labs/ (a scratch copy per learner;
     the repository's labs/ is never written);
   - every process that touches a learner's file runs, when the grader is root,
-    as a uid of its own (one per learner and lab), with no capabilities, no
-    new privileges, in a PID namespace of its own without network when the
-    kernel allows it (tools/grade/sandbox.sh); its scratch folder is the only
-    place of the grader's it can write;
+    as a uid of its own (one per learner and lab, from a block of uids that
+    this run alone holds), with no capabilities, no new privileges, in a PID
+    namespace of its own without network when the kernel allows it
+    (tools/grade/sandbox.sh); its scratch folder is the only place of the
+    grader's it can write;
   - the verdicts are the checkers' --summary lines only (read from the judge's
     stdout, where the learner's code cannot write), checked against the
     catalogue of the lab (every function, its number of checks) taken from the
@@ -34,6 +36,7 @@ How a learner is graded, and what the grader trusts:
 """
 import concurrent.futures
 import csv
+import fcntl
 import io
 import json
 import os
@@ -46,6 +49,7 @@ import stat
 import subprocess
 import sys
 import tarfile
+import tempfile
 import threading
 import time
 import zipfile
@@ -65,6 +69,8 @@ BUILD_TIMEOUT = 120           # seconds, one learner's file built
 JUDGE_TIMEOUT = 600           # seconds, one checker run (the checkers have their own deadlines)
 UID_BASE = int(os.environ.get("GRADE_UID_BASE", "1500000000"))
 UIDS_PER_LEARNER = 128        # uid = base + learner * 128 + lab number; gid = base + learner * 128
+UID_BLOCK = 1 << 24           # one run's uids (131,072 learners), see uid_block
+UID_END = 0xffffffff          # (uid_t) -1 is no user: the kernel reads it as "unchanged"
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip")
 LAB_STATES = ("done", "pending", "failing", "missing", "unreadable", "does not compile",
@@ -150,6 +156,92 @@ def read_config(path, only):
     return repo, [labs[n] for n in sorted(labs)]
 
 
+# ---- the learners' uids --------------------------------------------------------------------
+def processes():
+    """(pid, [real, effective, saved, filesystem uid]) of every process there is"""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/status" % pid) as f:
+                for line in f:
+                    if line.startswith("Uid:"):
+                        yield int(pid), [int(u) for u in line.split()[1:]]
+                        break
+        except OSError:
+            pass
+
+
+def uid_lock_dir():
+    """the folder of the blocks' locks, root's alone: no one else can hold a
+    block's lock or put a link in its place"""
+    for d in ("/run/grade-uids", os.path.join(tempfile.gettempdir(), "grade-uids")):
+        try:
+            os.mkdir(d, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            continue          # no /run, or a read-only one: the temporary folder
+        st = os.lstat(d)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o077:
+            sys.exit("grade: %s, where runs take their blocks of uids, must be a folder of root's "
+                     "alone (remove it: it is made again)" % d)
+        return d
+    sys.exit("grade: no folder for the runs' blocks of uids: /run/grade-uids cannot be made")
+
+
+def uid_block():
+    """this run's learners' uids, (first, end, lock): a block of UID_BLOCK uids
+    from GRADE_UID_BASE that no other run holds (an flock of DIR/FIRST, kept
+    until this process and those it passes the descriptor to end) and that no
+    process uses (one a killed run left, or anyone's). So two runs at once never
+    share a uid, and every process with one of them is this run's: killing a
+    learner's leftovers by uid (Sandbox.sweep), or looking for them after the
+    run, touches nothing else. GRADE_UIDS=FIRST-END: a block the caller holds
+    (grade.py hold-uids)."""
+    held = os.environ.get("GRADE_UIDS")
+    if held:
+        first, end = (int(u) for u in held.split("-"))
+        return first, end, None
+    if UID_BASE + UID_BLOCK > UID_END:
+        sys.exit("grade: GRADE_UID_BASE=%d leaves no block of %d uids below %d"
+                 % (UID_BASE, UID_BLOCK, UID_END))
+    locks = uid_lock_dir()
+    for first in range(UID_BASE, UID_END - UID_BLOCK + 1, UID_BLOCK):
+        end = first + UID_BLOCK
+        fd = os.open(os.path.join(locks, str(first)), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        if any(first <= u < end for _, uids in processes() for u in uids):
+            os.close(fd)
+            continue
+        return first, end, fd
+    sys.exit("grade: every block of %d uids from GRADE_UID_BASE=%d is another run's, or a process "
+             "runs as one of its uids" % (UID_BLOCK, UID_BASE))
+
+
+def hold_uids(cmd):
+    """grade.py hold-uids CMD [ARG...]: CMD run holding a block of uids, named
+    in GRADE_UIDS for the grade.py it starts. check-grade grades twice, then
+    looks for its learners' processes: all in one block, which no other run
+    can take in between"""
+    if not cmd:
+        sys.exit("usage: grade.py hold-uids CMD [ARG...]")
+    if os.geteuid() == 0:
+        first, end, fd = uid_block()
+        if fd is not None:
+            os.set_inheritable(fd, True)
+        os.environ["GRADE_UIDS"] = "%d-%d" % (first, end)
+    try:
+        os.execvp(cmd[0], cmd)
+    except OSError as e:
+        sys.exit("grade: cannot run %s: %s" % (cmd[0], e.strerror))
+
+
 # ---- the sandbox ---------------------------------------------------------------------------
 class Sandbox:
     """how learners' processes run: 'ns' (own uid, PID and network namespace),
@@ -158,12 +250,15 @@ class Sandbox:
     def __init__(self, repo, probe_paths):
         self.mode = "none"
         self.warning = None
+        self.uids = (UID_BASE, UID_BASE + UID_BLOCK)
         if os.geteuid() != 0:
             self.warning = ("grade: not run as root, so the learners' code runs as you, with only the "
                             "harness's own confinement (fine for your own work; grade a class as root, "
                             "e.g. in a container)")
             return
-        uid = UID_BASE + UIDS_PER_LEARNER - 1
+        first, end, self.lock = uid_block()
+        self.uids = (first, end)
+        uid = first + UIDS_PER_LEARNER - 1
         test = ["sh", "-c", 'for f; do test -r "$f" || { echo "$f"; exit 1; }; done', "sh"] + probe_paths
         for mode in ("ns", "uid"):
             try:
@@ -196,19 +291,7 @@ class Sandbox:
         if self.mode != "uid":
             return
         for _ in range(20):
-            left = []
-            for pid in os.listdir("/proc"):
-                if not pid.isdigit():
-                    continue
-                try:
-                    with open("/proc/%s/status" % pid) as f:
-                        for line in f:
-                            if line.startswith("Uid:"):
-                                if int(line.split()[1]) == uid:
-                                    left.append(int(pid))
-                                break
-                except OSError:
-                    pass
+            left = [pid for pid, uids in processes() if uids[0] == uid]
             if not left:
                 return
             for pid in left:
@@ -431,8 +514,8 @@ def encoding_problem(data):
 
 # ---- a learner -----------------------------------------------------------------------------
 class Learner:
-    def __init__(self, ident, source, index):
-        self.id, self.source, self.index = ident, source, index
+    def __init__(self, ident, source, index, uid_base):
+        self.id, self.source, self.index, self.uid_base = ident, source, index, uid_base
         self.notes = []
         self.files = {}           # rel -> ('ok'|'missing'|'unreadable', scratch path or None, note)
         self.labs = {}            # nn -> result dict
@@ -441,7 +524,7 @@ class Learner:
 
     @property
     def gid(self):
-        return UID_BASE + self.index * UIDS_PER_LEARNER
+        return self.uid_base + self.index * UIDS_PER_LEARNER
 
     def uid(self, lab):
         return self.gid + 1 + int(lab.nn) % (UIDS_PER_LEARNER - 1)
@@ -1051,6 +1134,8 @@ def submissions(path, mode):
 
 
 def main(argv):
+    if argv[:1] == ["hold-uids"]:
+        return hold_uids(argv[1:])
     import argparse
     ap = argparse.ArgumentParser(prog="grade.py")
     ap.add_argument("--config", required=True)
@@ -1069,11 +1154,12 @@ def main(argv):
     ctx = Context()
     repo, labs = read_config(a.config, a.labs)
     ctx.repo = os.path.abspath(repo)
-    os.chdir(ctx.repo)
+    # OUT and the submissions as the caller named them (check-grade's repo is a copy elsewhere)
     ctx.out = os.path.abspath(a.out)
+    path = os.path.abspath(a.path)
+    os.chdir(ctx.repo)
     os.makedirs(ctx.out, exist_ok=True)
     ctx.env = Sandbox.env()
-    path = os.path.abspath(a.path)
     probe = [os.path.join(ctx.repo, "labs/harness/build-driver.sh")]
     for lab in labs:
         probe += [os.path.abspath(lab.conf[k]) for k in ("judge", "check") if k in lab.conf]
@@ -1091,12 +1177,16 @@ def main(argv):
         while ident in seen:
             ident, k = "%s-%d" % (base, k), k + 1
         seen.add(ident)
-        L = Learner(ident, src, i)
+        L = Learner(ident, src, i, ctx.sandbox.uids[0])
         if ident != name and not a.id:
             L.notes.append("submitted as %r" % os.path.basename(src))
         learners.append(L)
     if not learners:
         sys.exit("grade: %s holds no submission (one folder, .zip or .tar.gz per learner)" % a.path)
+    first, end = ctx.sandbox.uids
+    if len(learners) * UIDS_PER_LEARNER > end - first:
+        sys.exit("grade: %d learners, more than a run's %d uids give: grade them in parts"
+                 % (len(learners), end - first))
     work = os.path.join(ctx.out, "work")
     if os.path.lexists(work):
         shutil.rmtree(work)
@@ -1147,9 +1237,11 @@ def main(argv):
     # the times: never in the reports
     elapsed = time.monotonic() - t_start
     slow = sorted(learners, key=lambda L: -L.seconds)[:5]
-    timing = ["graded %d learner%s x %d lab%s in %.1f s (%d job%s in parallel, sandbox: %s)"
+    timing = ["graded %d learner%s x %d lab%s in %.1f s (%d job%s in parallel, sandbox: %s%s)"
               % (len(learners), "s" * (len(learners) != 1), len(labs), "s" * (len(labs) != 1), elapsed,
-                 jobs, "s" * (jobs != 1), ctx.sandbox.mode),
+                 jobs, "s" * (jobs != 1), ctx.sandbox.mode,
+                 ", uids %d-%d" % (first, first + len(learners) * UIDS_PER_LEARNER - 1)
+                 if ctx.sandbox.mode != "none" else ""),
               "slowest: " + ", ".join("%s %.1f s" % (L.id, L.seconds) for L in slow)]
     write_atomic(os.path.join(ctx.out, "timing.txt"), "\n".join(timing) + "\n")
     if not a.quiet and not a.stdout:
