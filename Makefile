@@ -196,11 +196,38 @@ OPENBLAS_CHECKS := check-library check-library-bad-args check-library-alloc \
                    check-library-fuzz check-library-threads check-oracle check-claims
 .PHONY: check-openblas check-portability check-harness-sanitize check-no-fast-math
 ifeq ($(BLAS),)
-CHECK_ALL_TARGETS += check-openblas check-portability check-harness-sanitize \
-                     check-no-fast-math
+CHECK_ALL_TARGETS += check-openblas check-openblas-alloc check-portability \
+                     check-harness-sanitize check-no-fast-math
 endif
 check-openblas:
 	$(Q)$(MAKE) BLAS=openblas $(OPENBLAS_CHECKS)
+
+# check-openblas-alloc: with one OpenBLAS thread, no failed allocation below
+# the library (in OpenBLAS too, by an LD_PRELOAD shim) ends the process
+# during the causal layer's call: each allocation fails in turn, and each
+# run must end with MM_OK or MM_ENOMEM (appendix A states why one thread).
+OBA_DIR := $(BUILD)/openblas-alloc
+# OBA_THREADS=2 shows what the check guards against
+OBA_THREADS ?= 1
+.PHONY: check-openblas-alloc
+check-openblas-alloc:
+	$(Q)$(MAKE) -s BLAS=openblas lib
+	@mkdir -p $(OBA_DIR)
+	$(Q)$(CC) -shared -fPIC -O1 tests/library/fail_malloc.c -o $(OBA_DIR)/fail_malloc.so -ldl
+	$(Q)$(COMPILE) tests/library/openblas_alloc.c $(BUILD)/openblas/libminimodel.a \
+	  -lopenblas $(LDLIBS) -ldl -o $(OBA_DIR)/openblas_alloc
+	$(Q)run() { OPENBLAS_NUM_THREADS=$(OBA_THREADS) LD_PRELOAD=$(OBA_DIR)/fail_malloc.so \
+	            $(OBA_DIR)/openblas_alloc $$1; }; \
+	n=$$(run 0 | sed -n 's/^allocations=\([0-9]*\) status=MM_OK$$/\1/p'); \
+	[ -n "$$n" ] || { echo "openblas-alloc: the run without a failure did not succeed"; exit 1; }; \
+	enomem=0; for i in $$(seq 1 $$n); do \
+	  out=$$(run $$i 2>&1) || { echo "openblas-alloc: allocation $$i of $$n failed and" \
+	    "the process ended: $$out"; exit 1; }; \
+	  case "$$out" in *MM_ENOMEM*) enomem=$$((enomem + 1));; esac; \
+	done; \
+	[ $$enomem -gt 0 ] || { echo "openblas-alloc: no failure was ever reported"; exit 1; }; \
+	echo "openblas-alloc: each of $$n allocations failed in turn ($(OBA_THREADS) OpenBLAS" \
+	     "thread): $$enomem gave MM_ENOMEM, $$((n - enomem)) were absorbed, none ended the process"
 
 # check-portability: no test may hold bits or words that another machine
 # computes differently. The library's tests and the oracle run with every

@@ -19,7 +19,16 @@
  * Unchecked: buffers of the stated sizes.
  * Aliasing: a and b may be the same buffer or overlap; c may touch neither.
  * On failure: MM_EINVAL leaves c unchanged; after MM_ERANGE c holds the
- * product, non-finite elements included. */
+ * product, non-finite elements included.
+ * Bits: the readable loops give an element of c the same bits whatever n
+ * and m (its products summed in the order of p), so chapters 03-04 give a
+ * prefix or a padded sequence the whole sequence's bits. With BLAS=openblas
+ * that holds only within rounding (its kernels choose their summation by
+ * shape and CPU); across builds, -march and CPUs, results agree within
+ * rounding, never to the bit.
+ * Exit: never, in the readable build; with BLAS=openblas, only while
+ * OpenBLAS runs one thread (OPENBLAS_NUM_THREADS=1): with more, OpenBLAS
+ * 0.3.21 ends the process when a malloc of its own fails in dgemm. */
 mm_status mm_matmul(double *c, const double *a, const double *b,
                     int n, int k, int m, bool b_transposed);
 
