@@ -65,7 +65,7 @@ static mm_status attend(double *out_i, double *a_i, const double *q_i,
         a_i[j] *= scale;                                /* / sqrt(d_k) */
         if (bias_i != NULL) {                 /* finite here: 0, -1e9, ... */
             a_i[j] += bias_i[j];
-            if (isinf(a_i[j]))          /* a finite bias: hidden keys were skipped */
+            if (isinf(a_i[j]))              /* past DBL_MAX, up or down */
                 return mm_fail(MM_ERANGE, "sdpa: query %d, key %d: the score "
                                "overflows once the bias is added", i, j);
         }
