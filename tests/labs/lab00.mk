@@ -78,7 +78,7 @@ $(LAB00_NPST)/skeleton.run: $(LAB00_CHECK) $(LAB00_PRISTINE) $(LAB00_NPPRISTINE)
 # same under the sanitizers, and each mutant of the checker caught
 check-harness-lab00-numpy: $(LAB00_NPSUBJECTS:%=$(LAB00_NPST)/%.run) $(LAB00_SAN) $(LAB00_PRISTINE)
 	@echo "lab 00 NumPy part: $(words $(LAB00_NPSUBJECTS)) subjects, each as it states"
-	@left=$$(pgrep -f 'run-learne[r] tests/labs/lab00/numpy/|lab00-numpy-selftest-leftove[r]'); \
+	@left=$$(sh tests/labs/leftovers.sh 'run-learne[r] tests/labs/lab00/numpy/|lab00-numpy-selftest-leftove[r]'); \
 	  if [ -n "$$left" ]; then \
 	    echo "  FAIL  processes left behind by the NumPy subjects:"; ps -o pid=,args= -p "$$(echo $$left | tr ' ' ,)"; \
 	    kill -9 $$left; exit 1; \

@@ -22,7 +22,7 @@ $(lab01_spin)/interrupted: $(lab01_spin)/run $(lab01_judge)
 	@for sig in INT KILL; do \
 	  $(lab01_judge) --driver $(@D)/interrupt-driver --timeout 60 > $(@D)/interrupted.out 2>&1 & \
 	  judge=$$!; sleep 0.5; kill -$$sig $$judge; wait $$judge 2>/dev/null; sleep 0.2; \
-	  left=$$(pgrep -f '^$(@D)/interrupt-driver'); \
+	  left=$$(sh tests/labs/leftovers.sh '^$(@D)/interrupt-driver'); \
 	  if [ -n "$$left" ]; then \
 	    echo "  FAIL  SIG$$sig to the judge left the learner's process running: $$left"; \
 	    kill -9 $$left; exit 1; \

@@ -56,7 +56,7 @@ $$(lab$(1)_st)/%/run: $$(lab$(1)_st)/%/build.out $$(lab$(1)_judge)
 .PHONY: check-harness-lab$(1)
 check-harness-lab$(1): $$(lab$(1)_subjects:%=$$(lab$(1)_st)/%/run) $$(lab$(1)_selftest_extra)
 	@echo "lab $(1) harness self-test ($$(LAB_VARIANT) build): $$(words $$(lab$(1)_subjects)) subjects, each as it states"
-	@left=$$$$(pgrep -f '^$$(lab$(1)_st)/'); \
+	@left=$$$$(sh tests/labs/leftovers.sh '^$$(lab$(1)_st)/'); \
 	  if [ -n "$$$$left" ]; then \
 	    echo "  FAIL  processes left behind by the self-test:"; ps -o pid=,args= -p "$$$$(echo $$$$left | tr ' ' ,)"; \
 	    kill -9 $$$$left; exit 1; \
