@@ -405,8 +405,10 @@ static int call(const char *fn, int n_bufs, lab_mat *const bufs[], int n_ints,
     snprintf(c->history + h, sizeof c->history - h, "%s%s", h ? "; " : "", shown);
     if (x.rep.kind == LAB_REPLY_TODO) {
         snprintf(died, died_size, "%s", x.rep.todo_fn);
+        lab_note_call(fn, x.rep.todo_fn);
         return -1;
     }
+    lab_note_call(fn, NULL);
     lab_set_learner_error(x.rep.last_error);
     *status = (mm_status)x.rep.status;
     take_back(c, &req, bufs, n_bufs, quiet);

@@ -90,6 +90,9 @@ lab_child *lab_child_now(void);
 void lab_child_lost(void);
 /* lab_timeout - seconds a call may take */
 double lab_timeout(void);
+/* lab_note_call - a call of fn ended: it returned (todo_fn NULL), or
+ * reached LAB_TODO() in the learner's function todo_fn */
+void lab_note_call(const char *fn, const char *todo_fn);
 /* lab_set_learner_error - remember mm_last_error() of the learner's last call */
 void lab_set_learner_error(const char *text);
 

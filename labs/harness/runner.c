@@ -35,6 +35,7 @@ typedef struct {
     bool ran;
     int outcome;
     char case_text[256];
+    char todo_fn[64];          /* the LAB_TODO() that made it pending */
     message *msgs;
     int n_msgs;
     char *output;              /* what the learner's code printed, the start of it */
@@ -51,6 +52,7 @@ static const char *hung_fn;    /* a function that did not return: its other chec
 static const char *plain_fn;   /* a function that failed alone too: no more re-runs for it */
 static const char *state_fn;   /* a function whose state was already explained */
 static char start_failure[2400];
+static bool *returned;         /* per function: a call of it returned */
 static const char *driver;
 static double timeout_s = 2.0;
 static bool brief, summary;
@@ -181,6 +183,8 @@ static int run_once(const lab_check *c)
         outcome = run_failed ? OUTCOME_FAILED : OUTCOME_PASSED;
     } else {
         outcome--;
+        if (outcome == OUTCOME_PENDING && run_failed)   /* failed stays failed */
+            outcome = OUTCOME_FAILED;
     }
     buffers_reset();
     check_jmp = outer;
@@ -344,6 +348,38 @@ static void print_output(const record *r)
                r->output_total - shown);
 }
 
+void lab_note_call(const char *fn, const char *todo_fn)
+{
+    if (todo_fn == NULL) returned[function_index(fn)] = true;
+    else snprintf(cur->todo_fn, sizeof cur->todo_fn, "%s", todo_fn);
+}
+
+/* settle_pending - pending means that the function did nothing but call
+ * LAB_TODO(): a check that reached the LAB_TODO() of a function that
+ * returned normally in another call fails, since calling LAB_TODO() only
+ * in some calls would hide a wrong function as one not yet started */
+static void settle_pending(void)
+{
+    for (int i = 0; i < n_checks; i++) {
+        record *r = &records[i];
+        if (!r->ran || r->outcome != OUTCOME_PENDING || !returned[function_index(r->todo_fn)])
+            continue;
+        cur = r;
+        char text[400];
+        snprintf(text, sizeof text, lab_es()
+                 ? "%s, %s: se llegó a LAB_TODO() en %s, que en otras llamadas sí "
+                   "devolvió un resultado: una función empezada no debe llamar a "
+                   "LAB_TODO() (borra esa línea)"
+                 : "%s, %s: reached LAB_TODO() in %s, which returned a result in other "
+                   "calls: a function you have started must not call LAB_TODO() "
+                   "(delete that line)",
+                 r->check->function, r->case_text[0] ? r->case_text : r->check->name,
+                 r->todo_fn);
+        lab_message(MSG_FAIL, text);
+        r->outcome = OUTCOME_FAILED;
+    }
+}
+
 static void print_left(const char *s, int width)
 {
     int n = 0;
@@ -375,7 +411,10 @@ int main(int argc, char *argv[])
     child_setup();
     while (lab_checks[n_checks].function) n_checks++;
     records = calloc(n_checks, sizeof *records);
-    if (!records) return 2;
+    int n_fns = 0;
+    while (lab_functions[n_fns]) n_fns++;
+    returned = calloc(n_fns + 1, sizeof *returned);     /* + 1: a name not listed */
+    if (!records || !returned) return 2;
     if (!summary && !brief)
         printf(EN_ES("%s: checking your functions...\n", "%s: comprobando tus funciones...\n"),
                lab_title[lab_es()]);
@@ -387,6 +426,7 @@ int main(int argc, char *argv[])
     child_stop(child);
     child = NULL;
     child_sweep();
+    settle_pending();
 
     int n_functions = 0;
     while (lab_functions[n_functions]) n_functions++;
