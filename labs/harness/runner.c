@@ -304,11 +304,33 @@ static int function_index(const char *name)
 }
 
 /* print_lines - text, its first line after first, the others after rest */
+/* put_safe - n bytes of s as text a terminal shows and never obeys: a
+ * control character (C0, DEL, C1: escape sequences that could clear the
+ * screen or draw a fake verdict) is written as \xHH, a byte that is not
+ * UTF-8 as \xHH too; tabs and well-formed UTF-8 pass */
+static void put_safe(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + n;
+    while (p < end) {
+        size_t len = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3
+                   : (*p & 0xF8) == 0xF0 ? 4 : 0;
+        bool ok = len > 0 && (size_t)(end - p) >= len;
+        for (size_t i = 1; ok && i < len; i++) ok = (p[i] & 0xC0) == 0x80;
+        if (ok && len == 1 && (*p < 0x20 || *p == 0x7F) && *p != '\t') ok = false;
+        if (ok && len == 2 && p[0] == 0xC2 && p[1] < 0xA0) ok = false;   /* C1 */
+        if (!ok) { printf("\\x%02X", *p++); continue; }
+        fwrite(p, 1, len, stdout);
+        p += len;
+    }
+}
+
 static void print_lines(const char *first, const char *rest, const char *text)
 {
     for (const char *line = text, *pre = first; *line; pre = rest) {
         size_t n = strcspn(line, "\n");
-        printf("%s%.*s\n", pre, (int)n, line);
+        fputs(pre, stdout);
+        put_safe(line, n);
+        putchar('\n');
         line += n + (line[n] == '\n');
     }
 }
@@ -339,7 +361,9 @@ static void print_output(const record *r)
     const char *p = r->output;
     for (; *p && lines < 20; lines++) {
         size_t n = strcspn(p, "\n");
-        printf("        | %.*s\n", (int)(n > 200 ? 200 : n), p);
+        fputs("        | ", stdout);
+        put_safe(p, n > 200 ? 200 : n);
+        putchar('\n');
         p += n + (p[n] == '\n');
     }
     size_t shown = (size_t)(p - r->output);
