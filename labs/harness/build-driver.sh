@@ -14,7 +14,8 @@
 #    FUNCTIONS, as an ordinary function, and no other global symbol (helpers
 #    are static); it may use only the library's functions (those the LIBRARY
 #    OBJECTS define), lab_todo (LAB_TODO()) and the names of allowed.txt;
-#    it may have no constructor or destructor. Every refused symbol is
+#    it may have no constructor or destructor, no IFUNC and no IRELATIVE
+#    relocation (code that would run before main). Every refused symbol is
 #    named, with its line.
 # 3. With --sanitize, compile FILE again with FLAGS added (the vetted object
 #    is a plain one, made quickly at -O0: a sanitizer adds constructors of
@@ -117,6 +118,15 @@ if [ -z "$unvetted" ]; then
                        "tiene un constructor o destructor (sección $sec): en un fichero del laboratorio no se permite código que corra solo antes o después de las comprobaciones")" ;;
       esac
     done
+    # code the dynamic linker would run before main: an IFUNC's resolver
+    nm -P "$plain" | awk '$2 == "i" { print $1 }' | while read -r name; do
+      no "$(def_line "$name")" "$(say "defines $name as an IFUNC (__attribute__((ifunc))): its resolver would run by itself before main, outside the checks; not allowed in a lab file" \
+                                      "define $name como IFUNC (__attribute__((ifunc))): su resolvedor correría solo antes de main, fuera de las comprobaciones; no se permite en un fichero del laboratorio")"
+    done
+    if readelf -rW "$plain" 2>/dev/null | grep -q 'IRELATIV'; then
+      no "" "$(say "has an IRELATIVE relocation: code that the dynamic linker would run before main is not allowed in a lab file" \
+                   "tiene una reubicación IRELATIVE: en un fichero del laboratorio no se permite código que el enlazador dinámico ejecutaría antes de main")"
+    fi
     # what it defines: the lab's functions, as ordinary functions, and nothing else
     defined=$(nm -P -g --defined-only "$plain" | awk '{ print $1, $2 }')
     for f in $functions; do
