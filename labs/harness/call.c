@@ -86,6 +86,12 @@ static void syscall_text(char *buf, size_t size, int nr)
         { SYS_process_vm_writev, "process_vm_writev", 3 },
         { SYS_setsid, "setsid", 4 }, { SYS_setpgid, "setpgid", 4 }, { SYS_prctl, "prctl", 4 },
         { SYS_socket, "socket", 5 }, { SYS_unshare, "unshare", 4 }, { SYS_setns, "setns", 4 },
+        { SYS_io_uring_setup, "io_uring_setup", 6 }, { SYS_io_uring_enter, "io_uring_enter", 6 },
+        { SYS_io_uring_register, "io_uring_register", 6 },
+        { SYS_open_by_handle_at, "open_by_handle_at", 6 },
+        { SYS_name_to_handle_at, "name_to_handle_at", 6 }, { SYS_bpf, "bpf", 4 },
+        { SYS_userfaultfd, "userfaultfd", 4 }, { SYS_perf_event_open, "perf_event_open", 3 },
+        { SYS_mount, "mount", 4 }, { SYS_personality, "personality", 4 },
     };
     const char *what[][2] = {
         { "start a process", "crear un proceso" },
@@ -94,6 +100,8 @@ static void syscall_text(char *buf, size_t size, int nr)
         { "look into another process", "mirar dentro de otro proceso" },
         { "change how the harness runs it", "cambiar cómo lo ejecuta el arnés" },
         { "open a network connection", "abrir una conexión de red" },
+        { "read or write files behind the harness's back",
+          "leer o escribir ficheros a espaldas del arnés" },
     };
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
         if (calls[i].nr == nr) {

@@ -280,6 +280,10 @@ static void confine(void)
         SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo),
         SCMP_SYS(pidfd_open), SCMP_SYS(pidfd_send_signal), SCMP_SYS(prctl),
         SCMP_SYS(socket), SCMP_SYS(unshare), SCMP_SYS(setns),
+        SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter),  /* opens files */
+        SCMP_SYS(io_uring_register), SCMP_SYS(open_by_handle_at),
+        SCMP_SYS(name_to_handle_at), SCMP_SYS(bpf), SCMP_SYS(userfaultfd),
+        SCMP_SYS(perf_event_open), SCMP_SYS(mount), SCMP_SYS(personality),
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof trapped / sizeof trapped[0]; i++)
