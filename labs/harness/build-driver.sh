@@ -67,13 +67,24 @@ first_error() {
     found { exit }
     { prev = $0 }' "$1"
 }
+# The compiler runs within limits, so that a file cannot make it read a
+# device (#include "/dev/zero") or expand macros without end: 60 s of CPU,
+# 4 GiB of address space, 32 MiB (65536 blocks of 512 bytes) of output.
 compile() {  # compile OUT EXTRA-FLAGS...
   out=$1; shift
-  if ! "$@" -c "$source" -o "$out" > "$log" 2>&1; then
+  if ! ( ulimit -t 60; ulimit -v 4194304; ulimit -f 65536; exec "$@" -c "$source" -o "$out" ) \
+       > "$log" 2>&1; then
     say "Your file $source does not compile. The first error:" \
         "Tu fichero $source no compila. El primer error:"
     echo
-    first_error "$log"
+    err=$(first_error "$log")
+    if [ -n "$err" ]; then
+      printf '%s\n' "$err"
+    else
+      grep -v '^[[:space:]]*$' "$log" | tail -n 3 | cut -c1-200 | sed 's/^/    /'
+      say "    (the compiler was stopped at its limits: 60 s of CPU, 4 GiB of memory or 32 MiB of output; an #include of a device or a macro that expands without end does this)" \
+          "    (el compilador se detuvo en sus límites: 60 s de CPU, 4 GiB de memoria o 32 MiB de salida; un #include de un dispositivo o una macro que se expande sin fin lo provocan)"
+    fi
     echo
     say "(The compiler's full output is in $log.)" \
         "(La salida completa del compilador está en $log.)"

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/ucontext.h>
 #include <unistd.h>
@@ -270,6 +271,12 @@ static void drop_capabilities(void)
 static void confine(void)
 {
     drop_capabilities();
+    /* memory: 1 GiB of address space for the learner's code and the
+     * driver (the labs' largest cases need a few MiB), no core file; the
+     * sanitizer build reserves terabytes of shadow and keeps its own limits */
+    struct rlimit as = { 1ul << 30, 1ul << 30 }, core = { 0, 0 };
+    if ((!SANITIZE && setrlimit(RLIMIT_AS, &as) != 0) || setrlimit(RLIMIT_CORE, &core) != 0)
+        die("setrlimit");
     scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
     if (!c) die("seccomp_init");
     const int trapped[] = {
