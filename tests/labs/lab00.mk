@@ -23,7 +23,7 @@ include tests/labs/selftest.mk
 
 LAB00_ST       := $(LAB00_BUILD)/selftest
 LAB00_SAN      := $(LAB00_BUILD)/check-sanitized
-LAB00_SANFLAGS := -std=c11 -O1 -g -Wall -Wextra -fsanitize=address,undefined -fno-sanitize-recover=all
+LAB00_SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
 LAB00_SANENV   := ASAN_OPTIONS=detect_leaks=0:exitcode=99 UBSAN_OPTIONS=exitcode=98:print_stacktrace=1
 LAB00_PY       := python3 tests/labs/lab00/lab00.py
 LAB00_PRISTINE := $(LAB00_ST)/pristine-answers.txt
@@ -42,7 +42,7 @@ CHECK_ALL_TARGETS += check-harness-lab00
 $(LAB00_SAN): $(LAB00_DIR)/check.c $(LAB00_DIR)/example.h $(LIB_SRCS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(call say,CCLD,$@)
-	$(Q)$(CC) $(MM_CPPFLAGS) $(CPPFLAGS) $(LAB00_SANFLAGS) $< $(LIB_SRCS) $(LDLIBS) -o $@
+	$(Q)$(CC) $(MM_CPPFLAGS) $(CPPFLAGS) $(MM_CFLAGS) $(LAB00_SANFLAGS) $< $(LIB_SRCS) $(LDLIBS) -o $@
 
 # the untouched answers file (see pristine.sh)
 $(LAB00_PRISTINE): $(LAB00_ANSWERS) lab-selftest-always
