@@ -160,3 +160,7 @@ fuzz: $(LIBT_FUZZ_DRIVER)
 	  $(LIBT_LIBFUZZER) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 	    $(BUILD)/libtest-libfuzzer/corpus; \
 	else echo "fuzz: clang not installed, libFuzzer skipped (the random driver ran)"; fi
+
+# ---- mutation testing (make check-all) ---------------------------------------------
+include $(LIBT_DIR)/mutants.mk
+CHECK_ALL_TARGETS += check-mutants check-mutants-selftest

@@ -390,6 +390,9 @@ static const row ROWS[] = {
       "T * n_heads * d_k = 536870913 * 2147483647" },
     { "mha_split_heads", "T=536870912,n_heads=1,d_k=INT_MAX,heads=m", MM_EINVAL,
       "heads must not be the same buffer as m" },                /* the size fits */
+    /* m holds T x n_heads d_k = 12: its last element counts (and heads's) */
+    { "mha_split_heads", "heads=m+11", MM_EINVAL, "heads must not overlap m" },
+    { "mha_merge_heads", "m=heads+11", MM_EINVAL, "heads must not overlap m" },
     { "mha_split_heads", "n_heads=1", MM_OK, "" },
     { "mha_split_heads", "T=1,n_heads=4,d_k=1", MM_OK, "" },
     { "mha_merge_heads", "n_heads=65536,d_k=32768", MM_EINVAL,

@@ -130,7 +130,27 @@ Test(errors, a_size_of_zero_or_less_has_nothing_to_fit)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         cr_assert_eq(mm_need_size_product("f", "a", sizes[i][0], "b", sizes[i][1]), MM_OK,
                      "a = %ld, b = %ld: %s", sizes[i][0], sizes[i][1], mm_last_error());
+    cr_assert_eq(mm_need_size_product("f", "a", 1, "b", LONG_MAX), MM_EINVAL, "1 x LONG_MAX");
+    cr_assert_eq(mm_need_size_product("f", "a", LONG_MAX, "b", 1), MM_EINVAL, "LONG_MAX x 1");
+    cr_assert_eq(mm_need_size_product("f", "a", 1, "b", (long)MM_MAX_ELEMENTS), MM_OK,
+                 "1 x MM_MAX_ELEMENTS fits: %s", mm_last_error());
     cr_assert_eq(mm_need_size_product("f", "a", INT_MAX, "b", INT_MAX), MM_EINVAL);
     cr_assert_str_eq(mm_last_error(), "f: a * b = 2147483647 * 2147483647 doubles do not "
                      "fit in one buffer (at most 1152921504606846975)");
+}
+
+Test(errors, a_result_that_overflows_is_named_by_its_row_and_column)
+{
+    /* (2, 1) x (1, 3): only row 1 overflows, so c[1][0] is the first, and
+     * Q[1][0] of a (2, 3) projection */
+    const double a[2] = { 1, 1e200 }, b[3] = { 1e200, 1e200, 1e200 };
+    double c[6];
+    cr_assert_eq(mm_matmul(c, a, b, 2, 1, 3, false), MM_ERANGE);
+    cr_assert(strstr(mm_last_error(), "c[1][0] is inf") != NULL, "%s", mm_last_error());
+    const double x[2] = { 1, 1e200 }, w_q[3] = { 1e200, 1e200, 1e200 },
+                 w_k[3] = { 1, 1, 1 }, w_v[1] = { 1 };
+    double q[6], k[6], v[2];
+    cr_assert_eq(qkv_project(q, k, v, x, w_q, w_k, w_v, 2, 1, 3, 1), MM_ERANGE);
+    cr_assert(strstr(mm_last_error(), "qkv_project: q[1][0] is inf") != NULL, "%s",
+              mm_last_error());
 }

@@ -60,6 +60,18 @@ Test(mask, padding_hides_keys_from_length_on)
     }
 }
 
+Test(mask, padding_and_combine_write_nothing_past_their_size)
+{
+    double b[7];
+    b[6] = 42;                                  /* just past a (2, 3) mask */
+    cr_assert_eq(mask_padding(b, 2, 3, 1), MM_OK, "%s", mm_last_error());
+    cr_assert(b[6] == 42, "mask_padding(2, 3) wrote b[6] = %g past its 6 elements", b[6]);
+    double bias[5] = { 0, 0, 0, 0, 42 }, other[5] = { 0, 0, 0, 0, 1 };
+    cr_assert_eq(mask_combine(bias, other, 2, 2), MM_OK, "%s", mm_last_error());
+    cr_assert(bias[4] == 42, "mask_combine(2, 2) wrote bias[4] = %g past its 4 elements",
+              bias[4]);
+}
+
 Test(mask, from_bool_true_is_visible)
 {
     const bool allowed[6] = { true, false, true, false, false, true };

@@ -78,6 +78,18 @@ Test(softmax, rows_sum_to_one)
     }
 }
 
+Test(softmax, the_weights_are_exp_of_s_minus_the_max_over_their_sum)
+{
+    /* bit for bit the formula: the maximum is 0.75 (not 0, not 1 + 0.75);
+     * volatile so that exp runs at run time, as in the library */
+    volatile double s0 = 0, s1 = 0.75;
+    double s[2] = { s0, s1 };
+    cr_assert_eq(softmax_row(s, 2), MM_OK, "%s", mm_last_error());
+    double e0 = exp(s0 - s1), e1 = exp(s1 - s1), sum = e0 + e1;
+    double want[2] = { e0 / sum, e1 / sum };
+    expect_same_bits(s, want, 2, "softmax(0, 0.75)");
+}
+
 Test(softmax, shift_invariance_is_exact)
 {
     /* s + c is exact for these c (dyadic scores, |c| <= 2^40), so each
