@@ -210,11 +210,10 @@ OBA_DIR := $(BUILD)/openblas-alloc
 # OBA_THREADS=2 shows what the check guards against
 OBA_THREADS ?= 1
 .PHONY: check-openblas-alloc
-check-openblas-alloc:
-	$(Q)$(MAKE) -s BLAS=openblas lib
-	@mkdir -p $(OBA_DIR)
+check-openblas-alloc:           # its own build folder: check-openblas may run beside it
+	$(Q)$(MAKE) -s BUILD=$(OBA_DIR) BLAS=openblas lib
 	$(Q)$(CC) -shared -fPIC -O1 tests/library/fail_malloc.c -o $(OBA_DIR)/fail_malloc.so -ldl
-	$(Q)$(COMPILE) tests/library/openblas_alloc.c $(BUILD)/openblas/libminimodel.a \
+	$(Q)$(COMPILE) tests/library/openblas_alloc.c $(OBA_DIR)/openblas/libminimodel.a \
 	  -lopenblas $(LDLIBS) -ldl -o $(OBA_DIR)/openblas_alloc
 	$(Q)run() { OPENBLAS_NUM_THREADS=$(OBA_THREADS) LD_PRELOAD=$(OBA_DIR)/fail_malloc.so \
 	            $(OBA_DIR)/openblas_alloc $$1; }; \
@@ -260,7 +259,9 @@ $(PORT_PROBE): tests/library/coretype.c
 	$(Q)$(CC) $< -lopenblas -o $@
 
 # The lab checkers' self-tests again, with the drivers under ASan and UBSan.
-check-harness-sanitize:
+# The judges are shared with the plain self-tests: made here, by this make,
+# so that two makes never build one at the same time.
+check-harness-sanitize: $(foreach n,01 02 03 04,$(lab$(n)_judge))
 	$(Q)$(MAKE) LAB_SANITIZE=1 $(foreach n,01 02 03 04,check-harness-lab$(n))
 
 # A build with -ffast-math or -ffinite-math-only is refused, with the reason.
