@@ -304,6 +304,30 @@ t_lab() {
 }
 
 # t_watch_stop - Ctrl-C while the watch waits for a save leaves nothing behind
+# waiting_for_save - inotifywait of the watch's session is running (15 s at most)
+waiting_for_save() {
+  sid=$pid i=0
+  while [ $i -lt 150 ]; do
+    for p in $(session); do
+      grep -q inotifywait "/proc/$p/cmdline" 2> /dev/null && return 0
+    done
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
+
+# t_watch_term - SIGTERM to make alone while inotifywait waits for a save:
+# inotifywait is not signalled itself, so only the recipe's trap ends it
+# (the mutant below; Ctrl-C signals the whole group, inotifywait too)
+t_watch_term() {
+  log=$work/watch.log
+  start_watch "$log"
+  wait_for 1 "$log" && waiting_for_save
+  check $? "watch: inotifywait waits for a save"
+  stop_watch TERM "$pid"
+  check $? "watch: SIGTERM to make alone while inotifywait waits leaves nothing behind"
+}
+
 t_watch_stop() {
   log=$work/watch.log
   start_watch "$log"
@@ -334,7 +358,8 @@ t_reset
 t_progress
 t_lab
 t_watch
-mutant watch-leaves-inotifywait t_watch_stop 's/kill -TERM "$$child"/: "$$child"/'
+t_watch_term
+mutant watch-leaves-inotifywait t_watch_term 's/kill -TERM "$$child"/: "$$child"/'
 mutant reset-saves-nothing t_reset 's/cp -p "$$file" "$$saved"/true/'
 mutant reset-outside-git t_reset 's/git rev-parse --is-inside-work-tree/true/'
 mutant progress-no-fallback t_progress 's/^LEARNER_TABLE_FALLBACK := 1/LEARNER_TABLE_FALLBACK :=/'
