@@ -72,6 +72,16 @@ double *lab_fresh(size_t n, const double *values);
 /* lab_normals - n doubles drawn N(0, std^2) from the library's generator
  * (mm_rng) started at seed, living until the check ends */
 double *lab_normals(size_t n, double std, uint64_t seed);
+/* lab_seed - this run's seed (1 to 999999999): fresh each run, printed in
+ * the report, given again with LAB_SEED=N or --seed N */
+uint64_t lab_seed(void);
+/* lab_random - n doubles drawn N(0, std^2) from this run's seed mixed with
+ * salt (each case its own salt): values the learner's code cannot know
+ * before the run, the same again with the same seed */
+double *lab_random(size_t n, double std, uint64_t salt);
+/* lab_random_int - a whole number from lo to hi (inclusive), drawn as
+ * lab_random draws, e.g. a size */
+long lab_random_int(long lo, long hi, uint64_t salt);
 /* lab_mat_text - "[[1,0],[0,1]]": a small matrix a (rows, cols), each
  * element %g, as a case's name shows it, into buf (size bytes, cut there);
  * returns its length, at least size if it was cut */

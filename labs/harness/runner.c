@@ -14,15 +14,22 @@
  * Options: --driver PATH (the learner's driver, required), --lang=en|es,
  * --filter FUNCTION/CHECK (a glob; repeatable), --timeout SECONDS (per
  * call), --brief (for make check: failures and the closing line),
- * --summary (only "function<TAB>pending<TAB>passed<TAB>failed" lines). */
+ * --summary (only "function<TAB>pending<TAB>passed<TAB>failed" lines),
+ * --seed N (the seed of the random cases; LAB_SEED=N in the environment
+ * does the same; without either, a fresh one each run, printed so that
+ * the run can be repeated). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fnmatch.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 #include "internal.h"
 
 typedef struct {
@@ -56,6 +63,7 @@ static bool *returned;         /* per function: a call of it returned */
 static const char *driver;
 static double timeout_s = 2.0;
 static bool brief, summary;
+static uint64_t run_seed;
 #define MAX_FILTERS 16
 static const char *filters[MAX_FILTERS];
 static int n_filters;
@@ -404,6 +412,27 @@ static void settle_pending(void)
     }
 }
 
+uint64_t lab_seed(void) { return run_seed; }
+
+/* parse_seed - a seed given as text: 1 to 999999999, or 0 if it is not one */
+static uint64_t parse_seed(const char *text)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-' || v < 1 || v > 999999999) return 0;
+    return v;
+}
+
+/* fresh_seed - a seed of 9 digits at most, different each run */
+static uint64_t fresh_seed(void)
+{
+    uint64_t r = 0;
+    if (getrandom(&r, sizeof r, 0) != sizeof r)
+        r = (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
+    return r % 999999999 + 1;
+}
+
 static void print_left(const char *s, int width)
 {
     int n = 0;
@@ -422,9 +451,16 @@ int main(int argc, char *argv[])
         else if (strcmp(a, "--timeout") == 0 && i + 1 < argc) timeout_s = atof(argv[++i]);
         else if (strcmp(a, "--brief") == 0) brief = true;
         else if (strcmp(a, "--summary") == 0) summary = true;
-        else {
+        else if (strcmp(a, "--seed") == 0 && i + 1 < argc) {
+            if (!(run_seed = parse_seed(argv[++i]))) {
+                fprintf(stderr, "lab harness: --seed %s: a seed is a whole number from 1 "
+                        "to 999999999\n", argv[i]);
+                return 2;
+            }
+        } else {
             fprintf(stderr, "lab harness: unknown option %s (the options are --filter "
-                    "FUNCTION[/CHECK], --timeout SECONDS, --brief, --summary, --lang=en|es)\n", a);
+                    "FUNCTION[/CHECK], --timeout SECONDS, --seed N, --brief, --summary, "
+                    "--lang=en|es)\n", a);
             return 2;
         }
     }
@@ -432,6 +468,13 @@ int main(int argc, char *argv[])
         fprintf(stderr, "lab harness: usage: %s --driver PATH [options]\n", argv[0]);
         return 2;
     }
+    const char *env_seed = getenv("LAB_SEED");
+    if (!run_seed && env_seed && *env_seed && !(run_seed = parse_seed(env_seed))) {
+        fprintf(stderr, "lab harness: LAB_SEED=%s: a seed is a whole number from 1 to "
+                "999999999\n", env_seed);
+        return 2;
+    }
+    if (!run_seed) run_seed = fresh_seed();
     child_setup();
     while (lab_checks[n_checks].function) n_checks++;
     records = calloc(n_checks, sizeof *records);
@@ -440,8 +483,9 @@ int main(int argc, char *argv[])
     returned = calloc(n_fns + 1, sizeof *returned);     /* + 1: a name not listed */
     if (!records || !returned) return 2;
     if (!summary && !brief)
-        printf(EN_ES("%s: checking your functions...\n", "%s: comprobando tus funciones...\n"),
-               lab_title[lab_es()]);
+        printf(EN_ES("%s: checking your functions (random cases from seed %llu)...\n",
+                     "%s: comprobando tus funciones (casos aleatorios de la semilla %llu)...\n"),
+               lab_title[lab_es()], (unsigned long long)run_seed);
     fflush(stdout);
     for (int i = 0; i < n_checks; i++) {
         records[i].check = &lab_checks[i];
@@ -496,6 +540,11 @@ int main(int argc, char *argv[])
                total[F], total[F] == 1 ? EN_ES("check", "comprobación FALLA")
                                        : EN_ES("checks", "comprobaciones FALLAN"),
                total[P], total[OK]);
+    if (total[F])
+        printf(EN_ES("(The random cases came from seed %llu: LAB_SEED=%llu runs them again.)\n",
+                     "(Los casos aleatorios salieron de la semilla %llu: LAB_SEED=%llu los "
+                     "repite.)\n"),
+               (unsigned long long)run_seed, (unsigned long long)run_seed);
     else if (total[P])
         printf(EN_ES("%d %s pending (functions that still call LAB_TODO()), "
                      "%d passed, none failing.\n",
