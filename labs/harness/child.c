@@ -1,21 +1,30 @@
 /* child.c - the learner's process, from the judge's side: start it, talk
  * to it with a deadline, and stop it so that nothing is left behind.
  *
- * The driver runs in a process group of its own, with a parent-death
- * signal (if the judge dies, so does it), and is stopped by SIGKILL to the
- * whole group, whatever it does with its signals. The judge is the reaper
- * of anything under it (PR_SET_CHILD_SUBREAPER) and sweeps its children
+ * The driver runs in the sandbox (sandbox.sh: bubblewrap's namespaces, in
+ * which it sees only itself and the system's /usr, with a private /tmp and
+ * no network), under a system-call filter in force from its first
+ * instruction (the early filter below; the driver adds its own in main).
+ * It runs in a process group of its own, with a parent-death signal (if
+ * the judge dies, so does it), and is stopped by SIGKILL to the whole
+ * group, whatever it does with its signals. The judge is the reaper of
+ * anything under it (PR_SET_CHILD_SUBREAPER) and sweeps its children
  * before it exits; on SIGINT, SIGTERM or SIGHUP it stops them first. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -79,8 +88,94 @@ void child_sweep(void)
     }
 }
 
+/* ---- the sandbox --------------------------------------------------------------------- */
+static bool sandboxed;                   /* sandbox.sh --probe said yes */
+static char sandbox_note[512];           /* else why not */
+static char *early_bpf;                  /* the early filter, as a BPF program */
+static size_t early_bpf_len;
+
+const char *child_sandbox_note(void) { return sandboxed ? NULL : sandbox_note; }
+
+/* early_filter - what the driver may never do, from its first instruction
+ * (before main, where a constructor or an IFUNC resolver of the learner's
+ * would run): start a process, trace one, leave its session, open a socket,
+ * reach files by io_uring or handles, load BPF, mount, change personality,
+ * push characters into a terminal. exec stays allowed here (bubblewrap
+ * starts the driver with it; without the sandbox the judge's child loads
+ * the filter itself, then starts the driver); the driver's own filter
+ * forbids it in main. */
+static void early_filter(void)
+{
+    scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
+    const int trapped[] = {
+        SCMP_SYS(fork), SCMP_SYS(vfork), SCMP_SYS(clone), SCMP_SYS(clone3),
+        SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev),
+        SCMP_SYS(setsid), SCMP_SYS(setpgid), SCMP_SYS(pidfd_open),
+        SCMP_SYS(pidfd_send_signal), SCMP_SYS(pidfd_getfd), SCMP_SYS(socket),
+        SCMP_SYS(socketpair), SCMP_SYS(unshare), SCMP_SYS(setns),
+        SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register),
+        SCMP_SYS(open_by_handle_at), SCMP_SYS(name_to_handle_at), SCMP_SYS(bpf),
+        SCMP_SYS(userfaultfd), SCMP_SYS(perf_event_open), SCMP_SYS(mount),
+        SCMP_SYS(umount2), SCMP_SYS(pivot_root), SCMP_SYS(chroot), SCMP_SYS(personality),
+        SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key), SCMP_SYS(kexec_load),
+        SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(delete_module),
+        SCMP_SYS(reboot), SCMP_SYS(swapon), SCMP_SYS(swapoff), SCMP_SYS(acct),
+        SCMP_SYS(mknod), SCMP_SYS(mknodat),
+    };
+    int bad = !c;
+    for (size_t i = 0; !bad && i < sizeof trapped / sizeof trapped[0]; i++)
+        bad |= seccomp_rule_add(c, SCMP_ACT_TRAP, trapped[i], 0);
+    if (!bad) bad |= seccomp_rule_add(c, SCMP_ACT_TRAP, SCMP_SYS(ioctl), 1,
+                                      SCMP_A1(SCMP_CMP_EQ, TIOCSTI));
+    int fd = bad ? -1 : memfd_create("lab-bpf", MFD_CLOEXEC);
+    off_t len;
+    if (fd < 0 || seccomp_export_bpf(c, fd) != 0 || (len = lseek(fd, 0, SEEK_END)) <= 0 ||
+        !(early_bpf = malloc((size_t)len)) || pread(fd, early_bpf, (size_t)len, 0) != len) {
+        fprintf(stderr, "lab harness: cannot make the driver's system-call filter\n");
+        exit(2);
+    }
+    early_bpf_len = (size_t)len;
+    close(fd);
+    seccomp_release(c);
+}
+
+/* probe_sandbox - can sandbox.sh make the sandbox here? If not, its reason
+ * goes into the report */
+static void probe_sandbox(void)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        perror("lab harness");
+        exit(2);
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(p[1], 1);
+        dup2(p[1], 2);
+        execl("/bin/sh", "sh", LAB_SANDBOX_SH, "--probe", (char *)NULL);
+        _exit(127);
+    }
+    close(p[1]);
+    char why[400] = "";
+    size_t got = 0;
+    for (ssize_t n; got < sizeof why - 1 &&
+                    (n = read(p[0], why + got, sizeof why - 1 - got)) != 0; )
+        if (n > 0) got += (size_t)n;
+        else if (errno != EINTR) break;
+    close(p[0]);
+    why[got] = '\0';
+    why[strcspn(why, "\n")] = '\0';
+    int st = 0;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    sandboxed = pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    if (!sandboxed)
+        snprintf(sandbox_note, sizeof sandbox_note, "%s", why[0] ? why : "sandbox.sh failed");
+}
+
 void child_setup(void)
 {
+    early_filter();
+    probe_sandbox();
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     prctl(PR_SET_DUMPABLE, 0);           /* no /proc/<judge>/mem for the children */
     signal(SIGPIPE, SIG_IGN);
@@ -142,6 +237,9 @@ static void finish(lab_child *c, lab_exchange *x, bool kill_now)
     }
     kill(-c->pid, SIGKILL);              /* anything else in its group */
     forget(c->pid);
+    /* bubblewrap ends with 128 + N when the driver was stopped by signal N */
+    if (sandboxed && WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 128 + NSIG)
+        st = WEXITSTATUS(st) - 128;
     x->wstatus = st;
     double until = now() + 0.2;
     while (now() < until) {
@@ -215,7 +313,18 @@ static _Noreturn void start_in_child(const char *path, int req, int rep, int out
         dup2(fds[1], LAB_FD_REP) < 0 || dup2(fds[2], LAB_FD_SHM) < 0 ||
         dup2(fds[3], 1) < 0 || dup2(fds[3], 2) < 0)
         _exit(127);
-    closefrom(LAB_FD_SHM + 1);
+    int bpf = -1;
+    if (sandboxed) {                      /* the early filter, for bubblewrap */
+        bpf = memfd_create("lab-bpf", 0);
+        if (bpf < 0 || write(bpf, early_bpf, early_bpf_len) != (ssize_t)early_bpf_len ||
+            lseek(bpf, 0, SEEK_SET) != 0 || dup2(bpf, LAB_FD_SHM + 1) < 0)
+            _exit(127);
+    }
+    closefrom(LAB_FD_SHM + 2);
+    /* no core file; files of at most 64 MiB (the sandbox's /tmp is private) */
+    struct rlimit core = { 0, 0 }, fsize = { 64ul << 20, 64ul << 20 };
+    setrlimit(RLIMIT_CORE, &core);
+    setrlimit(RLIMIT_FSIZE, &fsize);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -226,7 +335,20 @@ static _Noreturn void start_in_child(const char *path, int req, int rep, int out
            "allocator_may_return_null=1:print_summary=1", 1);
     setenv("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1:exitcode=86", 1);
     setenv("LIBC_FATAL_STDERR_", "1", 1);
-    execl(path, path, (char *)NULL);
+    if (sandboxed) {
+        char fd[16];
+        snprintf(fd, sizeof fd, "%d", LAB_FD_SHM + 1);
+        setenv("LAB_SANDBOX", "bwrap", 1);   /* probed already */
+        execl("/bin/sh", "sh", LAB_SANDBOX_SH, "--ro", path, "--seccomp", fd, "--", path,
+              (char *)NULL);
+    } else {                             /* no sandbox: the early filter all the same */
+        struct sock_fprog prog = { (unsigned short)(early_bpf_len / sizeof(struct sock_filter)),
+                                   (struct sock_filter *)early_bpf };
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+            prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+            _exit(127);
+        execl(path, path, (char *)NULL);
+    }
     dprintf(2, "lab harness: cannot run %s: %s\n", path, strerror(errno));
     _exit(127);
 }

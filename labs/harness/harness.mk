@@ -47,9 +47,18 @@ else
 lab_say = @printf '  %-6s %s\n' '$(1)' '$(2)' $(LAB_TO)
 endif
 
-# lab_driver_cmd(NN, SOURCE, DIR, EXTRA[, TARGET]) - build-driver.sh for SOURCE into
-# DIR/driver; the header dependencies go to DIR/learner.d for TARGET (DIR/driver)
-lab_driver_cmd = sh $(LAB_HARNESS)/build-driver.sh --source $(2) --object $(3)/learner.o \
+# What a learner's build may see, in the sandbox (sandbox.sh): the library's
+# headers and lab.h, the harness's build script, and the driver's own objects
+lab_public = $(wildcard tangled/minimodel/*/*.h) $(LAB_HARNESS)/lab.h \
+  $(LAB_HARNESS)/build-driver.sh $(LAB_HARNESS)/allowed.txt
+# lab_driver_cmd(NN, SOURCE, DIR, EXTRA[, TARGET[, SEES]]) - build-driver.sh
+# for SOURCE into DIR/driver, in the sandbox: it reads SOURCE, what
+# lab_public names, the driver's objects and SEES (more sandbox.sh --ro
+# PATH), and writes DIR only; the header dependencies go to DIR/learner.d
+# for TARGET (DIR/driver)
+lab_driver_cmd = sh $(LAB_HARNESS)/sandbox.sh --ro $(2) --rw $(3) \
+  $(foreach f,$(lab_public) $(lab$(1)_b)/driver.o $(lab$(1)_b)/calls.o $(lab$(1)_libobjs),--ro $(f)) \
+  $(6) -- sh $(LAB_HARNESS)/build-driver.sh --source $(2) --object $(3)/learner.o \
   --driver $(3)/driver --functions '$(LAB$(1)_FUNCS)' --lib '$(lab$(1)_libobjs)' \
   --with '$(lab$(1)_b)/driver.o $(lab$(1)_b)/calls.o' $(if $(LAB_SANITIZE),--sanitize '$(LAB_SANITIZE_FLAGS)') \
   $(4) -- $(CC) $(LAB_DRIVER_CFLAGS) -Wno-unused-parameter -MMD -MP -MT $(or $(5),$(3)/driver) -MF $(3)/learner.d
@@ -64,7 +73,8 @@ lab$(1)_judge_objs := $$(patsubst $$(LAB$(1)_DIR)/check/%.c,$$(lab$(1)_top)/judg
                       $$(patsubst $$(LAB_HARNESS)/%.c,$$(lab$(1)_top)/judge-obj/harness-%.o,$$(LAB_JUDGE_SRCS))
 lab$(1)_libobjs := $$(patsubst tangled/%.c,$$(lab$(1)_b)/lib/%.o,$$(LAB$(1)_LIB))
 lab$(1)_driver_deps := $$(lab$(1)_b)/driver.o $$(lab$(1)_b)/calls.o $$(lab$(1)_libobjs) \
-                       $$(LAB_HARNESS)/build-driver.sh $$(LAB_HARNESS)/allowed.txt
+                       $$(LAB_HARNESS)/build-driver.sh $$(LAB_HARNESS)/allowed.txt \
+                       $$(LAB_HARNESS)/sandbox.sh
 
 # the judge: the checks, the harness, the library as the reference
 $$(lab$(1)_top)/judge-obj/%.o: $$(LAB$(1)_DIR)/check/%.c
@@ -74,10 +84,11 @@ $$(lab$(1)_top)/judge-obj/%.o: $$(LAB$(1)_DIR)/check/%.c
 $$(lab$(1)_top)/judge-obj/harness-%.o: $$(LAB_HARNESS)/%.c
 	@mkdir -p $$(@D)
 	$$(call lab_say,CC,$$@)
-	$$(Q)$$(CC) $$(LAB_CFLAGS) -MMD -MP -c $$< -o $$@
+	$$(Q)$$(CC) $$(LAB_CFLAGS) -DLAB_SANDBOX_SH='"$$(abspath $$(LAB_HARNESS)/sandbox.sh)"' \
+	  -MMD -MP -c $$< -o $$@
 $$(lab$(1)_judge): $$(lab$(1)_judge_objs) $$(LIB)
 	$$(call lab_say,CCLD,$$@)
-	$$(Q)$$(CC) $$(MM_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+	$$(Q)$$(CC) $$(MM_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS) -lseccomp
 
 # the driver's own parts, in the variant's flags
 $$(lab$(1)_b)/driver.o: $$(LAB_HARNESS)/driver.c

@@ -51,6 +51,9 @@ void child_stop(lab_child *c);
 /* child_setup - once, in the judge: become the reaper of whatever the
  * children leave, make the judge's memory unreadable to them */
 void child_setup(void);
+/* child_sandbox_note - NULL if the drivers run in the sandbox (sandbox.sh),
+ * else why they cannot (the report says so) */
+const char *child_sandbox_note(void);
 /* child_sweep - kill and reap any process left under the judge */
 void child_sweep(void);
 

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,17 +139,21 @@ static void start_text(const lab_exchange *x)
     const char *how = x->end == END_HUNG ? EN_ES("it did not get ready in time",
                                                  "no estuvo listo a tiempo")
                     : EN_ES("it ended before it was ready", "terminó antes de estar listo");
+    bool sys = WIFSIGNALED(x->wstatus) && WTERMSIG(x->wstatus) == SIGSYS;
     snprintf(start_failure, sizeof start_failure,
-             EN_ES("%sthe process that runs your code could not start: %s (%s %d). Code "
+             EN_ES("%sthe process that runs your code could not start: %s (%s %d%s). Code "
                    "that runs before any check - a constructor, or a library the lab does "
                    "not use - is not allowed. Every check fails until it starts.",
-                   "%sel proceso que ejecuta tu código no pudo arrancar: %s (%s %d). No se "
+                   "%sel proceso que ejecuta tu código no pudo arrancar: %s (%s %d%s). No se "
                    "permite código que corra antes de las comprobaciones: un constructor, o "
                    "una biblioteca que el laboratorio no usa. Todas las comprobaciones "
                    "fallan mientras no arranque."),
              pre, how,
              WIFSIGNALED(x->wstatus) ? EN_ES("signal", "señal") : EN_ES("exit status", "estado"),
-             WIFSIGNALED(x->wstatus) ? WTERMSIG(x->wstatus) : WEXITSTATUS(x->wstatus));
+             WIFSIGNALED(x->wstatus) ? WTERMSIG(x->wstatus) : WEXITSTATUS(x->wstatus),
+             sys ? EN_ES(", SIGSYS: a system call the sandbox forbids, such as starting a "
+                         "process", ", SIGSYS: una llamada al sistema que el entorno aislado "
+                         "prohíbe, como crear un proceso") : "");
 }
 
 lab_child *lab_child_now(void)
@@ -486,6 +491,14 @@ int main(int argc, char *argv[])
         printf(EN_ES("%s: checking your functions (random cases from seed %llu)...\n",
                      "%s: comprobando tus funciones (casos aleatorios de la semilla %llu)...\n"),
                lab_title[lab_es()], (unsigned long long)run_seed);
+    const char *unboxed = child_sandbox_note();
+    if (unboxed)
+        fprintf(summary ? stderr : stdout,
+                EN_ES("Note: %s, so your code runs without the sandbox, confined only by "
+                      "the driver's own limits and file permissions.\n",
+                      "Nota: %s, así que tu código se ejecuta sin el entorno aislado, "
+                      "limitado solo por los límites del propio programa y los permisos de "
+                      "los ficheros.\n"), unboxed);
     fflush(stdout);
     for (int i = 0; i < n_checks; i++) {
         records[i].check = &lab_checks[i];

@@ -12,8 +12,10 @@ This checker
     tables with their verdicts): no number is typed here;
   - runs the learner's function in a separate Python process (the same
     interpreter as this one, /usr/bin/python3 from make, so that a pyenv
-    python without NumPy on PATH does not matter), in a process group of its
-    own, with a deadline: SIGALRM interrupts the learner's code after
+    python without NumPy on PATH does not matter), in the labs' sandbox
+    (labs/harness/sandbox.sh: it sees this file, the learner's and the
+    system's /usr, nothing else), within memory and output limits, in a
+    process group of its own, with a deadline: SIGALRM interrupts the learner's code after
     --timeout seconds (and says at which line), and the whole group is
     killed --grace seconds later if that did not end it, and always at the
     end, so nothing it started is left behind;
@@ -28,8 +30,10 @@ This checker
     raises, and compares each NumPy table with the learner's hand table.
 
 Usage: numpy_check.py [--lang=en|es] [--brief | --summary] [--timeout S]
-                      [--grace S] [--python PATH] --checker CHECK
+                      [--grace S] [--python PATH] [--launcher PATH] --checker CHECK
                       [--answers ANSWERS] NUMPY_FILE
+  --launcher PATH runs the learner's process through PATH (which runs its
+  arguments as a command: the grader's, as the learner's own user).
   --summary prints only one line per table, numpy:KEY<TAB>pending<TAB>passed
   <TAB>failed, and numpy:large for the probe (for make progress); --brief
   prints one line unless something is wrong. Messages are in Spanish with
@@ -48,6 +52,8 @@ import linecache
 import math
 import os
 import re
+import resource
+import select
 import signal
 import subprocess
 import sys
@@ -953,9 +959,60 @@ def usage():
     return 2
 
 
+SANDBOX = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                        "..", "harness", "sandbox.sh"))
+CHILD_MEMORY = 4 << 30       # address space of the learner's process
+CHILD_FILE = 64 << 20        # the largest file it may write (its /tmp is private)
+ANSWER_CAP = 32 << 20        # what is read of its answer (JSON)
+PRINTED_CAP = 64 << 10       # what is kept of what it printed
+
+
+def sandbox_note():
+    """None if sandbox.sh can make the sandbox here, else why not"""
+    try:
+        p = subprocess.run(["sh", SANDBOX, "--probe"], capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "sandbox.sh cannot run (%s)" % e
+    return None if p.returncode == 0 else (p.stdout.decode("utf-8", "replace").strip()
+                                           or "sandbox.sh failed")
+
+
+def child_limits():
+    os.setpgrp()
+    resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY, CHILD_MEMORY))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (CHILD_FILE, CHILD_FILE))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def read_bounded(p, until):
+    """the child's stdout (at most ANSWER_CAP bytes) and stderr (its first
+    PRINTED_CAP bytes), read until both end; the rest is read and dropped, so
+    that no amount of printing costs this process memory. TimeoutExpired
+    once the monotonic clock passes until."""
+    keep = {p.stdout.fileno(): [bytearray(), ANSWER_CAP],
+            p.stderr.fileno(): [bytearray(), PRINTED_CAP]}
+    open_fds = list(keep)
+    while open_fds:
+        left = until - time.monotonic()
+        if left <= 0:
+            raise subprocess.TimeoutExpired(p.args, 0)
+        ready, _, _ = select.select(open_fds, [], [], left)
+        for fd in ready:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                open_fds.remove(fd)
+                continue
+            buf, cap = keep[fd]
+            if len(buf) < cap:
+                buf += chunk[:cap - len(buf)]
+    p.wait()
+    return bytes(keep[p.stdout.fileno()][0]), bytes(keep[p.stderr.fileno()][0])
+
+
 def run_child(path, timeout, grace):
-    """the learner's function, in a process group of its own; returns the
-    child's JSON (or a stand-in when it did not give one) and its stderr"""
+    """the learner's function, in the sandbox and a process group of its own;
+    returns the child's JSON (or a stand-in when it did not give one) and the
+    start of its stderr"""
     req = json.dumps({"timeout": timeout, "runs": {"example": REF["inputs"], "large": REF["large_inputs"]}})
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
                PYTHONDONTWRITEBYTECODE="1")
@@ -963,9 +1020,22 @@ def run_child(path, timeout, grace):
     # byte to the ready pipe): importing NumPy on a loaded machine is no hang
     ready_r, ready_w = os.pipe()
     env["LAB00_READY_FD"] = str(ready_w)
-    p = subprocess.Popen([OPTS.python, "-B", os.path.abspath(__file__), "--run-learner", path],
+    me, learner = os.path.abspath(__file__), os.path.abspath(path)
+    cmd = [OPTS.python, "-B", me, "--run-learner", learner]
+    if OPTS.sandboxed:
+        env["LAB_SANDBOX"] = "bwrap"            # probed already
+        sees = ["--ro", me, "--ro", learner]
+        for prefix in {os.path.realpath(os.path.dirname(os.path.abspath(OPTS.python))) + "/..",
+                       os.path.realpath(sys.base_prefix)}:    # an interpreter not in /usr
+            prefix = os.path.normpath(prefix)
+            if prefix != "/usr" and not prefix.startswith("/usr/"):
+                sees += ["--ro", prefix]
+        for d in filter(None, env.get("PYTHONPATH", "").split(os.pathsep)):
+            sees += ["--ro", os.path.abspath(d)]     # the caller's module folders
+        cmd = ["sh", SANDBOX] + sees + ["--"] + cmd
+    p = subprocess.Popen(OPTS.launcher + cmd,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         env=env, preexec_fn=os.setpgrp, pass_fds=(ready_w,))
+                         env=env, preexec_fn=child_limits, pass_fds=(ready_w,))
     os.close(ready_w)
     killed = False
 
@@ -983,14 +1053,13 @@ def run_child(path, timeout, grace):
         p.stdin.write(req.encode())
         p.stdin.close()
         p.stdin = None               # communicate() has nothing more to send
-        import select
         select.select([ready_r], [], [], 120)     # NumPy imported (or the child gone)
         os.close(ready_r)
-        out, err = p.communicate(timeout=timeout + grace)
+        out, err = read_bounded(p, time.monotonic() + timeout + grace)
     except subprocess.TimeoutExpired:
         killed = True
         kill_group()
-        out, err = p.communicate()
+        out, err = read_bounded(p, time.monotonic() + 10)
     finally:
         kill_group()          # whatever the learner's code started goes too
         signal.signal(signal.SIGTERM, old)
@@ -1005,7 +1074,7 @@ def main(argv):
     global LANG_ES, REF
     LANG_ES = env_is_spanish()
     brief = summary = False
-    OPTS.timeout, OPTS.grace, OPTS.python = 5.0, 10.0, sys.executable
+    OPTS.timeout, OPTS.grace, OPTS.python, OPTS.launcher = 5.0, 10.0, sys.executable, []
     checker = answers = path = None
     args = list(argv)
     while args:
@@ -1015,9 +1084,11 @@ def main(argv):
         elif a == "--lang=": pass
         elif a == "--brief": brief = True
         elif a == "--summary": summary = True
-        elif a in ("--timeout", "--grace", "--python", "--checker", "--answers") and args:
+        elif a in ("--timeout", "--grace", "--python", "--launcher", "--checker",
+                   "--answers") and args:
             v = args.pop(0)
-            if a == "--timeout": OPTS.timeout = float(v)
+            if a == "--launcher": OPTS.launcher.append(v)
+            elif a == "--timeout": OPTS.timeout = float(v)
             elif a == "--grace": OPTS.grace = float(v)
             elif a == "--python": OPTS.python = v
             elif a == "--checker": checker = v
@@ -1048,6 +1119,13 @@ def main(argv):
                     "(git checkout -- %s).\n" % (path, path),
                     "%s: no existe ese archivo: tómalo de git (git checkout -- %s).\n" % (path, path)))
         return 2
+    why = sandbox_note()
+    OPTS.sandboxed = why is None
+    if why:
+        out.write(L("Note: %s, so your code runs without the sandbox, confined only by its own "
+                    "limits and file permissions.\n" % why,
+                    "Nota: %s, así que tu código se ejecuta sin el entorno aislado, limitado solo "
+                    "por sus propios límites y los permisos de los ficheros.\n" % why))
     res, killed, rc, err = run_child(path, OPTS.timeout, OPTS.grace)
 
     if res is not None and res["numpy"] and not res["numpy"]["ok"]:

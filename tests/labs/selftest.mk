@@ -32,6 +32,10 @@ lab-selftest-always:
 # the call.
 define lab_c_selftest
 lab$(1)_st := $$(lab$(1)_b)/selftest
+# what a subject's build may see besides a learner's (sandbox.sh): the
+# subjects' folder (they include each other) and the pristine skeleton; a
+# subject's `build: sees PATH` lines add PATH
+lab$(1)_sees = --ro tests/labs/lab$(1) --ro $$(lab$(1)_st)/pristine
 lab$(1)_subjects := $$(sort $$(notdir $$(basename $$(wildcard tests/labs/lab$(1)/*.c))))
 
 $$(lab$(1)_st)/pristine/pristine-skeleton.c: $$(LAB$(1)_LEARNER) lab-selftest-always
@@ -43,8 +47,10 @@ $$(lab$(1)_st)/%/build.out: tests/labs/lab$(1)/%.c $$(lab$(1)_driver_deps)
 	@s=$$<; lang=$$$$(sed -n 's/^[[:space:]/*#]*run-lang: *\([a-z]*\).*/\1/p' $$$$s); \
 	  envs=$$$$(sed -n 's/^[[:space:]/*#]*run-env: *\([A-Z_]*=[^ ]*\).*/\1/p' $$$$s); \
 	  vet=$$$$(grep -q '^[[:space:]/*#]*build: unvetted' $$$$s && echo --unvetted); \
+	  sees=$$$$(sed -n 's/^[[:space:]/*#]*build: sees \([^ ]*\).*/--ro \1/p' $$$$s); \
 	  env -u LC_ALL -u LC_MESSAGES LANG=C LAB_LANG=$$$$lang $$$$envs \
-	  $$(call lab_driver_cmd,$(1),$$$$s,$$(@D),$$$$vet,$$@) -I$$(lab$(1)_st)/pristine > $$@ 2>&1 || true
+	  $$(call lab_driver_cmd,$(1),$$$$s,$$(@D),$$$$vet,$$@,$$(lab$(1)_sees) $$$$sees) \
+	  -I$$(lab$(1)_st)/pristine > $$@ 2>&1 || true
 
 # run: never a file, so every subject runs on every self-test; a refused
 # file prints its refusal and exits 1

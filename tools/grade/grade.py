@@ -57,7 +57,7 @@ from xml.sax.saxutils import escape as xml_escape, quoteattr
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SANDBOX = os.path.join(HERE, "sandbox.sh")
-SANDBOX_PYTHON = os.path.join(HERE, "sandbox-python")
+SANDBOX_RUN = os.path.join(HERE, "sandbox-run")
 
 # ---- limits --------------------------------------------------------------------------------
 MAX_FILE = 1 << 20            # one lab file: 1 MiB
@@ -781,9 +781,9 @@ class Job:
                 else:             # the NumPy part stands alone: no hand tables to compare
                     i = cmd.index("@ANSWERS@")
                     del cmd[i - 1:i + 1]
-                cmd += ["--lang=en", "--python", SANDBOX_PYTHON]
+                cmd += ["--lang=en", "--launcher", SANDBOX_RUN]
                 env = dict(c.env, GRADE_SANDBOX=c.sandbox.mode, GRADE_SANDBOX_UID=str(L.uid(lab)),
-                           GRADE_SANDBOX_GID=str(L.gid), GRADE_SANDBOX_PYTHON=cmd[0])
+                           GRADE_SANDBOX_GID=str(L.gid))
                 try:
                     rc, out, err = run(cmd + ["--summary", path], c.repo, env, JUDGE_TIMEOUT)
                 finally:

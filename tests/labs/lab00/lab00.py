@@ -738,6 +738,10 @@ def numpy_cases():
          ["Your code printed (2 lines):", "| O is (3, 2)", "NumPy: 10 of 10 tables right"]),
         ("writes-fd1", "a write to file descriptor 1, past Python's print", [("    O = A @ V", "    O = A @ V\n    import os\n    os.write(1, b'{noise\\n')")],
          "en", right, 0, ["NumPy: 10 of 10 tables right, 0 wrong, 0 pending; large inputs: ok."]),
+        ("sandbox-repo", "the learner's code looks for the repository and the home folder", [("    O = A @ V", "    O = A @ V\n    import os\n    print('sees Makefile:', os.path.exists('Makefile'), '- sees /root or /home:', os.path.exists('/root') or os.path.exists('/home'))")],
+         "en", right, 0, ["| sees Makefile: False - sees /root or /home: False", "NumPy: 10 of 10 tables right"]),
+        ("print-flood", "300 MiB written to file descriptor 2: what is kept is bounded", [("    O = A @ V", "    O = A @ V\n    import os\n    for _ in range(300):\n        os.write(2, b'x' * (1 << 20))")],
+         "en", right, 0, ["NumPy: 10 of 10 tables right, 0 wrong, 0 pending; large inputs: ok."]),
         # hand tables against NumPy
         ("hand-differs", "right NumPy, a wrong hand table", [], "en", "a-columns.txt", 0,
          ["[A] NumPy and the reference agree; your hand table differs at row 0, column 0: you wrote 0.38, NumPy gives 0.6285."]),

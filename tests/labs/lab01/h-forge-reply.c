@@ -3,6 +3,8 @@
  * symbol checks) before the real one. The judge takes only a reply that
  * answers its own request (a sequence number and a random nonce): this
  * one is not, and the check fails, the channel named.
+ * build: sees labs/harness/wire.h (the sandbox shows a learner's build only the
+ *   library's headers and lab.h; the protocol is public all the same)
  * run-only: qkv_pack
  * expect-exit: 1
  * expect: qkv_pack, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': stopped answering the harness

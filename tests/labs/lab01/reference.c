@@ -4,6 +4,8 @@
  * functions it defines the chapter's others (qkv_attend_unscaled,
  * attention_init_weights), which a learner's file may not.
  * build: unvetted
+ * build: sees tangled/minimodel/attention/qkv.c (the sandbox shows a learner's build
+ *   the library's headers only)
  * expect-exit: 0
  * expect: All 36 checks pass
  * expect-re: ^total +0 +36 +0$

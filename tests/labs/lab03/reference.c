@@ -5,6 +5,8 @@
  * them is turned into a static function no one calls, by a macro on its
  * name: `mm_status mha_new(ARGS) {...}` reads
  * `mm_status lab03_unused_mha_new(void); static mm_status unused_mha_new(ARGS) {...}`.
+ * build: sees tangled/minimodel/attention/mha.c (the sandbox shows a learner's build
+ *   the library's headers only)
  * expect-exit: 0
  * expect: All 43 checks pass
  * expect-re: ^total +0 +43 +0$
