@@ -399,7 +399,7 @@ static double *one_hidden_bias(const sdpa_case *c, uint64_t salt)
 }
 
 /* extreme_bias_row - row i of the extreme case's bias (T_k), by kind:
- * 0 ties at a value from 1.4e39 to 1e301, far above FLT_MAX (3.4e38, where
+ * 0 ties at a value from 1.4e39 to 2e301, far above FLT_MAX (3.4e38, where
  * a float overflows), among N(0, 1) biases, its negative and -inf; 1 ties
  * at a value from -0.9 DBL_MAX to -0.5 DBL_MAX among -DBL_MAX and -inf;
  * 2 zeros and one -inf (that row's query is scaled instead). Each score is
