@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """make-zip.py OUT.zip [LABS] [--worktree] - the autograder zip for Gradescope:
-the workbook as committed (git archive HEAD; --worktree: the tracked files as
-they are in the working tree, for the self-test), with setup.sh and
+the workbook as committed (git archive HEAD; --worktree: the files git does
+not ignore, as they are in the working tree, for the self-test), with setup.sh and
 run_autograder at the top, where Gradescope looks for them (it unpacks the zip
 into /autograder/source), and grade-labs.txt: the labs graded (LABS, e.g.
 '02' or '01 02'; all of them when empty), which run_autograder passes on as
@@ -26,7 +26,8 @@ DATE = (2024, 1, 1, 0, 0, 0)
 def committed():
     """(path, mode, bytes) of every file of the workbook"""
     if worktree:
-        names = subprocess.run(["git", "ls-files", "-z"], capture_output=True, check=True).stdout
+        names = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                               capture_output=True, check=True).stdout
         for n in sorted(n.decode() for n in names.split(b"\0") if n):
             if os.path.isfile(n) and not os.path.islink(n):
                 with open(n, "rb") as f:
