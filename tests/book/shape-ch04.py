@@ -19,6 +19,10 @@ that git revision, and prints per edition:
   chunks     the median and the largest library chunk of that section, in
              lines (every line of the chunk's body, blank ones too).
 
+With --program PROG (build/examples/ch04-masking) it also checks that every
+line of the chapter's verbatim blocks that reads key=value is a line that
+PROG prints, so the output the chapter shows is the program's, key and value.
+
 With --check it exits 1 unless, in each edition, the examples share is 0 %,
 prose/10 is at least PROSE_MIN, and every library chunk of the implementation
 is at most CHUNK_MAX lines (the front matter's promise: chunks of 3 to 15).
@@ -146,10 +150,35 @@ def measure(edition, rev):
             "largest": max(sizes) if sizes else 0, "chunks": len(sizes)}
 
 
+FACT = re.compile(r"^[A-Za-z][\w.]*=\S+$")
+
+
+def shown_lines(edition, rev):
+    """the key=value lines of the chapter's verbatim blocks"""
+    out, verbatim = [], False
+    for line in read(f"book/{edition}/{CHAPTER}", rev).splitlines():
+        if line.strip().startswith("\\begin{verbatim}"):
+            verbatim = True
+        elif line.strip().startswith("\\end{verbatim}"):
+            verbatim = False
+        elif verbatim and FACT.match(line.strip()):
+            out.append(line.strip())
+    return out
+
+
+def unprinted(edition, rev, program):
+    printed = set(subprocess.run([program], capture_output=True, text=True,
+                                 check=True).stdout.splitlines())
+    shown = shown_lines(edition, rev)
+    return shown, [line for line in shown if line not in printed]
+
+
 def main():
     ap = argparse.ArgumentParser(description="measure the shape of chapter 04")
     ap.add_argument("--rev", help="read the book from this git revision")
     ap.add_argument("--check", action="store_true", help="fail outside the limits")
+    ap.add_argument("--program", help="the chapter's example program, to check the "
+                    "lines the chapter shows")
     args = ap.parse_args()
     bad = []
     for ed in ("en", "es"):
@@ -159,6 +188,12 @@ def main():
               f"{m['per10']:.1f} lines of prose per 10 of library code "
               f"({m['prose']} / {m['libcode']}); library chunks: {m['chunks']}, "
               f"median {m['median']:g}, largest {m['largest']} lines")
+        if args.program:
+            shown, missing = unprinted(ed, args.rev, args.program)
+            print(f"shape-ch04 {ed}: {len(shown) - len(missing)} of the {len(shown)} "
+                  f"output lines the chapter shows are printed by {args.program}")
+            bad += [f"{ed}: the chapter shows '{line}', which {args.program} does not print"
+                    for line in missing]
         if m["example"]:
             bad.append(f"{ed}: {m['example']} lines of example programs in the reading flow")
         if m["per10"] < PROSE_MIN:
