@@ -92,10 +92,10 @@ LABELS = {
     "mask-heads": {
         "en": ["causal mask B", "head 0", "previous token", "head 1", "same word", "head 2",
                "subject of the verb", "head 3", "average of the past", "hidden", "visible",
-               "= −∞", "hidden: w", "query i", "key j", "weight w", "work", "___"],
+               "= −∞", "hidden: a", "query i", "key j", "weight a", "work", "___"],
         "es": ["máscara causal B", "cabeza 0", "token anterior", "cabeza 1", "misma palabra",
                "cabeza 2", "sujeto del verbo", "cabeza 3", "media del pasado", "oculta",
-               "visible", "= −∞", "oculta: w", "query i", "key j", "peso w", "work", "___"],
+               "visible", "= −∞", "oculta: a", "query i", "key j", "peso a", "work", "___"],
     },
     "mask-after": {
         "en": ["key 2's weight before it was set to 0", "mask → softmax", "softmax → mask",

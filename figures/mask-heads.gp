@@ -116,7 +116,7 @@ do for [p = 0:4] {              # panel 0 the mask, panel 1 + h head h
             # in the place of the missing sixth map
             set colorbox user origin screen sx(x0(2) + 0.3), screen sy(y0(1)) \
                 size screen sx(0.4), screen sy(S)
-            set label 5 tr("weight w_{ij}", "peso w_{ij}") rotate by 90 center \
+            set label 5 tr("weight a_{ij}", "peso a_{ij}") rotate by 90 center \
                 at screen sx(x0(2) + 2.0), screen sy(y0(1) + S / 2)
             # a hidden cell 0.45 cm wide, hatched as in the maps
             kx = x0(2) + 0.3
@@ -131,7 +131,7 @@ do for [p = 0:4] {              # panel 0 the mask, panel 1 + h head h
                     rto screen sx(ks * hd(k)), screen sy(ks * hd(k)) \
                     nohead linecolor rgb hatch linewidth 0.75
             }
-            set label 6 tr("hidden: w_{ij} = 0", "oculta: w_{ij} = 0") left \
+            set label 6 tr("hidden: a_{ij} = 0", "oculta: a_{ij} = 0") left \
                 at screen sx(kx + ks + 0.25), screen sy(ky + ks / 2)
         }
         # each cell a box a little larger than the cell, so that no seam

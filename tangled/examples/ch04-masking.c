@@ -1,5 +1,5 @@
-/* Generated from the book: book/en/04-masking.nw (the Spanish edition
- * tangles the same bytes). Edit the chapter, not this file. */
+/* Generated from the book: book/en/93-programs-04.nw (the Spanish edition
+ * tangles the same bytes). Edit the book, not this file. */
 /* ch04-masking.c - every number chapter 04 states about a computation,
  * recomputed with the library and printed as key=value lines. */
 #include <math.h>
@@ -35,9 +35,9 @@ static void worked_causal(void)
          "mha_set_weights");
     need(mha_forward_causal(out, w, layer, ch03_x, T), "mha_forward_causal");
     for (int e = 0; e < H * T * T; e++)
-        printf("worked.w%d.%d%d=%.17g\n", e / (T * T), e / T % T, e % T, w[e]);
+        printf("worked.w%d.%d%d=%.4f\n", e / (T * T), e / T % T, e % T, w[e]);
     for (int e = 0; e < T * D; e++)
-        printf("worked.out%d%d=%.17g\n", e / D, e % D, out[e]);
+        printf("worked.out%d%d=%.4f\n", e / D, e % D, out[e]);
     mha_free(layer);
 }
 
@@ -52,10 +52,10 @@ static void after_softmax(void)
         need(softmax_row(before, 3), "softmax_row (before)");
         need(softmax_row(s, 3), "softmax_row (all)");
         s[2] = 0.0;                                   /* softmax, then masked */
-        printf("after.f%d.before0=%.17g\nafter.f%d.before1=%.17g\n",
+        printf("after.f%d.before0=%.4f\nafter.f%d.before1=%.4f\n",
                f, before[0], f, before[1]);
-        printf("after.f%d.after0=%.17g\nafter.f%d.after1=%.17g\n"
-               "after.f%d.sum=%.17g\n", f, s[0], f, s[1], f, s[0] + s[1]);
+        printf("after.f%d.after0=%.4f\nafter.f%d.after1=%.4f\n"
+               "after.f%d.sum=%.4f\n", f, s[0], f, s[1], f, s[0] + s[1]);
     }
 }
 
@@ -69,7 +69,7 @@ static void fully_hidden(void)
     double naive = exp(s[0] - m);                        /* -inf - (-inf) */
     printf("hidden.naive_is_nan=%d\n", isnan(naive));
     need(softmax_row(fill, 3), "softmax_row (-1e9)");
-    printf("hidden.fill.w0=%.17g\n", fill[0]);
+    printf("hidden.fill.w0=%.4f\n", fill[0]);
     need(softmax_row(s, 3), "softmax_row (-inf)");
     printf("hidden.lib.w0=%g\nhidden.lib.sum=%g\n", s[0], s[0] + s[1] + s[2]);
 }
@@ -103,7 +103,7 @@ static void costs(void)
     for (int i = 0; i < 4; i++) {
         printf("cost.T%ld.scores=%ld\ncost.T%ld.all=%ld\n", T[i],
                T[i] * (T[i] + 1) / 2, T[i], T[i] * T[i]);
-        printf("cost.T%ld.share=%.17g\n", T[i], (T[i] + 1) / (2.0 * T[i]));
+        printf("cost.T%ld.share=%.4f\n", T[i], (T[i] + 1) / (2.0 * T[i]));
     }
 }
 
@@ -117,7 +117,7 @@ static void eight_tokens_causal(void)
     need(planted_layer(layer), "planted_layer");
     need(mha_forward_causal(out, w, layer, x, P_T), "mha_forward_causal");
     for (int e = 0; e < P_H * P_T * P_T; e++)
-        printf("planted.w%d.%d.%d=%.17g\n", e / (P_T * P_T), e / P_T % P_T,
+        printf("planted.w%d.%d.%d=%.4f\n", e / (P_T * P_T), e / P_T % P_T,
                e % P_T, w[e]);
     mha_free(layer);
 }

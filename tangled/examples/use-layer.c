@@ -1,6 +1,6 @@
 /* use-layer.c - the finished layer from C: MultiHeadAttention(64, 4, 1)
  * on 8 tokens, causal; prints the output's shape and head 0's weights.
- * Generated from book/en/04-masking.nw; shown in README.md. */
+ * Generated from book/en/93-programs-04.nw; shown in README.md. */
 #include <stdio.h>
 #include "minimodel/attention/mask.h"
 #include "minimodel/core/rng.h"
