@@ -57,11 +57,10 @@ rm -rf "$dir/class" "$dir/class.secret" "$dir/honest" "$dir/uid" "$dir/limits" "
   "$dir/run-honest" "$dir/run-uid" "$dir/run-limits"
 "$py" $here/make-class.py "$dir/class" "$stage" || exit 1
 absolute=$(ls -il --full-time /tmp/grade-absolute.txt 2> /dev/null)
-grade() {  # grade OUT ARG... - grade.py on this run's stage, its peak memory in OUT.mem
+grade() {  # grade OUT ARG... - grade.py on this run's stage (its peak memory: OUT/timing.txt)
   out=$1
   shift
-  /usr/bin/time -f %M -o "$stage/$out.mem" "$py" tools/grade/grade.py --config "$stage/labs.tsv" \
-    --out "$stage/$out" --jobs "$jobs" "$@"
+  "$py" tools/grade/grade.py --config "$stage/labs.tsv" --out "$stage/$out" --jobs "$jobs" "$@"
 }
 # an earlier run's outputs, which the run must remove
 mkdir -p "$stage/run1/gradescope/left-by-an-earlier-run" && touch "$stage/run1/similarity.csv" \
@@ -182,9 +181,11 @@ grep -q '^names,.*the archives unpack to more than 256 MiB' "$dir/run-limits/gra
 grep -q '^many,.*the archive has 20000 entries, more than 10000: not read' "$dir/run-limits/gradebook.csv" ||
   no "the zip of 20,000 entries: no note"
 grep -q '^bomb,.*larger than 1024 KiB' "$dir/run-limits/gradebook.csv" || no "the zip bomb: no note"
-mem=$(cat "$stage/run-limits.mem")
-[ "$mem" -lt 204800 ] || no "the grader took $((mem / 1024)) MiB reading the archives of the limits (at most 200)"
-mem=$(sed -n 's/^the grader.s own peak memory: \([0-9]*\) MiB$/\1/p' "$dir/run1/timing.txt")
+peak() { sed -n 's/^the grader.s own peak memory: \([0-9]*\) MiB$/\1/p' "$1/timing.txt"; }
+mem=$(peak "$dir/run-limits")
+[ -n "$mem" ] && [ "$mem" -lt 200 ] ||
+  no "the grader took ${mem:-?} MiB reading the archives of the limits (at most 200)"
+mem=$(peak "$dir/run1")
 [ -n "$mem" ] && [ "$mem" -lt 200 ] || no "grade.py's own peak memory on the class: ${mem:-?} MiB (at most 200)"
 [ $fail -eq 0 ] && echo "check-grade: the class of $(ls "$dir/class" | wc -l) graded twice, identical, as expected, well-formed; honest rows unchanged alone; the isolation without namespaces said; the limits held; the hostile ones changed nothing (grader's peak: $mem MiB)"
 exit $fail

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make-class.py OUT [REPO...] - the class that check-grade grades, in OUT: a copy of
+"""make-class.py [--size N] OUT [REPO...] - the class that check-grade grades, in OUT: a copy of
 tests/grade/class/ (the learners who hand in a folder), plus the learners who
 hand in an archive, made here from tests/grade/archives/ so that nothing
 binary is committed (every archive is made the same way, byte for byte):
@@ -15,6 +15,7 @@ binary is committed (every archive is made the same way, byte for byte):
                the same learner twice: one row, the folder graded, flagged
   ivan         a folder whose lab folder's name is Latin-1 bytes (b"Pr\xe1ctica 1",
                not UTF-8), and a file name with control characters
+  l\xe9a        a learner whose own folder's name is Latin-1 (b"l\xe9a")
   jo.zip       a Windows zip: names in CP437 (b"Pr\xa0ctica 1/"), no UTF-8 flag
   kim          near-miss names: labs/lab01-qkv/qkv (1).c, lab02-sdpa/SDPA.C,
                lab03-mha/mha.c.txt, and lab04.zip (a zip inside the folder) that
@@ -58,8 +59,12 @@ import tarfile
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-out = sys.argv[1]
-repos = sys.argv[2:] + [os.path.dirname(os.path.dirname(HERE))]
+args = sys.argv[1:]
+size = None
+if args[:1] == ["--size"]:          # a class of N: the honest learners copied (ana-2, ...) to make it up
+    size, args = int(args[1]), args[2:]
+out = args[0]
+repos = args[1:] + [os.path.dirname(os.path.dirname(HERE))]
 if os.path.lexists(out):
     shutil.rmtree(out)
 shutil.copytree(os.path.join(HERE, "class"), out, symlinks=True)
@@ -186,6 +191,7 @@ zipped(os.path.join(out, "abe.zip"), [("labs/lab01-qkv/qkv.c", b"this is not C\n
 write(b"ivan/Pr\xe1ctica 1/lab01-qkv/qkv.c", qkv)
 write(b"ivan/notes\x07\x1b[31m.txt", b"a stray file\n")
 write(b"ivan/tmp\x01dir/x.txt", b"a stray folder\n")
+write(b"l\xe9a/labs/lab01-qkv/qkv.c", qkv)
 # a Windows zip: CP437 names (0xA0 is a-acute), no UTF-8 flag
 windows_zip(os.path.join(out, "jo.zip"), [(b"Pr\xa0ctica 1/labs/lab02-sdpa/sdpa.c",
                                            subject("lab02/solution.c"))])
@@ -280,3 +286,13 @@ mm_status sdpa(double *out, double *weights, const double *q, const double *k,
 """
 write("mallory-escape/labs/lab02-sdpa/sdpa.c",
       single_file(os.path.join(SUBJECTS, "lab02", "x.c"), set(), escape.splitlines(True)))
+
+if size:
+    honest = ["ana", "bob", "carla", "dan", "gus", "ivan", "kim", "nell"]
+    k = 2
+    while len(os.listdir(out)) < size:
+        for h in honest:
+            if len(os.listdir(out)) >= size:
+                break
+            shutil.copytree(os.path.join(out, h), os.path.join(out, "%s-%d" % (h, k)), symlinks=True)
+        k += 1

@@ -4,7 +4,7 @@ grade book (CSV), JUnit XML, TAP, Gradescope's results.json, GitHub
 Classroom's results, and a similarity report.
 
     grade.py --config LABS.TSV --out DIR [--work DIR] [--jobs N] [--labs '00 01']
-             [--seed N] [--similarity PERCENT|off] [--isolation auto|ns|uid]
+             [--seed N] [--similarity PERCENT|off] [--isolation auto|ns|uid|none]
              [--format all|csv|junit|tap|json|gradescope|classroom] [--stdout] [--quiet]
              [--keep-work] [--id NAME] [--shipped REV]
              class SUBMISSIONS_DIR        every entry: a folder, .zip, .tar.gz, .tgz or .tar
@@ -248,7 +248,7 @@ class Sandbox:
                 '{ echo "$f"; exit 1; }; done', "sh"] + probe_paths
         why = {}
         for mode in ("ns", "uid"):
-            if want != "auto" and mode != want:
+            if want == "none" or (want != "auto" and mode != want):
                 why[mode] = "GRADE_ISOLATION=%s" % want
                 continue
             try:
@@ -272,10 +272,17 @@ class Sandbox:
                             "but shares the process table, the network, /tmp and /dev/shm; what it leaves "
                             "there is swept after each lab. Every report says `isolation: uid only`."
                             % why.get("ns", "?"))
-        elif self.mode == "none":
+        elif self.mode == "ns":
+            pass
+        elif want == "none":
             self.degraded = True
-            self.warning = ("grade: setpriv cannot change user here (%s): the learners' code runs as root, "
-                            "unconfined. Every report says `isolation: none`." % why.get("uid", "?"))
+            self.warning = ("grade: GRADE_ISOLATION=none: the learners' code runs as root, unconfined. "
+                            "Every report says `isolation: none`.")
+        else:
+            sys.exit("grade: the learners' code cannot run as users of their own here (%s): grading "
+                     "would run it as root, unconfined. Run the grader where setpriv and unshare work "
+                     "(as root, in a container that allows them), or set GRADE_ISOLATION=none to grade "
+                     "anyway." % "; ".join("%s: %s" % kv for kv in sorted(why.items())))
 
     @property
     def isolation(self):
@@ -1015,7 +1022,7 @@ def main(argv):
     ap.add_argument("--labs", default="")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--similarity", default="50", help="percent, or off")
-    ap.add_argument("--isolation", default="auto", choices=["auto", "ns", "uid"])
+    ap.add_argument("--isolation", default="auto", choices=["auto", "ns", "uid", "none"])
     ap.add_argument("--format", default="all",
                     choices=["all", "csv", "junit", "tap", "json", "gradescope", "classroom"])
     ap.add_argument("--stdout", action="store_true", help="print the one report on stdout")
