@@ -22,11 +22,18 @@ Reads book/{en,es}/*.nw from the work tree, or from git revision REV
                     and @), and how many are over 15 lines (the front
                     matter promises pieces of 3-15 lines).
 
+--formulas HTML_DIR also measures, in headless Chromium at 390 px (Debian's
+chromium, chromedriver and python3-selenium), the width of every display
+formula of HTML_DIR/{en,es}/ch03.html against the text column (build/html
+after `make book-html`); the boxed one is marked.
+
 --check exits 1, naming each miss, unless in both editions no example code is
 in the reading flow, the implementation has at least 8 lines of prose per 10
-of code, and no chunk is over 15 lines. (--rev main --check shows it failing.)
+of code, no chunk is over 15 lines, and (with --formulas) every display
+formula fits the column. (--rev main --check shows it failing.)
 """
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -132,10 +139,53 @@ def measure(edition, rev):
     }
 
 
+# the widest extent of a display formula's glyphs, and the column it sits in
+FORMULA_WIDTHS = r"""
+const out = [];
+for (const el of document.querySelectorAll('.katex-display')) {
+  const tex = (el.querySelector('annotation') || {}).textContent || '';
+  let l = 1e9, r = -1e9;
+  for (const c of el.querySelectorAll('.katex-html *')) {
+    const b = c.getBoundingClientRect();
+    if (b.width > 0) { l = Math.min(l, b.left); r = Math.max(r, b.right); }
+  }
+  out.push([Math.round(r - l), el.clientWidth, tex.replace(/\s+/g, ' ').trim()]);
+}
+return out;
+"""
+
+
+def formulas(html_dir):
+    """{edition: [(width, column, tex)]} of ch03.html at 390 px"""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    opts = Options()
+    opts.add_argument("--headless=new")
+    opts.add_argument("--no-sandbox")
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    try:
+        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                          {"width": 390, "height": 844, "deviceScaleFactor": 1,
+                           "mobile": True})
+        out = {}
+        for ed in EDITIONS:
+            path = os.path.abspath(f"{html_dir}/{ed}/ch03.html")
+            if not os.path.isfile(path):
+                sys.exit(f"shape-ch03: no {path} (make book-html)")
+            d.get("file://" + path)
+            out[ed] = d.execute_script(FORMULA_WIDTHS)
+        return out
+    finally:
+        d.quit()
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description="measure the shape of chapter 03")
     ap.add_argument("--rev", help="read the book from this git revision")
     ap.add_argument("--check", action="store_true", help="fail unless the shape is met")
+    ap.add_argument("--formulas", metavar="HTML_DIR",
+                    help="measure ch03's display formulas at 390 px (e.g. build/html)")
     opts = ap.parse_args(argv)
     print(f"chapter 03 ({opts.rev or 'work tree'})")
     print(f"{'edition':8} {'examples in flow':>22} {'prose/10 code':>18} "
@@ -154,6 +204,17 @@ def main(argv):
                           f"code in the implementation, fewer than {MIN_PROSE_PER_10:g}")
         for size, name in m["big"]:
             misses.append(f"{ed}: chunk <<{name}>> is {size} lines, over {MAX_CHUNK}")
+    if opts.formulas:
+        for ed, found in formulas(opts.formulas).items():
+            over = [f for f in found if f[0] > f[1]]
+            boxed = [f for f in found if "boxed" in f[2]]
+            print(f"{ed}: display formulas at 390 px: {len(over)} of {len(found)} wider "
+                  f"than the column; boxed: " +
+                  ", ".join(f"{w} px in {c}" for w, c, _ in boxed))
+            for w, c, tex in over:
+                print(f"  {w} px > {c} px: {tex[:60]}")
+                misses.append(f"{ed}: a display formula is {w} px wide in a {c} px column: "
+                              f"{tex[:60]}")
     if opts.check:
         for miss in misses:
             print("shape-ch03: " + miss)
