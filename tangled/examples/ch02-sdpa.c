@@ -1,5 +1,6 @@
-/* Generated from the book: book/en/02-scaled-dot-product.nw (the Spanish
- * edition tangles the same bytes). Edit the chapter, not this file. */
+/* Generated from the book: book/en/91-programs-02.nw, the example
+ * programs of chapter 02 (the Spanish edition tangles the same bytes).
+ * Edit the book, not this file. */
 /* ch02-sdpa.c - every number chapter 02 states about a computation,
  * recomputed with the library and printed as key=value lines. */
 #include <float.h>

@@ -35,7 +35,14 @@ for s in root:
     if not s.get("name"):
         err("junit: a testsuite without a name")
     n = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    kids = [c.tag for c in s]
+    if "properties" in kids and kids.index("properties") != 0:
+        err("junit: <properties> is not the first child of testsuite %s" % s.get("name"))
     for c in s:
+        if c.tag == "properties":
+            if any(p.tag != "property" or p.get("name") is None or p.get("value") is None for p in c):
+                err("junit: a property without name or value in %s" % s.get("name"))
+            continue
         if c.tag == "system-out":
             continue
         if c.tag != "testcase":
@@ -80,7 +87,7 @@ for l in lines[2:]:
     if l == "  ---":
         inyaml = True
         continue
-    if not l:
+    if not l or l.startswith("# "):
         continue
     t = re.match(r"^(not ok|ok) ([0-9]+) - \S", l)
     if not t:
@@ -116,6 +123,25 @@ if rows[0][0] != "learner" or rows[1][0] != "(checks)":
 for r in rows[1:]:
     if len(r) != len(rows[0]):
         err("csv: %s has %d cells, the header %d" % (r[0], len(r), len(rows[0])))
+
+for r in rows:
+    for c in r:
+        if len(c) > 8000:
+            err("csv: a cell of %s has %d characters (at most 8000)" % (r[0], len(c)))
+if "similar" not in rows[0] or "isolation" not in rows[0]:
+    err("csv: no similar or isolation column")
+
+# ---- similarity
+p = os.path.join(d, "similarity.csv")
+if os.path.exists(p):
+    sim = list(csv.reader(open(p, encoding="utf-8", newline="")))
+    learners = {r[0] for r in rows[2:]}
+    if sim[0] != ["lab", "learner", "other", "percent"]:
+        err("similarity: the header is %s" % sim[0])
+    for r in sim[1:]:
+        if len(r) != 4 or r[1] not in learners or not (r[2] in learners or r[2].startswith("book:")) \
+                or not r[3].isdigit() or not 0 <= int(r[3]) <= 100:
+            err("similarity: a row is wrong: %s" % r)
 
 for e in errors:
     print("validate: " + e)

@@ -3,9 +3,12 @@
 # the subjects of tests/labs/lab01/ - the reference, a learner's solution,
 # the untouched skeleton, a mutant for each known mistake, files that
 # crash, hang, exit, leak, write out of bounds, keep state or change inputs,
-# and files that try to forge the verdict - each built as the learner's
-# qkv.c and held to what it states; then the judge is interrupted (SIGINT)
-# and killed (SIGKILL) while a subject spins, and no process may remain.
+# files that would pass fixed cases only (a memo by shape, a static buffer
+# of 32 rows, a table of the old counts), and files that try to forge the
+# verdict - each built as the learner's qkv.c and held to what it states,
+# whatever the seed of the random cases (LAB_SEED=N fixes it); then the
+# judge is interrupted (SIGINT) and killed (SIGKILL) while a subject spins,
+# and no process may remain.
 include labs/lab01-qkv/lab.mk
 include tests/labs/selftest.mk
 

@@ -3,10 +3,13 @@
 # subjects of tests/labs/lab02/ - the library's module, a learner's
 # solution and one in another style, the untouched skeleton, a mutant for
 # each known mistake (each must be rejected with its own hint), Spanish
-# reports, and files that write past a row, overrun their scratch, leak or
-# keep state - each built as the learner's sdpa.c and held to what it
-# states. The harness's own behaviour (crashes, hangs, forging, signals) is
-# Lab 01's self-test.
+# reports, files that write past a row, overrun their scratch, leak or
+# keep state, and files that would pass fixed cases only (a memo by shape,
+# a static buffer of 32 rows, a float maximum, a shortcut for one score or
+# one key, a table of the old cases), which the cases drawn from each run's
+# seed catch - each built as the learner's sdpa.c and held to what it
+# states, whatever the seed (LAB_SEED=N fixes it). The harness's own
+# behaviour (crashes, hangs, forging, signals) is Lab 01's self-test.
 #
 # Lab 02 needs chapter 02's module (tangled/minimodel/attention/sdpa.c) as
 # its reference: until that chapter is in the book, this self-test is not

@@ -1,14 +1,22 @@
 # tools/grade/grade.mk - grading a whole class (included by the top Makefile):
 #   make grade SUBMISSIONS=dir/       every learner's every lab; reports in $(BUILD)/grade/
-#   make grade-one SUBMISSION=dir/ana [GRADE_FORMAT=gradescope]
-#                                     one learner (GRADE_FORMAT=gradescope: results.json only)
+#   make grade-one SUBMISSION=dir/ana [GRADE_FORMAT=gradescope|classroom]
+#                                     one learner (GRADE_FORMAT=gradescope: results.json only;
+#                                     classroom: GitHub Classroom's results, lab by lab)
 #   make lab-report NN=01 LAB_FORMAT=junit|tap|json|csv
 #                                     the learner's own labs/ as the grader reports them
-#   make gradescope-autograder        $(BUILD)/gradescope-autograder.zip, for Gradescope
+#   make gradescope-autograder [GRADE_LABS=02]
+#                                     $(BUILD)/gradescope-autograder.zip, for Gradescope
+#                                     (grading GRADE_LABS only, written into the zip)
 #   make check-grade                  the committed class tests/grade/class/ against
 #                                     tests/grade/expected/, twice, byte for byte
 # GRADE_OUT=... moves the reports; GRADE_JOBS=N the parallelism (default: nproc);
-# GRADE_LABS='00 01' grades only those labs. tools/grade/README.md says the rest.
+# GRADE_LABS='00 01' grades only those labs; GRADE_SEED=N replays a run's random
+# cases (default: a fresh seed, printed in the reports); GRADE_SIMILARITY=50 the
+# percent from which sim_c's similarity is reported (off: none);
+# GRADE_ISOLATION=uid tries what a container without namespaces gives;
+# GRADE_WORK the learners' scratch folders (removed at the end unless
+# GRADE_KEEP_WORK=1). tools/grade/README.md says the rest.
 #
 # The grader, tools/grade/grade.py, takes the labs from the labs' own make
 # variables (written into $(GRADE_OUT)/labs.tsv): for a C lab of the harness,
@@ -24,6 +32,12 @@ GRADE_JOBS   ?= $(shell nproc 2> /dev/null || echo 1)
 GRADE_PYTHON ?= /usr/bin/python3
 GRADE_FORMAT ?=
 GRADE_LABS   ?=
+GRADE_WORK   ?= $(GRADE_OUT).work
+GRADE_SEED   ?=
+GRADE_SIMILARITY ?= 50
+GRADE_ISOLATION  ?= auto
+GRADE_KEEP_WORK  ?=
+GRADE_SHIPPED    ?= HEAD
 # the C labs of the harness: those whose lab.mk set LABNN_LEARNER and called lab_c_rules
 GRADE_CLABS := $(sort $(foreach v,$(filter LAB%_LEARNER,$(.VARIABLES)),\
                  $(if $(lab$(patsubst LAB%_LEARNER,%,$(v))_judge),$(patsubst LAB%_LEARNER,%,$(v)))))
@@ -55,7 +69,9 @@ define grade_config
 endef
 
 GRADE_RUN = $(GRADE_PYTHON) $(GRADE_TOOL)/grade.py --config $(GRADE_OUT)/labs.tsv \
-  --jobs $(GRADE_JOBS) $(if $(GRADE_LABS),--labs '$(GRADE_LABS)')
+  --jobs $(GRADE_JOBS) $(if $(GRADE_LABS),--labs '$(GRADE_LABS)') --work '$(GRADE_WORK)' \
+  $(if $(GRADE_SEED),--seed $(GRADE_SEED)) --similarity $(GRADE_SIMILARITY) \
+  --isolation $(GRADE_ISOLATION) $(if $(GRADE_KEEP_WORK),--keep-work) --shipped '$(GRADE_SHIPPED)'
 
 # grade_write_config(DIR) - shell: write DIR/labs.tsv
 grade_write_config = mkdir -p $(1) && $(grade_config) > $(1)/labs.tsv
@@ -65,18 +81,20 @@ grade-config: $(GRADE_NEEDS)
 	@$(call grade_write_config,$(GRADE_OUT))
 
 grade: grade-config
-	@if [ -z '$(SUBMISSIONS)' ]; then echo 'usage: make grade SUBMISSIONS=dir/  (one folder, .zip or .tar.gz per learner)' >&2; exit 2; fi
+	@if [ -z '$(SUBMISSIONS)' ]; then echo 'usage: make grade SUBMISSIONS=/path/to/class/  (one folder, .zip or .tar.gz per learner)' >&2; exit 2; fi
 	@$(GRADE_RUN) --out $(GRADE_OUT) class '$(SUBMISSIONS)'
 
 grade-one: grade-config
-	@if [ -z '$(SUBMISSION)' ]; then echo 'usage: make grade-one SUBMISSION=dir/ana [GRADE_FORMAT=gradescope]' >&2; exit 2; fi
-	@$(GRADE_RUN) --out $(GRADE_OUT) $(if $(GRADE_FORMAT),--format $(GRADE_FORMAT)) one '$(SUBMISSION)'
+	@if [ -z '$(SUBMISSION)' ]; then echo 'usage: make grade-one SUBMISSION=/path/to/class/ana [GRADE_FORMAT=gradescope|classroom]' >&2; exit 2; fi
+	@$(GRADE_RUN) --out $(GRADE_OUT) $(if $(GRADE_FORMAT),--format $(GRADE_FORMAT)) \
+	  $(if $(GRADE_ID),--id '$(GRADE_ID)') one '$(SUBMISSION)'
 
 # Gradescope: the autograder zip (the committed workbook, setup.sh, run_autograder)
 .PHONY: gradescope-autograder
 gradescope-autograder:
 	@mkdir -p $(BUILD)
-	@$(GRADE_PYTHON) $(GRADE_TOOL)/gradescope/make-zip.py $(BUILD)/gradescope-autograder.zip
+	@$(GRADE_PYTHON) $(GRADE_TOOL)/gradescope/make-zip.py $(BUILD)/gradescope-autograder.zip '$(GRADE_LABS)'
+
 
 # the learner's own work, reported as the grader reports it (on stdout)
 # LAB_FORMAT (junit, tap, json, csv) defaults to tap here only: `make lab`
@@ -88,7 +106,8 @@ lab-report:
 	@$(MAKE) -s $(GRADE_NEEDS) >&2
 	@$(call grade_write_config,$(BUILD)/lab-report)
 	@$(GRADE_PYTHON) $(GRADE_TOOL)/grade.py --config $(BUILD)/lab-report/labs.tsv --out $(BUILD)/lab-report \
-	  --labs '$(NN)' --format $(or $(LAB_FORMAT),tap) --stdout --quiet --id '$(LAB_REPORT_NAME)' one labs
+	  --labs '$(NN)' --format $(or $(LAB_FORMAT),tap) --stdout --quiet --id '$(LAB_REPORT_NAME)' \
+	  $(if $(LAB_SEED),--seed $(LAB_SEED)) one labs
 
 # ---- the self-test: the committed class, graded twice -------------------------------
 GRADE_TEST := tests/grade
@@ -101,5 +120,12 @@ GRADE_STAGE := labs tangled $(filter-out labs/%,$(GRADE_NEEDS))
 check-grade: $(GRADE_NEEDS)
 	@$(call grade_write_config,$(BUILD)/check-grade/config)
 	@sh $(GRADE_TEST)/check.sh $(GRADE_PYTHON) $(BUILD)/check-grade $(GRADE_JOBS) $(GRADE_STAGE)
+
+# what Gradescope's autograder and GitHub Classroom's workflow run, run here on
+# a copy of the workbook built afresh (a few minutes: check-all only)
+CHECK_ALL_TARGETS += check-grade-platforms
+.PHONY: check-grade-platforms
+check-grade-platforms:
+	@sh $(GRADE_TEST)/check-platforms.sh $(GRADE_PYTHON) $(BUILD)/check-grade-platforms $(GRADE_JOBS)
 
 endif

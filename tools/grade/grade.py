@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """grade.py - grade a class's labs with the learner's own harness, into a
-grade book (CSV), JUnit XML, TAP and Gradescope's results.json.
+grade book (CSV), JUnit XML, TAP, Gradescope's results.json, GitHub
+Classroom's results, and a similarity report.
 
-    grade.py --config LABS.TSV --out DIR [--jobs N] [--labs '00 01']
-             [--format all|csv|junit|tap|json|gradescope] [--stdout] [--quiet]
+    grade.py --config LABS.TSV --out DIR [--work DIR] [--jobs N] [--labs '00 01']
+             [--seed N] [--similarity PERCENT|off] [--isolation auto|ns|uid]
+             [--format all|csv|junit|tap|json|gradescope|classroom] [--stdout] [--quiet]
+             [--keep-work] [--id NAME] [--shipped REV]
              class SUBMISSIONS_DIR        every entry: a folder, .zip, .tar.gz, .tgz or .tar
              one SUBMISSION               one folder or archive (Gradescope: /autograder/submission)
     grade.py hold-uids CMD [ARG...]       CMD holding a block of learners' uids (check-grade)
@@ -15,92 +18,70 @@ lab_driver_cmd, with @SOURCE@ and @DIR@), for Lab 00 its checkers. So each
 learner's file is built and judged by the commands of `make lab NN=...`.
 
 How a learner is graded, and what the grader trusts:
-  - the submission is read, never run in place: its folder is walked without
-    following symbolic links, an archive is read member by member (no
-    absolute path, no `..`, no link, size and count limits), and only the
-    lab files are copied, into OUT/work/ID/labs/ (a scratch copy per learner;
-    the repository's labs/ is never written);
+  - the submission is read, never run in place (submission.py): names are
+    bytes, a folder is walked without following anything (a link, a device or
+    a hard link is refused), an archive is read as a stream within limits,
+    and only the lab files are copied, into WORK/ID/labs/ (a scratch copy per
+    learner; the repository's labs/ is never written);
   - every process that touches a learner's file runs, when the grader is root,
     as a uid of its own (one per learner and lab, from a block of uids that
-    this run alone holds), with no capabilities, no new privileges, in a PID
-    namespace of its own without network when the kernel allows it
-    (tools/grade/sandbox.sh); its scratch folder is the only place of the
-    grader's it can write;
+    this run alone holds), with no capabilities, no new privileges, and where
+    the kernel allows it in namespaces of its own: PID, network, IPC, and a
+    private /tmp and /dev/shm (tools/grade/sandbox.sh); its scratch folder is
+    the only place of the grader's it can write. Without namespaces (some
+    containers) it says so, on the terminal and in every report;
   - the verdicts are the checkers' --summary lines only (read from the judge's
     stdout, where the learner's code cannot write), checked against the
     catalogue of the lab (every function, its number of checks) taken from the
     shipped skeleton; the checkers' --brief text is kept only as the
     explanation (`output`) of a failing function;
+  - every judge of a run draws its random cases from one seed (--seed, or a
+    fresh one), written in the reports;
   - the reports hold no time and no absolute path, so grading the same class
-    twice gives the same bytes; the times go to OUT/timing.txt.
+    twice with the same seed gives the same bytes; they are written 0600 in
+    a folder of mode 0700; the times go to OUT/timing.txt.
 """
+import sys
+sys.dont_write_bytecode = True
 import concurrent.futures
-import csv
 import fcntl
-import io
-import json
+import glob
 import os
 import re
 import resource
+import selectors
 import shlex
 import shutil
 import signal
 import stat
 import subprocess
-import sys
-import tarfile
 import tempfile
 import threading
 import time
-import zipfile
-from xml.sax.saxutils import escape as xml_escape, quoteattr
+
+import reports
+from reports import clean_text, cap_lines
+import submission as sub
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SANDBOX = os.path.join(HERE, "sandbox.sh")
-SANDBOX_RUN = os.path.join(HERE, "sandbox-run")
+LAUNCHER = os.path.join(HERE, "sandbox-run")
 
 # ---- limits --------------------------------------------------------------------------------
-MAX_FILE = 1 << 20            # one lab file: 1 MiB
-MAX_ARCHIVE = 64 << 20        # an archive as submitted
-MAX_UNPACKED = 256 << 20      # the sum of an archive's declared sizes
-MAX_MEMBERS = 20000           # entries of an archive or a folder
-MAX_DEPTH = 12                # folders deep
 BUILD_TIMEOUT = 120           # seconds, one learner's file built
 JUDGE_TIMEOUT = 600           # seconds, one checker run (the checkers have their own deadlines)
+OUTPUT_CAP = 1 << 20          # bytes kept of a process's stdout and of its stderr
 UID_BASE = int(os.environ.get("GRADE_UID_BASE", "1500000000"))
 UIDS_PER_LEARNER = 128        # uid = base + learner * 128 + lab number; gid = base + learner * 128
 UID_BLOCK = 1 << 24           # one run's uids (131,072 learners), see uid_block
 UID_END = 0xffffffff          # (uid_t) -1 is no user: the kernel reads it as "unchanged"
 
-ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip")
 LAB_STATES = ("done", "pending", "failing", "missing", "unreadable", "does not compile",
               "refused", "does not link", "error")
-
-
-# ---- small helpers -------------------------------------------------------------------------
-def clean_text(s, limit=None):
-    """text fit for every report: valid UTF-8 (bad bytes as U+FFFD), no control
-    character but newline and tab (XML 1.0 allows no other), no trailing spaces"""
-    if isinstance(s, bytes):
-        s = s.decode("utf-8", "replace")
-    s = s.replace("\r\n", "\n").replace("\r", "\n")
-    s = re.sub(r"[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff\ud800-\udfff]", "\ufffd", s)
-    lines = [l.rstrip() for l in s.split("\n")]
-    while lines and not lines[-1]:
-        lines.pop()
-    while lines and not lines[0]:
-        lines.pop(0)
-    s = "\n".join(lines)
-    if limit and len(s) > limit:
-        s = s[:limit].rstrip() + "\n[... cut: %d more characters]" % (len(s) - limit)
-    return s
-
-
-def cap_lines(s, n):
-    lines = s.split("\n")
-    if len(lines) > n:
-        lines = lines[:n] + ["[... %d more lines]" % (len(lines) - n)]
-    return "\n".join(lines)
+# what a run writes in OUT: removed first, so that nothing of an earlier run stays
+OUTPUTS = ("gradebook.csv", "junit.xml", "results.tap", "results.json", "similarity.csv",
+           "timing.txt", "summary.md", "gradescope", "classroom", "work", "catalogue")
+KNOWN = OUTPUTS + ("labs.tsv",)
 
 
 def safe_id(name):
@@ -108,14 +89,6 @@ def safe_id(name):
     name = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
     i = re.sub(r"[^A-Za-z0-9._@+-]", "_", name).strip("._") or "learner"
     return i[:64]
-
-
-def strip_archive_suffix(name):
-    low = name.lower()
-    for suf in ARCHIVE_SUFFIXES:
-        if low.endswith(suf):
-            return name[: -len(suf)], suf
-    return name, None
 
 
 # ---- the labs ------------------------------------------------------------------------------
@@ -148,7 +121,7 @@ def read_config(path, only):
             else:
                 lab.conf[key] = value
     if only:
-        want = only.split()
+        want = [n.zfill(2) for n in only.replace(",", " ").split()]
         unknown = [n for n in want if n not in labs]
         if unknown:
             sys.exit("grade: no lab %s (the labs: %s)" % (" ".join(unknown), " ".join(sorted(labs))))
@@ -243,13 +216,25 @@ def hold_uids(cmd):
 
 
 # ---- the sandbox ---------------------------------------------------------------------------
-class Sandbox:
-    """how learners' processes run: 'ns' (own uid, PID and network namespace),
-    'uid' (own uid only: containers that refuse namespaces), 'none' (not root)"""
+ISOLATION = {"ns": "namespaces", "uid": "uid only", "none": "none"}
+SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 
-    def __init__(self, repo, probe_paths):
+
+class Sandbox:
+    """how learners' processes run: 'ns' (own uid; PID, network and IPC
+    namespaces; private /tmp and /dev/shm), 'uid' (own uid only: containers
+    that refuse namespaces), 'none' (not root)"""
+
+    def __init__(self, repo, probe_paths, want="auto", keep=()):
         self.mode = "none"
+        kept = []                 # what must stay seen under a private /tmp (GRADE_SANDBOX_KEEP)
+        for k in sorted(set(os.path.realpath(k) for k in keep)):
+            if any(k.startswith(t + "/") for t in SHARED_TMP) and \
+                    not any(k.startswith(x + "/") for x in kept):
+                kept.append(k)
+        self.keep = "\n".join(kept)
         self.warning = None
+        self.degraded = False
         self.uids = (UID_BASE, UID_BASE + UID_BLOCK)
         if os.geteuid() != 0:
             self.warning = ("grade: not run as root, so the learners' code runs as you, with only the "
@@ -258,22 +243,43 @@ class Sandbox:
             return
         first, end, self.lock = uid_block()
         self.uids = (first, end)
-        uid = first + UIDS_PER_LEARNER - 1
-        test = ["sh", "-c", 'for f; do test -r "$f" || { echo "$f"; exit 1; }; done', "sh"] + probe_paths
+        uid = end - 1
+        test = ["sh", "-c", 'for f; do if [ -d "$f" ]; then test -x "$f"; else test -r "$f"; fi || '
+                '{ echo "$f"; exit 1; }; done', "sh"] + probe_paths
+        why = {}
         for mode in ("ns", "uid"):
+            if want != "auto" and mode != want:
+                why[mode] = "GRADE_ISOLATION=%s" % want
+                continue
             try:
                 p = subprocess.run([SANDBOX, str(uid), str(uid)] + test, cwd=repo, capture_output=True,
-                                   env=dict(self.env(), GRADE_SANDBOX=mode), timeout=30)
-            except (OSError, subprocess.TimeoutExpired):
+                                   env=dict(self.env(), GRADE_SANDBOX=mode, GRADE_SANDBOX_KEEP=self.keep),
+                                   timeout=30)
+            except (OSError, subprocess.TimeoutExpired) as e:
+                why[mode] = str(e)
                 continue
             if p.returncode == 0:
                 self.mode = mode
-                return
+                break
             if p.stdout.strip():
                 sys.exit("grade: the learners' code runs as another user (uid %d), who cannot read %s: "
-                         "put the repository and BUILD where every user can read them (chmod o+rX), "
-                         "or set GRADE_UID_BASE" % (uid, p.stdout.decode().strip()))
-        self.warning = "grade: setpriv cannot change user here: the learners' code runs as root, unconfined"
+                         "put the repository, BUILD and the work folder where every user can read them "
+                         "(chmod o+rX), or set GRADE_UID_BASE" % (uid, p.stdout.decode().strip()))
+            why[mode] = clean_text(p.stderr).split("\n")[-1] or "status %d" % p.returncode
+        if self.mode == "uid":
+            self.degraded = True
+            self.warning = ("grade: no namespaces here (%s): the learners' code runs as users of its own, "
+                            "but shares the process table, the network, /tmp and /dev/shm; what it leaves "
+                            "there is swept after each lab. Every report says `isolation: uid only`."
+                            % why.get("ns", "?"))
+        elif self.mode == "none":
+            self.degraded = True
+            self.warning = ("grade: setpriv cannot change user here (%s): the learners' code runs as root, "
+                            "unconfined. Every report says `isolation: none`." % why.get("uid", "?"))
+
+    @property
+    def isolation(self):
+        return ISOLATION[self.mode]
 
     @staticmethod
     def env():
@@ -282,24 +288,56 @@ class Sandbox:
                     TMPDIR="/tmp", PYTHONDONTWRITEBYTECODE="1")
 
     def cmd(self, uid, gid, argv):
-        if self.mode == "none":
+        if self.mode == "none" or os.geteuid() != 0:
             return argv
         return [SANDBOX, str(uid), str(gid)] + argv
 
     def sweep(self, uid):
-        """kill whatever is left running as uid (the 'uid' mode has no namespace to do it)"""
+        """what uid left, where there is no namespace to end it: its
+        processes killed, its files in /tmp, /var/tmp and /dev/shm and its
+        System V IPC objects removed"""
         if self.mode != "uid":
             return
         for _ in range(20):
-            left = [pid for pid, uids in processes() if uids[0] == uid]
+            left = [pid for pid, uids in processes() if uid in uids]
             if not left:
-                return
+                break
             for pid in left:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except OSError:
                     pass
             time.sleep(0.05)
+        for d in SHARED_TMP:
+            try:
+                names = os.listdir(d)
+            except OSError:
+                continue
+            for n in names:
+                p = os.path.join(d, n)
+                try:
+                    st = os.lstat(p)
+                except OSError:
+                    continue
+                if st.st_uid != uid:
+                    continue
+                try:
+                    if stat.S_ISDIR(st.st_mode):
+                        shutil.rmtree(p)
+                    else:
+                        os.unlink(p)
+                except OSError:
+                    pass
+        for kind, flag in (("shm", "-m"), ("msg", "-q"), ("sem", "-s")):
+            try:
+                with open("/proc/sysvipc/" + kind) as f:
+                    rows = [l.split() for l in f.readlines()[1:]]
+            except OSError:
+                continue
+            col = {"shm": 7, "msg": 7, "sem": 4}[kind]
+            for r in rows:
+                if len(r) > col and r[col] == str(uid):
+                    subprocess.run(["ipcrm", flag, r[1]], capture_output=True)
 
 
 def limits():
@@ -312,204 +350,58 @@ def limits():
     os.setsid()
 
 
-def run(argv, cwd, env, timeout, stdin=subprocess.DEVNULL):
-    """run argv in a session of its own; (returncode or 'timeout', stdout, stderr)"""
-    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, preexec_fn=limits, close_fds=True)
+def run(argv, cwd, env, timeout, preexec=limits):
+    """run argv in a session of its own; (returncode or 'timeout', stdout,
+    stderr), each of at most OUTPUT_CAP bytes: the rest is read and dropped,
+    so that nothing a learner's code prints costs the grader memory"""
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, preexec_fn=preexec, close_fds=True)
+    keep = {p.stdout: bytearray(), p.stderr: bytearray()}
+    sel = selectors.DefaultSelector()
+    for f in keep:
+        sel.register(f, selectors.EVENT_READ)
+    deadline = time.monotonic() + timeout
+    timed_out, ended = False, None
     try:
-        out, err = p.communicate(timeout=timeout)
-        rc = p.returncode
-    except subprocess.TimeoutExpired:
-        rc = "timeout"
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        out, err = p.communicate()
-    return rc, out[:4 << 20], err[:4 << 20]
-
-
-# ---- reading a submission ------------------------------------------------------------------
-class Entry:
-    """one regular file (or a refused one) of a submission: parts of its path,
-    and how to read it"""
-
-    def __init__(self, parts, kind, read=None, size=0, why=None):
-        self.parts, self.kind, self.read, self.size, self.why = parts, kind, read, size, why
-
-    @property
-    def path(self):
-        return "/".join(self.parts)
-
-
-def folder_entries(root, notes):
-    entries = []
-    count = 0
-
-    def walk(d, parts):
-        nonlocal count
-        if len(parts) > MAX_DEPTH:
-            notes.append("folders deeper than %d levels are not read" % MAX_DEPTH)
-            return
-        try:
-            items = sorted(os.scandir(d), key=lambda e: e.name)
-        except OSError as e:
-            notes.append("cannot read the folder %s: %s" % ("/".join(parts) or ".", e.strerror))
-            return
-        for e in items:
-            count += 1
-            if count > MAX_MEMBERS:
-                if count == MAX_MEMBERS + 1:
-                    notes.append("more than %d entries: the rest is not read" % MAX_MEMBERS)
-                return
-            p = parts + [e.name]
-            st = e.stat(follow_symlinks=False)
-            if stat.S_ISDIR(st.st_mode):
-                walk(e.path, p)
-            elif stat.S_ISREG(st.st_mode):
-                entries.append(Entry(p, "file", lambda path=e.path: read_regular(path), st.st_size))
-            elif stat.S_ISLNK(st.st_mode):
-                entries.append(Entry(p, "refused", why="is a symbolic link (not followed)"))
-            else:
-                entries.append(Entry(p, "refused", why="is not a regular file"))
-    walk(root, [])
-    return entries
-
-
-def read_regular(path):
-    """a regular file's bytes, without following a link or blocking on a FIFO"""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError("not a regular file")
-        with os.fdopen(fd, "rb") as f:
-            fd = None
-            return f.read(MAX_FILE + 1)
+        while sel.get_map():
+            now = time.monotonic()
+            if ended is None and p.poll() is not None:
+                ended = now
+            if ended is not None and now > ended + 2:
+                break                   # the pipes are held by a process outside the group
+            if now >= deadline:
+                if timed_out:
+                    break
+                timed_out = True
+                kill_group(p.pid)
+                deadline = now + 5      # what is still in the pipes
+            for key, _ in sel.select(min(max(deadline - now, 0.01), 0.5)):
+                chunk = os.read(key.fileobj.fileno(), 1 << 16)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                buf = keep[key.fileobj]
+                if len(buf) < OUTPUT_CAP:
+                    buf += chunk[:OUTPUT_CAP - len(buf)]
     finally:
-        if fd is not None:
-            os.close(fd)
-
-
-def member_parts(name, notes):
-    """the parts of an archive member's path, or None (with a note) if unsafe"""
-    n = name.replace("\\", "/")
-    if n.startswith("/") or re.match(r"^[A-Za-z]:", n):
-        notes.append("archive entry %r has an absolute path: ignored" % name[:80])
-        return None
-    parts = [p for p in n.split("/") if p not in ("", ".")]
-    if ".." in parts:
-        notes.append("archive entry %r leads out of the archive (..): ignored" % name[:80])
-        return None
-    return parts
-
-
-def archive_entries(path, suffix, notes):
-    size = os.lstat(path).st_size
-    if size > MAX_ARCHIVE:
-        notes.append("the archive is %d MiB, more than %d MiB: not read" % (size >> 20, MAX_ARCHIVE >> 20))
-        return []
-    entries, declared = [], 0
-    if suffix == ".zip":
+        sel.close()
+        for f in keep:
+            f.close()
+    if not timed_out:
         try:
-            z = zipfile.ZipFile(path)
-            infos = z.infolist()
-        except (zipfile.BadZipFile, OSError, ValueError) as e:
-            notes.append("not a readable .zip archive (%s)" % e)
-            return []
-        for i, zi in enumerate(infos):
-            if i >= MAX_MEMBERS:
-                notes.append("more than %d entries in the archive: the rest is not read" % MAX_MEMBERS)
-                break
-            parts = member_parts(zi.filename, notes)
-            if parts is None or zi.is_dir() or not parts:
-                continue
-            mode = zi.external_attr >> 16
-            if stat.S_ISLNK(mode):
-                entries.append(Entry(parts, "refused", why="is a symbolic link in the archive (not followed)"))
-                continue
-            if zi.flag_bits & 0x1:
-                entries.append(Entry(parts, "refused", why="is encrypted in the archive"))
-                continue
-            declared += zi.file_size
-            if declared > MAX_UNPACKED:
-                notes.append("the archive unpacks to more than %d MiB: the rest is not read" % (MAX_UNPACKED >> 20))
-                break
-
-            def read(zi=zi):
-                with z.open(zi) as f:
-                    return f.read(MAX_FILE + 1)
-            entries.append(Entry(parts, "file", read, zi.file_size))
-    else:
-        try:
-            t = tarfile.open(path, "r:*")
-        except (tarfile.TarError, OSError, EOFError) as e:
-            notes.append("not a readable %s archive (%s)" % (suffix, e))
-            return []
-        try:
-            for i, m in enumerate(t):
-                if i >= MAX_MEMBERS:
-                    notes.append("more than %d entries in the archive: the rest is not read" % MAX_MEMBERS)
-                    break
-                parts = member_parts(m.name, notes)
-                if parts is None or m.isdir() or not parts:
-                    continue
-                if m.issym() or m.islnk():
-                    entries.append(Entry(parts, "refused", why="is a link in the archive (not followed)"))
-                    continue
-                if not m.isreg():
-                    entries.append(Entry(parts, "refused", why="is not a regular file"))
-                    continue
-                declared += m.size
-                if declared > MAX_UNPACKED:
-                    notes.append("the archive unpacks to more than %d MiB: the rest is not read"
-                                 % (MAX_UNPACKED >> 20))
-                    break
-                data = t.extractfile(m).read(MAX_FILE + 1) if m.size <= MAX_FILE else None
-                entries.append(Entry(parts, "file", (lambda d=data: d) if data is not None
-                                     else (lambda: b"\0" * (MAX_FILE + 1)), m.size))
-        except (tarfile.TarError, OSError, EOFError, zlib_error()) as e:
-            notes.append("the archive is damaged (%s): read up to there" % e)
-    return entries
+            p.wait(max(deadline - time.monotonic(), 0.01))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+    kill_group(p.pid)               # whatever the process left in its group
+    code = p.wait()
+    return ("timeout" if timed_out else code), bytes(keep[p.stdout]), bytes(keep[p.stderr])
 
 
-def zlib_error():
-    import zlib
-    return zlib.error
-
-
-def find_file(entries, rel):
-    """the entry of a lab file (rel: 'lab01-qkv/qkv.c'), and a note when it is
-    not where it belongs: labs/REL or REL at the top; else any .../labNN-*/FILE;
-    else a lone FILE anywhere"""
-    labdir, base = rel.split("/")[0], rel.split("/")[-1]
-    nn = re.match(r"(lab[0-9]+)", labdir).group(1)
-    usable = [e for e in entries if "__MACOSX" not in e.parts and not any(p.startswith(".") for p in e.parts[:-1])]
-    tiers = [
-        [e for e in usable if e.parts in (["labs"] + rel.split("/"), rel.split("/"))],
-        [e for e in usable if len(e.parts) >= 2 and e.parts[-1] == base
-         and (e.parts[-2] == labdir or e.parts[-2].startswith(nn + "-"))],
-        [e for e in usable if e.parts[-1] == base],
-    ]
-    for t, found in enumerate(tiers):
-        if not found:
-            continue
-        found.sort(key=lambda e: (len(e.parts), e.parts))
-        e = found[0]
-        note = None
-        if t > 0:
-            note = "labs/%s taken from %s" % (rel, e.path)
-        if len(found) > 1 and (t == 2 or len(found[1].parts) == len(e.parts)):
-            note = "%d files could be labs/%s: took %s" % (len(found), rel, e.path)
-        return e, note
-    return None, None
-
-
-def encoding_problem(data):
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return "is UTF-16 (it starts with a byte-order mark): save it as UTF-8"
-    if b"\0" in data:
-        return "holds NUL bytes (UTF-16 without a byte-order mark, or not text): save it as UTF-8"
-    return None
+def kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
 
 
 # ---- a learner -----------------------------------------------------------------------------
@@ -519,6 +411,7 @@ class Learner:
         self.notes = []
         self.files = {}           # rel -> ('ok'|'missing'|'unreadable', scratch path or None, note)
         self.labs = {}            # nn -> result dict
+        self.similar = {}         # nn -> [(other, percent)]
         self.seconds = 0.0
         self.work = None
 
@@ -530,93 +423,114 @@ class Learner:
         return self.gid + 1 + int(lab.nn) % (UIDS_PER_LEARNER - 1)
 
 
-def prepare(learner, labs, out, sandbox):
-    """copy the learner's lab files into OUT/work/ID/labs/ (the scratch copy)"""
-    notes = learner.notes
-    src = learner.source
-    name = os.path.basename(src.rstrip("/"))
-    try:
-        st = os.lstat(src)
-    except OSError as e:
-        notes.append("cannot be read: %s" % e.strerror)
-        st = None
-    entries = []
-    if st is None:
-        pass
-    elif stat.S_ISDIR(st.st_mode):
-        entries = folder_entries(src, notes)
-    elif stat.S_ISREG(st.st_mode) and strip_archive_suffix(name)[1]:
-        entries = archive_entries(src, strip_archive_suffix(name)[1].lower(), notes)
-    elif stat.S_ISLNK(st.st_mode):
-        notes.append("is a symbolic link: not followed")
+def encoding_problem(data):
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "is UTF-16 (it starts with a byte-order mark): save it as UTF-8"
+    if b"\0" in data:
+        return "holds NUL bytes (UTF-16 without a byte-order mark, or not text): save it as UTF-8"
+    return None
+
+
+def missing_note(rel, s):
+    """what is said of a lab file not found: the names that come near it"""
+    text = "labs/%s is not in the submission: its checks are pending" % rel
+    near = sub.near_misses(s.entries, rel)
+    base = rel.split("/")[-1]
+    if near:
+        e = near[0]
+        where = sub.q(e.path)
+        text += "; found %s: rename it `%s`" % (where, base)
+        if e.kind == "refused":
+            text += " (and hand in the file itself: it %s)" % e.why
+        if len(near) > 1:
+            text += " (and %d more like it)" % (len(near) - 1)
     else:
-        notes.append("is neither a folder nor a .zip, .tar.gz, .tgz or .tar archive: nothing to grade")
-    work = os.path.join(out, "work", learner.id)
-    if os.path.lexists(work):
-        shutil.rmtree(work)
-    os.makedirs(os.path.join(work, "labs"))
-    os.makedirs(os.path.join(work, "build"))
-    learner.work = work
-    used = set()
-    for lab in labs:
-        for role, rel in lab.files:
-            e, note = find_file(entries, rel)
-            if e is None:
-                learner.files[rel] = ("missing", None, "labs/%s is not in the submission: its checks are pending" % rel)
-                continue
-            used.add(e.path)
-            if note:
-                notes.append(note)
-            if e.kind == "refused":
-                learner.files[rel] = ("unreadable", None, "labs/%s %s" % (rel, e.why))
-                continue
-            try:
-                data = e.read()
-            except (OSError, zipfile.BadZipFile, RuntimeError, EOFError, ValueError) as x:
-                learner.files[rel] = ("unreadable", None, "labs/%s cannot be read (%s)" % (rel, x))
-                continue
-            if len(data) > MAX_FILE:
-                learner.files[rel] = ("unreadable", None, "labs/%s is larger than %d KiB: not graded"
-                                      % (rel, MAX_FILE >> 10))
-                continue
-            bad = encoding_problem(data)
-            if bad:
-                learner.files[rel] = ("unreadable", None, "labs/%s %s" % (rel, bad))
-                continue
-            warn = None
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError as x:
-                warn = "labs/%s is not valid UTF-8 (byte %d; Latin-1?): graded as it is" % (rel, x.start)
-            dest = os.path.join(work, "labs", rel)
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            with open(dest, "wb") as f:
-                f.write(data)
-            learner.files[rel] = ("ok", dest, warn)
-    # extra top-level folders (archives and folders alike): said once
-    if entries:
-        tops = sorted({e.parts[0] for e in entries if len(e.parts) > 1})
-        useful = {p.split("/")[0] for p in used}
-        extra = [t for t in tops if t not in useful and t not in ("labs", "harness")
-                 and not re.match(r"^lab[0-9][0-9]", t)]
+        other = sub.other_archives(s.entries)
+        if other:
+            text += "; found %s, an archive the grader does not read: hand in a .zip or .tar.gz" \
+                    % sub.q(other[0].path)
+    return text
+
+
+def prepare(learner, labs, work, sandbox):
+    """copy the learner's lab files into WORK/ID/labs/ (the scratch copy)"""
+    notes = learner.notes
+    d = os.path.join(work, learner.id)
+    private = os.path.join(work, ".grader", learner.id)
+    for x in (d, private):
+        if os.path.lexists(x):
+            shutil.rmtree(x)
+    os.makedirs(os.path.join(d, "labs"))
+    os.makedirs(os.path.join(d, "build"))
+    learner.work = d
+    s = sub.Submission(learner.source, private)
+    try:
+        s.open()
+        found, used = {}, set()
+        for lab in labs:
+            for role, rel in lab.files:
+                e, note = sub.find_file(s.entries, rel)
+                if e is None:
+                    learner.files[rel] = ("missing", None, missing_note(rel, s))
+                    continue
+                used.add(e.path)
+                if note:
+                    notes.append(note)
+                if e.kind == "refused":
+                    learner.files[rel] = ("unreadable", None, "labs/%s %s" % (rel, e.why))
+                    continue
+                found[rel] = e
+        data = s.read(list(found.values()))
+        for rel, e in found.items():
+            learner.files[rel] = copy_lab_file(rel, data[e], d)
+        # extra top-level folders (archives and folders alike): said once
+        tops = sorted({e.parts[0] for e in s.entries if len(e.parts) > 1})
+        useful = {p.split(b"/")[0] for p in used}
+        extra = [t for t in tops if t not in useful and t not in (b"labs", b"harness", b"__MACOSX")
+                 and not re.match(rb"^lab[0-9][0-9]", t) and not t.startswith(b".")]
         if extra:
-            notes.append("ignored: %s" % ", ".join(t + "/" for t in extra[:5])
+            notes.append("ignored: %s" % ", ".join(sub.q(t + b"/") for t in extra[:5])
                          + (" and %d more" % (len(extra) - 5) if len(extra) > 5 else ""))
+        notes.extend(s.tally.render())
+    finally:
+        s.close()
+        shutil.rmtree(private, ignore_errors=True)
     # ownership: the learner's files readable by every lab of this learner (group), written by none;
     # each lab's build folder its own (see Learner.uid)
     if sandbox.mode != "none":
-        for d, dirs, files in os.walk(work):
-            os.chown(d, 0, learner.gid)
-            os.chmod(d, 0o750)
+        for dd, dirs, files in os.walk(d):
+            os.chown(dd, 0, learner.gid)
+            os.chmod(dd, 0o750)
             for f in files:
-                os.chown(os.path.join(d, f), 0, learner.gid)
-                os.chmod(os.path.join(d, f), 0o640)
+                os.chown(os.path.join(dd, f), 0, learner.gid)
+                os.chmod(os.path.join(dd, f), 0o640)
     for lab in labs:
-        b = os.path.join(work, "build", "lab" + lab.nn)
+        b = os.path.join(d, "build", "lab" + lab.nn)
         os.makedirs(b, exist_ok=True)
         if sandbox.mode != "none":
             os.chown(b, learner.uid(lab), learner.gid)
             os.chmod(b, 0o700)
+
+
+def copy_lab_file(rel, data, d):
+    """(state, scratch path, note) of a lab file read (bytes) or not (text)"""
+    if isinstance(data, str):
+        return ("unreadable", None, "labs/%s %s" % (rel, data))
+    if len(data) > sub.MAX_FILE:
+        return ("unreadable", None, "labs/%s is larger than %d KiB: not graded" % (rel, sub.MAX_FILE >> 10))
+    bad = encoding_problem(data)
+    if bad:
+        return ("unreadable", None, "labs/%s %s" % (rel, bad))
+    warn = None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as x:
+        warn = "labs/%s is not valid UTF-8 (byte %d; Latin-1?): graded as it is" % (rel, x.start)
+    dest = os.path.join(d, "labs", rel)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "wb") as f:
+        f.write(data)
+    return ("ok", dest, warn)
 
 
 # ---- checking one lab ----------------------------------------------------------------------
@@ -654,18 +568,22 @@ class Job:
     def scrub(self, text):
         """a checker's text with the scratch folder's and the repository's paths taken out"""
         s = clean_text(text)
-        work, out, repo = self.learner.work, self.ctx.out, self.ctx.repo
+        work, out, repo = self.learner.work, self.ctx.work, self.ctx.repo
         # absolute, and as the tools print them from the repository (the build's cwd)
         for prefix in (work, out, os.path.relpath(work, repo), os.path.relpath(out, repo), repo):
             s = s.replace(prefix + "/", "")
         return s
 
+    def env(self):
+        c = self.ctx
+        return dict(c.env, GRADE_SANDBOX=c.sandbox.mode, GRADE_SANDBOX_KEEP=c.sandbox.keep,
+                    LAB_SEED=str(c.seed))
+
     def sandboxed(self, argv, timeout, cwd=None):
         c = self.ctx
         uid = self.learner.uid(self.lab)
-        env = dict(c.env, GRADE_SANDBOX=c.sandbox.mode)
         try:
-            return run(c.sandbox.cmd(uid, self.learner.gid, argv), cwd or c.repo, env, timeout)
+            return run(c.sandbox.cmd(uid, self.learner.gid, argv), cwd or c.repo, self.env(), timeout)
         finally:
             c.sandbox.sweep(uid)
 
@@ -714,7 +632,7 @@ class Job:
                 status = "does not compile"
             text = cap_lines(re.sub(r"\n*\(The compiler's full output is in [^)]*\)", "", text), 12)
             r = self.result(status, self.all_rows(names, "failed"), None)
-            r["notes"] = notes + [text]
+            r["notes"] = notes + [clean_text(text, 2000)]
             return r
         judge = [lab.conf["judge"], "--driver", os.path.join(d, "driver"), "--lang=en"]
         rc, out, err = self.sandboxed(judge + ["--summary"], JUDGE_TIMEOUT)
@@ -775,38 +693,46 @@ class Job:
                 rows.update(self.all_rows(np_names, "pending" if state == "missing" else "failed"))
                 broken = broken or (None if state == "missing" else "unreadable")
             else:
-                cmd = shlex.split(lab.conf["npcheck"])
-                if answers_ok:
-                    cmd = [L.files[lab.files[0][1]][1] if a == "@ANSWERS@" else a for a in cmd]
-                else:             # the NumPy part stands alone: no hand tables to compare
-                    i = cmd.index("@ANSWERS@")
-                    del cmd[i - 1:i + 1]
-                cmd += ["--lang=en", "--launcher", SANDBOX_RUN]
-                env = dict(c.env, GRADE_SANDBOX=c.sandbox.mode, GRADE_SANDBOX_UID=str(L.uid(lab)),
-                           GRADE_SANDBOX_GID=str(L.gid))
-                try:
-                    rc, out, err = run(cmd + ["--summary", path], c.repo, env, JUDGE_TIMEOUT)
-                finally:
-                    c.sandbox.sweep(L.uid(lab))
-                got, problem = parse_summary(out, [r for r in lab.rows if r[0] in np_names])
-                if problem or set(got) != set(np_names):
-                    broken = broken or "error"
-                    notes.append(problem or "the NumPy checker stopped (status %s): %s"
-                                 % (rc, cap_lines(self.scrub(err), 6)))
-                    rows.update(self.all_rows(np_names, "failed"))
-                else:
-                    rows.update(got)
-                    if any(f for _, _, f in got.values()):
-                        try:
-                            _, text, _ = run(cmd + ["--brief", path], c.repo, env, JUDGE_TIMEOUT)
-                        finally:
-                            c.sandbox.sweep(L.uid(lab))
-                        outputs.update(split_table_text(self.scrub(text), got, np_names, "numpy:"))
+                broken = self.numpy(np_names, path, answers_ok, rows, notes, outputs) or broken
         r = self.result(broken or lab_state(rows), rows, None, outputs)
         r["notes"] = notes
         if not broken and all(L.files[rel][0] == "missing" for _, rel in lab.files):
             r["status"] = "missing"
         return r
+
+    def numpy(self, np_names, path, answers_ok, rows, notes, outputs):
+        """Lab 00's NumPy part: numpy_check.py runs as the grader (its output
+        is the verdict), the learner's Python through LAUNCHER as the learner"""
+        lab, L, c = self.lab, self.learner, self.ctx
+        cmd = shlex.split(lab.conf["npcheck"])
+        if answers_ok:
+            cmd = [L.files[lab.files[0][1]][1] if a == "@ANSWERS@" else a for a in cmd]
+        else:             # the NumPy part stands alone: no hand tables to compare
+            i = cmd.index("@ANSWERS@")
+            del cmd[i - 1:i + 1]
+        cmd += ["--lang=en"]
+        if c.sandbox.mode != "none":
+            cmd += ["--launcher", LAUNCHER]
+        env = dict(self.env(), GRADE_SANDBOX_UID=str(L.uid(lab)), GRADE_SANDBOX_GID=str(L.gid))
+        uid = L.uid(lab)
+        try:
+            rc, out, err = run(cmd + ["--summary", path], c.repo, env, JUDGE_TIMEOUT)
+        finally:
+            c.sandbox.sweep(uid)
+        got, problem = parse_summary(out, [r for r in lab.rows if r[0] in np_names])
+        if problem or set(got) != set(np_names):
+            notes.append(problem or "the NumPy checker stopped (status %s): %s"
+                         % (rc, cap_lines(self.scrub(err), 6)))
+            rows.update(self.all_rows(np_names, "failed"))
+            return "error"
+        rows.update(got)
+        if any(f for _, _, f in got.values()):
+            try:
+                _, text, _ = run(cmd + ["--brief", path], c.repo, env, JUDGE_TIMEOUT)
+            finally:
+                c.sandbox.sweep(uid)
+            outputs.update(split_table_text(self.scrub(text), got, np_names, "numpy:"))
+        return None
 
 
 def lab_state(rows):
@@ -828,7 +754,7 @@ def split_harness_text(text, names):
             cur = None            # the judge's closing table and line
         if cur:
             pieces.setdefault(cur, []).append(line)
-    return {n: cap_lines(clean_text("\n".join(v)), 80)[:8000] for n, v in pieces.items()}
+    return {n: clean_text(cap_lines("\n".join(v), 80), reports.OUTPUT_CHARS) for n, v in pieces.items()}
 
 
 def split_table_text(text, rows, names, prefix):
@@ -838,7 +764,7 @@ def split_table_text(text, rows, names, prefix):
     out = {}
     for i, n in enumerate(failing):
         if i == 0:
-            out[n] = cap_lines(text, 80)[:8000]
+            out[n] = clean_text(cap_lines(text, 80), reports.OUTPUT_CHARS)
         else:
             step = n[len(prefix):]
             line = next((l.strip() for l in text.split("\n")
@@ -848,11 +774,14 @@ def split_table_text(text, rows, names, prefix):
 
 
 # ---- the catalogue: every function of every lab and its number of checks -------------------
-def shipped(repo, rel, dest):
-    """the lab file as shipped: git's committed version when there is one, else the file"""
+def shipped(repo, rel, dest, rev):
+    """the lab file as shipped: git's version at rev (HEAD; a learner's own
+    repository gives its first commit, the template's) when there is one,
+    else the file"""
     data = None
     try:
-        p = subprocess.run(["git", "-C", repo, "show", "HEAD:./" + rel], capture_output=True, timeout=30)
+        p = subprocess.run(["git", "-C", repo, "show", "%s:./%s" % (rev, rel)], capture_output=True,
+                           timeout=30)
         if p.returncode == 0:
             data = p.stdout
     except (OSError, subprocess.TimeoutExpired):
@@ -868,17 +797,16 @@ def shipped(repo, rel, dest):
 def catalogue(ctx, labs):
     """run each lab on its shipped files (the grader's own, trusted) and keep
     the names and numbers of checks of its summary"""
-    base = os.path.join(ctx.out, "catalogue")
-    if os.path.lexists(base):
-        shutil.rmtree(base)
+    base = os.path.join(ctx.work, ".grader", "catalogue")
+    env = dict(ctx.env, LAB_SEED=str(ctx.seed))
     for lab in labs:
         d = os.path.join(base, "lab" + lab.nn)
         os.makedirs(d)
         files = {}
         for role, rel in lab.files:
             files[role] = os.path.join(base, "labs", rel)
-            shipped(ctx.repo, "labs/" + rel, files[role])
-        env = ctx.env
+            shipped(ctx.repo, "labs/" + rel, files[role], ctx.shipped)
+        lab.shipped = files
         if lab.kind == "harness":
             cmd = lab.conf["build"].replace("@SOURCE@", shlex.quote(files["file"])).replace("@DIR@", shlex.quote(d))
             rc, out, err = run(["sh", "-c", cmd], ctx.repo, env, BUILD_TIMEOUT)
@@ -905,190 +833,77 @@ def catalogue(ctx, labs):
         lab.rows = rows
 
 
-# ---- the reports ---------------------------------------------------------------------------
-def lab_title(nn):
-    return "lab" + nn
+# ---- similarity ------------------------------------------------------------------------------
+SIM_RE = re.compile(r"^(\S+) consists for (\d+) % of (\S+) material$")
 
 
-def totals(learner, labs):
-    p = a = f = 0
+def similarity(ctx, learners, labs, threshold):
+    """sim_c (Debian's similarity-tester) on each C lab's files: every learner's
+    (a file that is the skeleton, or whose checks are all pending, left out)
+    against every other's and against the book's code (tangled/minimodel/
+    attention/*.c); the pairs where threshold percent or more of a learner's
+    file is the other's material. A copy from the book is legal for a learner
+    working alone: the report only shows it. (rows for similarity.csv)"""
+    pairs = []
+    book = sorted(glob.glob(os.path.join(ctx.repo, "tangled/minimodel/attention/*.c")))
+    sim = shutil.which("sim_c")
+    d = os.path.join(ctx.work, "similarity")
     for lab in labs:
-        for n, _ in lab.rows:
-            r = learner.labs[lab.nn]["rows"][n]
-            p, a, f = p + r[0], a + r[1], f + r[2]
-    return p, a, f
-
-
-def learner_notes(learner, labs):
-    out = list(learner.notes)
-    for lab in labs:
-        for n in learner.labs[lab.nn]["notes"]:
-            out.append("lab %s: %s" % (lab.nn, n))
-    return out
-
-
-def write_csv(learners, labs):
-    """the grade book: one row per learner; per function the checks passed, per
-    lab passed/failed/pending and its state, then the totals and the notes;
-    the first row after the header ('(checks)') gives each column's maximum"""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    head = ["learner"]
-    for lab in labs:
-        head += ["%s %s" % (lab.nn, n) for n, _ in lab.rows]
-        head += ["%s passed" % lab.nn, "%s failed" % lab.nn, "%s pending" % lab.nn, "%s status" % lab.nn]
-    head += ["passed", "failed", "pending", "checks", "percent", "notes"]
-    w.writerow(head)
-    maxrow = ["(checks)"]
-    allchecks = 0
-    for lab in labs:
-        n = sum(t for _, t in lab.rows)
-        allchecks += n
-        maxrow += [t for _, t in lab.rows] + [n, "", "", ""]
-    w.writerow(maxrow + [allchecks, "", "", allchecks, "100.0", ""])
-    for L in learners:
-        row = [L.id]
-        for lab in labs:
+        if lab.kind != "harness":
+            continue
+        rel = lab.files[0][1]
+        with open(lab.shipped["file"], "rb") as f:
+            skeleton = f.read()
+        files = []
+        for L in learners:
+            state, path, _ = L.files.get(rel, ("missing", None, None))
             r = L.labs[lab.nn]
-            row += [r["rows"][n][1] for n, _ in lab.rows]
-            row += [sum(x[1] for x in r["rows"].values()), sum(x[2] for x in r["rows"].values()),
-                    sum(x[0] for x in r["rows"].values()), r["status"]]
-        p, a, f = totals(L, labs)
-        notes = " | ".join(" / ".join(l.strip() for l in n.split("\n") if l.strip())
-                           for n in learner_notes(L, labs))
-        row += [a, f, p, allchecks, "%.1f" % (100.0 * a / allchecks if allchecks else 0), notes]
-        w.writerow(row)
-    return buf.getvalue()
-
-
-def case_output(L, lab, name):
-    r = L.labs[lab.nn]
-    p, a, f = r["rows"][name]
-    n = p + a + f
-    text = r["outputs"].get(name, "")
-    if r["status"] in ("missing", "unreadable", "does not compile", "refused", "does not link", "error"):
-        text = "\n".join(r["notes"]) or r["status"]
-    return p, a, f, n, text
-
-
-def case_message(status, p, a, f, n):
-    if status in ("unreadable", "does not compile", "refused", "does not link", "error"):
-        return "not checked: the lab %s" % ("file " + status if status == "unreadable" else status)
-    if status == "missing":
-        return "pending: the file is not in the submission"
-    if f:
-        return "the check fails" if n == 1 else "%d of %d checks fail (%d pass, %d pending)" % (f, n, a, p)
-    if p:
-        return "the check is pending" if n == 1 else "%d of %d checks pending (%d pass)" % (p, n, a)
-    return "the check passes" if n == 1 else "all %d checks pass" % n
-
-
-def write_junit(learners, labs):
-    """JUnit XML: <testsuites> / one <testsuite> per learner and lab / one
-    <testcase> per function or step (classname LEARNER.labNN); a failing one
-    has <failure>, a pending one <skipped>, one of a lab that could not be
-    checked (file unreadable, not compiling, refused) <error>"""
-    suites = []
-    T = F = E = S = 0
-    for L in learners:
-        for lab in labs:
-            r = L.labs[lab.nn]
-            cases, t, fl, er, sk = [], 0, 0, 0, 0
-            for name, _ in lab.rows:
-                p, a, f, n, text = case_output(L, lab, name)
-                msg = case_message(r["status"], p, a, f, n)
-                t += 1
-                attrs = "name=%s classname=%s" % (quoteattr(name), quoteattr("%s.%s" % (L.id, lab_title(lab.nn))))
-                if r["status"] in ("unreadable", "does not compile", "refused", "does not link", "error"):
-                    er += 1
-                    body = "<error message=%s type=%s>%s</error>" % (quoteattr(msg), quoteattr(r["status"]),
-                                                                      xml_escape(text))
-                elif f:
-                    fl += 1
-                    body = "<failure message=%s type=\"failed\">%s</failure>" % (quoteattr(msg), xml_escape(text))
-                elif p:
-                    sk += 1
-                    body = "<skipped message=%s/>" % quoteattr(msg)
-                else:
-                    body = None
-                cases.append("    <testcase %s%s" % (attrs, ("/>" if body is None else ">\n      %s\n    </testcase>" % body)))
-            props = ""
-            notes = (L.notes if lab is labs[0] else []) + r["notes"]
-            if notes:
-                props = "    <system-out>%s</system-out>\n" % xml_escape("\n".join(notes))
-            suites.append("  <testsuite name=%s tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n%s\n%s  </testsuite>"
-                          % (quoteattr("%s.%s" % (L.id, lab_title(lab.nn))), t, fl, er, sk, "\n".join(cases), props))
-            T, F, E, S = T + t, F + fl, E + er, S + sk
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<testsuites name="the attention workbook" tests="%d" failures="%d" errors="%d" skipped="%d">\n%s\n</testsuites>\n'
-            % (T, F, E, S, "\n".join(suites)))
-
-
-def yaml_block(text, indent):
-    return "\n".join(indent + l if l else indent.rstrip() for l in text.split("\n"))
-
-
-def write_tap(learners, labs):
-    """TAP version 13: one test point per learner, lab and function; pending
-    checks are `# TODO`, a failure's explanation is a YAML block"""
-    points = []
-    for L in learners:
-        for lab in labs:
-            r = L.labs[lab.nn]
-            for name, _ in lab.rows:
-                p, a, f, n, text = case_output(L, lab, name)
-                msg = case_message(r["status"], p, a, f, n)
-                desc = "%s %s %s" % (L.id, lab_title(lab.nn), name)
-                broken = r["status"] in ("unreadable", "does not compile", "refused", "does not link", "error")
-                if broken or f:
-                    line = "not ok %d - %s" % (len(points) + 1, desc)
-                elif p:
-                    line = "not ok %d - %s # TODO %s" % (len(points) + 1, desc, msg)
-                else:
-                    line = "ok %d - %s" % (len(points) + 1, desc)
-                if broken or f:
-                    y = ["  ---", "  message: %s" % json.dumps(msg, ensure_ascii=False),
-                         "  severity: %s" % ("error" if broken else "fail"),
-                         "  data: {pending: %d, passed: %d, failed: %d, status: %s}"
-                         % (p, a, f, json.dumps(r["status"]))]
-                    if text:
-                        y += ["  output: |", yaml_block(text, "    ")]
-                    y.append("  ...")
-                    line += "\n" + "\n".join(y)
-                points.append(line)
-    return "TAP version 13\n1..%d\n%s\n" % (len(points), "\n".join(points))
-
-
-def gradescope(L, labs):
-    """Gradescope's results.json for one learner: a test per function or step,
-    its score the checks passed, its max_score the checks it has"""
-    tests = []
-    for lab in labs:
-        r = L.labs[lab.nn]
-        for i, (name, _) in enumerate(lab.rows):
-            p, a, f, n, text = case_output(L, lab, name)
-            msg = case_message(r["status"], p, a, f, n)
-            tests.append({"name": "Lab %s: %s" % (lab.nn, name), "number": "%s.%d" % (lab.nn, i + 1),
-                          "score": a, "max_score": n,
-                          "status": "passed" if a == n else "failed",
-                          "output": msg + ("\n\n" + text if text else ""),
-                          "visibility": "visible"})
-    p, a, f = totals(L, labs)
-    notes = learner_notes(L, labs)
-    summary = "%d of %d checks pass, %d fail, %d pending." % (a, a + f + p, f, p)
-    return {"score": a, "output": summary + ("\n\n" + "\n".join(notes) if notes else ""),
-            "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
-
-
-def write_json(L, labs):
-    return json.dumps(gradescope(L, labs), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
-
-
-def write_atomic(path, text):
-    tmp = path + ".tmp%d" % os.getpid()
-    with open(tmp, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
-    os.replace(tmp, path)
+            if state != "ok" or all(x[0] == sum(x) for x in r["rows"].values()):
+                continue
+            with open(path, "rb") as f:
+                if f.read() == skeleton:
+                    continue
+            files.append((L, path))
+        if len(files) < 1:
+            continue
+        ld = os.path.join(d, "lab" + lab.nn)
+        os.makedirs(ld, exist_ok=True)
+        names = {}
+        for i, (L, path) in enumerate(files):
+            n = "L%04d.c" % i
+            shutil.copyfile(path, os.path.join(ld, n))
+            names[n] = L
+        books = []
+        for i, b in enumerate(book):
+            n = "B%02d.c" % i
+            shutil.copyfile(b, os.path.join(ld, n))
+            names[n] = "book:" + os.path.basename(b)
+            books.append(n)
+        for root, dirs, fs in os.walk(d):
+            os.chmod(root, 0o755)
+            for f in fs:
+                os.chmod(os.path.join(root, f), 0o644)
+        uid = ctx.sandbox.uids[1] - 2
+        argv = [sim, "-e", "-a", "-p", "-T", "-t%d" % threshold] + sorted(
+            n for n in names if n.startswith("L")) + ["/"] + books
+        rc, out, err = run(ctx.sandbox.cmd(uid, uid, argv), ld, ctx.env, 300)
+        ctx.sandbox.sweep(uid)
+        if rc != 0:
+            print("grade: sim_c failed on lab %s (status %s): %s" % (lab.nn, rc, clean_text(err)[:200]),
+                  file=sys.stderr)
+            continue
+        for line in out.decode("utf-8", "replace").split("\n"):
+            m = SIM_RE.match(line.strip())
+            if not m or not m.group(1).startswith("L") or m.group(1) not in names \
+                    or m.group(3) not in names or m.group(1) == m.group(3):
+                continue
+            L, other, pc = names[m.group(1)], names[m.group(3)], int(m.group(2))
+            other = other if isinstance(other, str) else other.id
+            pairs.append((lab.nn, L.id, other, pc))
+    pairs = sorted(set(pairs), key=lambda x: (x[0], -x[3], x[1], x[2]))
+    for nn, who, other, pc in pairs:
+        next(L for L in learners if L.id == who).similar.setdefault(nn, []).append((other, pc))
+    return pairs
 
 
 # ---- the run -------------------------------------------------------------------------------
@@ -1122,15 +937,69 @@ class Progress:
             sys.stdout.flush()
 
 
-def submissions(path, mode):
+SUFFIX_ORDER = {None: 0, ".zip": 1, ".tar.gz": 2, ".tgz": 3, ".tar.xz": 4, ".txz": 5, ".tar.bz2": 6,
+                ".tbz2": 7, ".tar": 8}
+
+
+def submissions(path, mode, ident):
+    """[(id, path as bytes, [other paths of the same learner])]: one per
+    learner; a learner who handed in twice (abe/ and abe.zip) once, the folder
+    first, then .zip, .tar.gz, ..."""
     if mode == "one":
         name = os.path.basename(os.path.abspath(path))
-        return [(strip_archive_suffix(name)[0], path)]
+        name = sub.show(sub.split_suffix(name)[0], 200)
+        return [(safe_id(ident) if ident else safe_id(name), os.fsencode(path), [])]
+    bpath = os.fsencode(path)
     try:
-        names = sorted(n for n in os.listdir(path) if not n.startswith("."))
+        names = sorted(n for n in os.listdir(bpath) if not n.startswith(b"."))
     except OSError as e:
         sys.exit("grade: cannot read %s: %s" % (path, e.strerror))
-    return [(strip_archive_suffix(n)[0], os.path.join(path, n)) for n in names]
+    groups = {}
+    for n in names:
+        full = os.path.join(bpath, n)
+        stem, suf = sub.split_suffix(n)
+        if suf and not os.path.isfile(full):
+            stem, suf = n, None
+        if suf is None and not os.path.isdir(full) and not os.path.islink(full):
+            stem = n
+        i = safe_id(sub.show(stem, 200))
+        groups.setdefault(i.lower(), []).append((SUFFIX_ORDER.get(suf and suf.lower(), 9), n, full, i))
+    out = []
+    for key in sorted(groups):
+        g = sorted(groups[key])
+        out.append((g[0][3], g[0][2], [x[2] for x in g[1:]]))
+    return sorted(out, key=lambda x: x[0])
+
+
+def out_folder(out, quiet):
+    """OUT made, or kept, private (0700), holding nothing of an earlier run"""
+    os.makedirs(out, mode=0o700, exist_ok=True)
+    other = [n for n in os.listdir(out) if n not in KNOWN]
+    for n in OUTPUTS:
+        p = os.path.join(out, n)
+        if os.path.isdir(p) and not os.path.islink(p):
+            shutil.rmtree(p)
+        elif os.path.lexists(p):
+            os.unlink(p)
+    if other:
+        if not quiet:
+            print("grade: %s holds other files (%s): its mode is left as it is; the reports are "
+                  "written readable by you alone" % (out, ", ".join(sorted(other)[:3])), file=sys.stderr)
+    else:
+        os.chmod(out, 0o700)
+
+
+def write_private(path, text):
+    """text to path, readable and writable by the grader alone (0600)"""
+    tmp = path + ".tmp%d" % os.getpid()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def fresh_seed():
+    return int.from_bytes(os.urandom(4), "little") % 999999999 + 1
 
 
 def main(argv):
@@ -1140,120 +1009,168 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="grade.py")
     ap.add_argument("--config", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--work", default=None, help="the learners' scratch folders (default: OUT.work)")
+    ap.add_argument("--keep-work", action="store_true")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--labs", default="")
-    ap.add_argument("--format", default="all", choices=["all", "csv", "junit", "tap", "json", "gradescope"])
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--similarity", default="50", help="percent, or off")
+    ap.add_argument("--isolation", default="auto", choices=["auto", "ns", "uid"])
+    ap.add_argument("--format", default="all",
+                    choices=["all", "csv", "junit", "tap", "json", "gradescope", "classroom"])
     ap.add_argument("--stdout", action="store_true", help="print the one report on stdout")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--id", default=None, help="the learner's name (mode one)")
+    ap.add_argument("--shipped", default="HEAD", help="the git revision of the shipped lab files")
     ap.add_argument("mode", choices=["class", "one"])
     ap.add_argument("path")
     a = ap.parse_args(argv)
     t_start = time.monotonic()
+    if a.seed is not None and not 1 <= a.seed <= 999999999:
+        sys.exit("grade: --seed %d: a seed is a whole number from 1 to 999999999" % a.seed)
+    if a.similarity != "off" and not (a.similarity.isdigit() and 1 <= int(a.similarity) <= 100):
+        sys.exit("grade: GRADE_SIMILARITY=%s: a percent from 1 to 100, or off" % a.similarity)
 
     ctx = Context()
+    ctx.seed = a.seed or fresh_seed()
+    ctx.shipped = a.shipped
     repo, labs = read_config(a.config, a.labs)
     ctx.repo = os.path.abspath(repo)
-    # OUT and the submissions as the caller named them (check-grade's repo is a copy elsewhere)
+    # OUT, WORK and the submissions as the caller named them (check-grade's repo is a copy elsewhere)
     ctx.out = os.path.abspath(a.out)
+    ctx.work = os.path.abspath(a.work or ctx.out.rstrip("/") + ".work")
     path = os.path.abspath(a.path)
     os.chdir(ctx.repo)
-    os.makedirs(ctx.out, exist_ok=True)
+    if not a.stdout:
+        out_folder(ctx.out, a.quiet)
+    if os.path.lexists(ctx.work):
+        shutil.rmtree(ctx.work)
+    os.makedirs(os.path.join(ctx.work, ".grader"), mode=0o700)
+    os.chmod(os.path.join(ctx.work, ".grader"), 0o700)
     ctx.env = Sandbox.env()
-    probe = [os.path.join(ctx.repo, "labs/harness/build-driver.sh")]
+    probe = [os.path.join(ctx.repo, "labs/harness/build-driver.sh"), ctx.work]
     for lab in labs:
         probe += [os.path.abspath(lab.conf[k]) for k in ("judge", "check") if k in lab.conf]
-    ctx.sandbox = Sandbox(ctx.repo, probe)
-    if ctx.sandbox.warning and not a.quiet:
+    os.chmod(ctx.work, 0o711)
+    ctx.sandbox = Sandbox(ctx.repo, probe, a.isolation, [ctx.repo, ctx.work])
+    if ctx.sandbox.warning and (ctx.sandbox.mode != "none" or os.geteuid() == 0 or not a.quiet):
         print(ctx.sandbox.warning, file=sys.stderr)
-    os.chmod(ctx.out, 0o755)
     catalogue(ctx, labs)
 
-    subs = submissions(path, a.mode)
-    learners, seen = [], set()
-    for i, (name, src) in enumerate(subs):
-        ident = a.id or safe_id(name)
-        base, k = ident, 2
-        while ident in seen:
-            ident, k = "%s-%d" % (base, k), k + 1
-        seen.add(ident)
+    learners = []
+    for i, (ident, src, others) in enumerate(submissions(path, a.mode, a.id)):
         L = Learner(ident, src, i, ctx.sandbox.uids[0])
-        if ident != name and not a.id:
-            L.notes.append("submitted as %r" % os.path.basename(src))
+        name = sub.show(os.path.basename(src), 200)
+        if others:
+            L.notes.append("handed in %d times: %s graded, %s not (keep one)"
+                           % (len(others) + 1, sub.q(os.path.basename(src)),
+                              ", ".join(sub.q(os.path.basename(o)) for o in others)))
+        elif ident != sub.split_suffix(name)[0] and not a.id:
+            L.notes.append("submitted as %s" % sub.q(os.path.basename(src)))
         learners.append(L)
     if not learners:
         sys.exit("grade: %s holds no submission (one folder, .zip or .tar.gz per learner)" % a.path)
     first, end = ctx.sandbox.uids
-    if len(learners) * UIDS_PER_LEARNER > end - first:
+    if len(learners) * UIDS_PER_LEARNER > end - first - UIDS_PER_LEARNER:
         sys.exit("grade: %d learners, more than a run's %d uids give: grade them in parts"
                  % (len(learners), end - first))
-    work = os.path.join(ctx.out, "work")
-    if os.path.lexists(work):
-        shutil.rmtree(work)
-    os.makedirs(work)
-    if ctx.sandbox.mode != "none":
-        os.chmod(work, 0o711)
 
     jobs = max(1, a.jobs)
-    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        list(pool.map(lambda L: prepare(L, labs, ctx.out, ctx.sandbox), learners))
-        progress = Progress(len(learners) * len(labs), sys.stdout.isatty() and not a.quiet and not a.stdout)
-        futures = {}
-        for L in learners:
-            for lab in labs:
-                fut = pool.submit(Job(L, lab, ctx).go)
-                fut.add_done_callback(lambda _: progress.step())
-                futures[fut] = (L, lab)
-        for fut in concurrent.futures.as_completed(futures):
-            L, lab = futures[fut]
-            r = fut.result()
-            L.labs[lab.nn] = r
-            L.seconds += r["seconds"]
-        progress.end()
-
-    # the reports: only from what was parsed above
-    reports = {}
-    fmt = a.format
-    if fmt in ("all", "csv"):
-        reports["gradebook.csv"] = write_csv(learners, labs)
-    if fmt in ("all", "junit"):
-        reports["junit.xml"] = write_junit(learners, labs)
-    if fmt in ("all", "tap"):
-        reports["results.tap"] = write_tap(learners, labs)
-    if fmt in ("all", "json", "gradescope"):
-        if a.mode == "one":
-            reports["results.json"] = write_json(learners[0], labs)
-        else:
+    try:
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            list(pool.map(lambda L: prepare(L, labs, ctx.work, ctx.sandbox), learners))
+            progress = Progress(len(learners) * len(labs), sys.stdout.isatty() and not a.quiet and not a.stdout)
+            futures = {}
             for L in learners:
-                reports[os.path.join("gradescope", L.id, "results.json")] = write_json(L, labs)
-    if a.stdout:
-        for text in reports.values():
-            sys.stdout.write(text)
-    else:
-        for rel, text in reports.items():
-            dest = os.path.join(ctx.out, rel)
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            write_atomic(dest, text)
+                for lab in labs:
+                    fut = pool.submit(Job(L, lab, ctx).go)
+                    fut.add_done_callback(lambda _: progress.step())
+                    futures[fut] = (L, lab)
+            for fut in concurrent.futures.as_completed(futures):
+                L, lab = futures[fut]
+                r = fut.result()
+                L.labs[lab.nn] = r
+                L.seconds += r["seconds"]
+            progress.end()
+
+        run_info = Context()
+        run_info.seed, run_info.isolation = ctx.seed, ctx.sandbox.isolation
+        run_info.degraded = ctx.sandbox.degraded
+        pairs = []
+        if a.similarity == "off":
+            run_info.similarity_head = "off"
+        elif a.mode == "one":
+            run_info.similarity_head = ""
+        elif not shutil.which("sim_c"):
+            run_info.similarity_head = "sim_c not installed"
+            print("grade: sim_c is not installed (Debian's similarity-tester): no similarity report",
+                  file=sys.stderr)
+        else:
+            run_info.similarity_head = "%s%% or more" % a.similarity
+            pairs = similarity(ctx, learners, labs, int(a.similarity))
+
+        # the reports: only from what was parsed above
+        rep = {}
+        fmt = a.format
+        if fmt in ("all", "csv"):
+            rep["gradebook.csv"] = reports.write_csv(learners, labs, run_info)
+        if fmt in ("all", "junit"):
+            rep["junit.xml"] = reports.write_junit(learners, labs, run_info)
+        if fmt in ("all", "tap"):
+            rep["results.tap"] = reports.write_tap(learners, labs, run_info)
+        if fmt in ("all", "json", "gradescope"):
+            if a.mode == "one":
+                rep["results.json"] = reports.write_json(learners[0], labs, run_info)
+            else:
+                for L in learners:
+                    rep[os.path.join("gradescope", L.id, "results.json")] = reports.write_json(L, labs, run_info)
+        if fmt == "classroom":
+            import json
+            L = learners[0]
+            for lab in labs:
+                rep[os.path.join("classroom", "lab%s.json" % lab.nn)] = \
+                    json.dumps(reports.classroom(L, lab, run_info), ensure_ascii=False) + "\n"
+            rep["summary.md"] = reports.write_summary(L, labs, run_info)
+        if fmt == "all" and a.mode == "class" and a.similarity != "off" and shutil.which("sim_c"):
+            rep["similarity.csv"] = reports.write_similarity(pairs, run_info)
+        if a.stdout:
+            for text in rep.values():
+                sys.stdout.write(text)
+        else:
+            for rel, text in rep.items():
+                dest = os.path.join(ctx.out, rel)
+                d = os.path.dirname(dest)
+                if not os.path.isdir(d):
+                    os.makedirs(d, mode=0o700)
+                write_private(dest, text)
+    finally:
+        if not a.keep_work:
+            shutil.rmtree(ctx.work, ignore_errors=True)
     # the times: never in the reports
     elapsed = time.monotonic() - t_start
     slow = sorted(learners, key=lambda L: -L.seconds)[:5]
-    timing = ["graded %d learner%s x %d lab%s in %.1f s (%d job%s in parallel, sandbox: %s%s)"
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
+    timing = ["graded %d learner%s x %d lab%s in %.1f s (%d job%s in parallel, isolation: %s%s, seed %d)"
               % (len(learners), "s" * (len(learners) != 1), len(labs), "s" * (len(labs) != 1), elapsed,
-                 jobs, "s" * (jobs != 1), ctx.sandbox.mode,
+                 jobs, "s" * (jobs != 1), ctx.sandbox.isolation,
                  ", uids %d-%d" % (first, first + len(learners) * UIDS_PER_LEARNER - 1)
-                 if ctx.sandbox.mode != "none" else ""),
-              "slowest: " + ", ".join("%s %.1f s" % (L.id, L.seconds) for L in slow)]
-    write_atomic(os.path.join(ctx.out, "timing.txt"), "\n".join(timing) + "\n")
+                 if ctx.sandbox.mode != "none" else "", ctx.seed),
+              "slowest: " + ", ".join("%s %.1f s" % (L.id, L.seconds) for L in slow),
+              "the grader's own peak memory: %d MiB" % peak]
+    if not a.stdout:
+        write_private(os.path.join(ctx.out, "timing.txt"), "\n".join(timing) + "\n")
     if not a.quiet and not a.stdout:
         p = a_ = f = 0
         for L in learners:
-            x = totals(L, labs)
+            x = reports.totals(L, labs)
             p, a_, f = p + x[0], a_ + x[1], f + x[2]
-        for line in timing:
+        for line in timing[:2]:
             print(line)
+        if ctx.sandbox.degraded:
+            print("isolation: %s (see above)" % ctx.sandbox.isolation)
         print("checks: %d passed, %d failed, %d pending; reports in %s: %s"
-              % (a_, f, p, ctx.out, ", ".join(sorted(reports)[:4])
-                 + (", ..." if len(reports) > 4 else "")))
+              % (a_, f, p, ctx.out, ", ".join(sorted(rep)[:4])
+                 + (", ..." if len(rep) > 4 else "")))
     return 0
 
 

@@ -5,6 +5,7 @@
  * through lab_call) are compared with the library's, the reference. The
  * checks of one function run in this order against one learner process,
  * on cases of different shapes, so that state kept between calls shows. */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,8 +33,6 @@ static const double ns_x[] = {  1, 2, 0, -1,
 static const double ns_w_q[] = { 1, 0,  2, 1,  0, -1,  1, 3 };  /* (4, 2) */
 static const double ns_w_k[] = { 0, 1,  1, 1, -1,  0,  2, 0 };  /* (4, 2) */
 static const double ns_w_v[] = { 1, 0, 2,  0, 1, 0,  3, 0, -1,  0, 2, 1 }; /* (4, 3) */
-
-static const unsigned random_seeds[] = { 7, 12, 14 };
 
 static void set_shape(qkv_case *c, int T, int d_model, int d_k, int d_v)
 {
@@ -64,24 +63,91 @@ static void worked_example(qkv_case *c)
     c->w_v = lab_fresh(n, ch01_w_v);
 }
 
-/* random_case - cases 2 to 4: shapes and values from a seeded generator */
-static void random_case(qkv_case *c, unsigned seed)
+/* The cases drawn from the run's seed (lab_random): the learner's code
+ * cannot know them before the run. Each case has salts of its own; cases
+ * 2 and 3 share their shape (the same shape twice, fresh values). */
+enum { SALT_SHAPE_RANDOM = 10, SALT_SHAPE_ONE_ROW = 20, SALT_SHAPE_EXTREME = 30,
+       SALT_SHAPE_LONG = 40, SALT_VALUES = 100 };
+
+/* random_shape - T, d_model, d_k and d_v from the seed, each within
+ * lo[i] .. hi[i], with salt */
+static void random_shape(qkv_case *c, const int lo[4], const int hi[4], uint64_t salt)
 {
-    mm_rng r;
-    mm_rng_seed(&r, seed);
-    int T = 2 + mm_rng_next(&r) % 5, d_model = 2 + mm_rng_next(&r) % 5;
-    int d_k = 1 + mm_rng_next(&r) % 4, d_v = 1 + mm_rng_next(&r) % 4;
-    set_shape(c, T, d_model, d_k, d_v);
-    snprintf(c->name, sizeof c->name, EN_ES("random T=%d d_model=%d d_k=%d d_v=%d seed=%u",
-                                            "aleatorio T=%d d_model=%d d_k=%d d_v=%d semilla=%u"),
-             T, d_model, d_k, d_v, seed);
-    double **m[4] = { &c->x, &c->w_q, &c->w_k, &c->w_v };
-    size_t n[4] = { (size_t)T * d_model, (size_t)d_model * d_k,
-                    (size_t)d_model * d_k, (size_t)d_model * d_v };
-    for (int i = 0; i < 4; i++) {
-        *m[i] = lab_fresh(n[i], NULL);
-        for (size_t j = 0; j < n[i]; j++) (*m[i])[j] = mm_rng_normal(&r);
+    int n[4];
+    for (int i = 0; i < 4; i++) n[i] = (int)lab_random_int(lo[i], hi[i], salt + i);
+    set_shape(c, n[0], n[1], n[2], n[3]);
+}
+
+/* random_values - X and the three matrices N(0, 1) from the seed and salt */
+static void random_values(qkv_case *c, uint64_t salt)
+{
+    c->x = lab_random((size_t)c->T * c->d_model, 1.0, salt);
+    c->w_q = lab_random((size_t)c->d_model * c->d_k, 1.0, salt + 1);
+    c->w_k = lab_random((size_t)c->d_model * c->d_k, 1.0, salt + 2);
+    c->w_v = lab_random((size_t)c->d_model * c->d_v, 1.0, salt + 3);
+}
+
+/* large - a double of magnitude DBL_MAX / 16 to DBL_MAX / 2, far above
+ * FLT_MAX (3.4e38, where a float overflows) and as far as two of them can
+ * be apart and still differ by a finite amount, from two N(0, 1) draws: z
+ * sets the magnitude (through the normal's distribution function), sign_z
+ * the sign */
+static double large(double z, double sign_z)
+{
+    double u = 0.5 * erfc(-z / sqrt(2.0));
+    return copysign(DBL_MAX / 16 * (1.0 + 7.0 * u), sign_z);
+}
+
+/* extreme_values - X of one-hot rows (+1 or -1 at a column drawn from the
+ * seed): each of Q, K, V then copies a row of its matrix, exactly and
+ * without overflow, so the weights can be as large as a double allows:
+ * they are large(), both signs */
+static void extreme_values(qkv_case *c, uint64_t salt)
+{
+    c->x = lab_fresh((size_t)c->T * c->d_model, NULL);
+    const double *sign = lab_random((size_t)c->T, 1.0, salt);
+    for (int t = 0; t < c->T; t++) {
+        int at = (int)lab_random_int(0, c->d_model - 1, salt + 1 + (uint64_t)t);
+        c->x[(size_t)t * c->d_model + at] = sign[t] < 0 ? -1.0 : 1.0;
     }
+    double **w[3] = { &c->w_q, &c->w_k, &c->w_v };
+    size_t n[3] = { (size_t)c->d_model * c->d_k, (size_t)c->d_model * c->d_k,
+                    (size_t)c->d_model * c->d_v };
+    for (int i = 0; i < 3; i++) {
+        const double *z = lab_random(n[i], 1.0, salt + 1000 + 2 * (uint64_t)i);
+        const double *s = lab_random(n[i], 1.0, salt + 1001 + 2 * (uint64_t)i);
+        *w[i] = lab_fresh(n[i], NULL);
+        for (size_t j = 0; j < n[i]; j++) (*w[i])[j] = large(z[j], s[j]);
+    }
+}
+
+/* seeded_case - cases 2 to 6, named by their shape and the run's seed */
+static void seeded_case(qkv_case *c, int which)
+{
+    static const int lo[][4] = { { 2, 2, 3, 2 }, { 1, 1, 1, 1 }, { 2, 2, 2, 2 },
+                                 { 256, 256, 2, 2 } };
+    static const int hi[][4] = { { 9, 8, 6, 6 }, { 1, 1, 6, 6 }, { 6, 4, 4, 4 },
+                                 { 320, 320, 6, 6 } };
+    static const uint64_t shape_salt[] = { SALT_SHAPE_RANDOM, SALT_SHAPE_ONE_ROW,
+                                           SALT_SHAPE_EXTREME, SALT_SHAPE_LONG };
+    static const char *const what[][2] = {
+        { "random", "aleatorio" },
+        { "random, the same shape again with fresh values:",
+          "aleatorio, la misma forma otra vez con valores nuevos:" },
+        { "one row", "una fila" },
+        { "extreme values (X with a single +-1 in each row, weights from +-1.1e307 to +-9e307)",
+          "valores extremos (X con un solo +-1 en cada fila, pesos de +-1.1e307 a +-9e307)" },
+        { "long sequence", "secuencia larga" },
+    };
+    int kind = which == 2 ? 0 : which - 3;            /* cases 2 and 3: one shape */
+    random_shape(c, lo[kind], hi[kind], shape_salt[kind]);
+    uint64_t salt = SALT_VALUES + 100 * (uint64_t)which;
+    if (which == 5) extreme_values(c, salt);
+    else random_values(c, salt);
+    snprintf(c->name, sizeof c->name, EN_ES("%s T=%d d_model=%d d_k=%d d_v=%d (seed %llu)",
+                                            "%s T=%d d_model=%d d_k=%d d_v=%d (semilla %llu)"),
+             what[which - 2][lab_es()], c->T, c->d_model, c->d_k, c->d_v,
+             (unsigned long long)lab_seed());
 }
 
 void qkv_case_make(qkv_case *c, int which)
@@ -97,7 +163,7 @@ void qkv_case_make(qkv_case *c, int which)
         c->w_k = lab_fresh(8, ns_w_k);
         c->w_v = lab_fresh(12, ns_w_v);
     } else {
-        random_case(c, random_seeds[which - 2]);
+        seeded_case(c, which);
     }
     /* the fused path, by the reference: W_QKV and X W_QKV */
     int d_qkv = 2 * c->d_k + c->d_v;
@@ -315,12 +381,18 @@ static void check_sizes(int which)
 
 /* check_count - one call of attention_param_count(&count, d_model, n_heads)
  * against the reference: the same status, the same count on success, and
- * the count untouched on failure */
-static bool check_count(int d_model, int n_heads)
+ * the count untouched on failure; seeded: the sizes came from the run's seed
+ * (the case's name says it) */
+static bool check_count(int d_model, int n_heads, bool seeded)
 {
     long want = COUNT_UNTOUCHED;
     mm_status want_status = attention_param_count(&want, d_model, n_heads);
-    lab_case("d_model=%d n_heads=%d", d_model, n_heads);
+    if (seeded)
+        lab_case(EN_ES("random d_model=%d n_heads=%d (seed %llu)",
+                       "aleatorio d_model=%d n_heads=%d (semilla %llu)"),
+                 d_model, n_heads, (unsigned long long)lab_seed());
+    else
+        lab_case("d_model=%d n_heads=%d", d_model, n_heads);
     lab_mat *count = lab_out_long("count", COUNT_UNTOUCHED);
     mm_status s = lab_call("attention_param_count", LAB_BUFS(count), LAB_INTS(d_model, n_heads));
     long got = lab_long(count);
@@ -361,7 +433,22 @@ static const struct { int n, arg[4][2]; } count_cases[] = {
 static void check_counts(int which)
 {
     for (int i = 0; i < count_cases[which].n; i++)
-        check_count(count_cases[which].arg[i][0], count_cases[which].arg[i][1]);
+        check_count(count_cases[which].arg[i][0], count_cases[which].arg[i][1], false);
+}
+
+/* check_counts_random - layers drawn from the run's seed: three whose
+ * n_heads (1 to 16) divides d_model (d_k from 17 to 128), then one whose
+ * does not (d_model = n_heads d_k + r, 0 < r < n_heads) */
+static void check_counts_random(int unused)
+{
+    (void)unused;
+    enum { SALT_COUNT = 500 };
+    for (uint64_t i = 0; i < 4; i++) {
+        int n_heads = (int)lab_random_int(i < 3 ? 1 : 2, 16, SALT_COUNT + 3 * i);
+        int d_k = (int)lab_random_int(17, 128, SALT_COUNT + 3 * i + 1);
+        int r = i < 3 ? 0 : (int)lab_random_int(1, n_heads - 1, SALT_COUNT + 3 * i + 2);
+        check_count(n_heads * d_k + r, n_heads, true);
+    }
 }
 
 /* check_null_count - count = NULL, the sizes valid */
@@ -376,12 +463,15 @@ static void check_null_count(int unused)
 
 /* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
 
-/* CASE_CHECKS - the checks of a function that takes buffers */
-#define CASE_CHECKS(fn, check, args)                                        \
-    { #fn, "c1_worked_example", check, 0 }, { #fn, "c2_non_square", check, 1 }, \
-    { #fn, "c3_random_a", check, 2 },       { #fn, "c4_random_b", check, 3 },    \
-    { #fn, "c5_random_c", check, 4 },                                        \
-    { #fn, "e1_null_buffers", check_nulls, args },                          \
+/* CASE_CHECKS - the checks of a function that takes buffers: the long
+ * case last of its cases, so that code too slow for it (a hang ends a
+ * function's checks) has had every other case first */
+#define CASE_CHECKS(fn, check, args)                                            \
+    { #fn, "c1_worked_example", check, 0 }, { #fn, "c2_non_square", check, 1 },  \
+    { #fn, "c3_random", check, 2 },         { #fn, "c4_random_same_shape", check, 3 }, \
+    { #fn, "c5_one_row", check, 4 },        { #fn, "c6_extreme", check, 5 },     \
+    { #fn, "c7_long", check, 6 },                                               \
+    { #fn, "e1_null_buffers", check_nulls, args },                              \
     { #fn, "e2_bad_sizes", check_sizes, args }
 
 const lab_check lab_checks[] = {
@@ -393,6 +483,7 @@ const lab_check lab_checks[] = {
     { "attention_param_count", "c2_small", check_counts, 1 },
     { "attention_param_count", "c3_large", check_counts, 2 },
     { "attention_param_count", "c4_larger", check_counts, 3 },
+    { "attention_param_count", "c5_random", check_counts_random, 0 },
     { "attention_param_count", "e1_not_divisible", check_counts, 4 },
     { "attention_param_count", "e2_not_positive", check_counts, 5 },
     { "attention_param_count", "e3_too_large", check_counts, 6 },

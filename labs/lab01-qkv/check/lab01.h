@@ -19,7 +19,10 @@ typedef struct {
     double *qkv;                /* (T, 2 d_k + d_v) = X W_QKV */
 } qkv_case;
 
-#define QKV_CASES 5             /* 0 worked example, 1 non-square, 2-4 random */
+/* 0 worked example, 1 non-square; drawn from the run's seed: 2 random, 3
+ * the same shape with fresh values, 4 one row (T = d_model = 1), 5 extreme
+ * values, 6 long (T and d_model 256 or more) */
+#define QKV_CASES 7
 
 /* qkv_case_make - case number which (0 .. QKV_CASES-1), w_qkv and qkv included */
 void qkv_case_make(qkv_case *c, int which);

@@ -77,7 +77,8 @@ static void matrices_hint(const int uses[3])
     for (int o = 0, k = 0; o < 3; o++) {
         if (uses[o] == o) continue;
         k++;
-        len += snprintf(yours + len, sizeof yours - len, EN_ES("%syour %s is X %s", "%stu %s es X %s"),
+        len += snprintf(yours + len, sizeof yours - len,
+                        EN_ES("%syour %s is X %s", "%stu %s es X %s"),
                         k == 1 ? "" : k == n_wrong ? EN_ES(" and ", " y ") : ", ", out_name[o],
                         w_name[uses[o]]);
     }

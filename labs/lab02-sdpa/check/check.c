@@ -8,13 +8,14 @@
  * with the library's, the reference. The checks of one function run in
  * this order against one learner process, on cases of different shapes, so
  * that state kept between calls shows. */
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "examples/ch01-worked.h"
 #include "minimodel/attention/qkv.h"
-#include "minimodel/core/rng.h"
 #include "alias.h"
 #include "lab02.h"
 
@@ -44,7 +45,8 @@ int row_text(char *buf, size_t size, const double *s, int n)
 
 #define SQRT1_2 0.70710678118654752440      /* 1 / sqrt 2 */
 
-/* the fixed rows, by check (name, n, scores); the random ones are made below */
+/* the fixed rows, by check (name, n, scores); the rows drawn from the
+ * run's seed are made below */
 static const struct {
     const char *name[2];
     int n;
@@ -54,7 +56,8 @@ static const struct {
         "fila 0 del ejemplo resuelto del capítulo 01, escalada: s = (0, 1/sqrt 2)" },
       2, { 0, SQRT1_2 } },
     { { "s = (3, 1, 0)", "s = (3, 1, 0)" }, 3, { 3, 1, 0 } },
-    { { "one score: s = (-2.5)", "una sola puntuación: s = (-2.5)" }, 1, { -2.5 } },
+    { { "one score, hidden: s = (-inf)", "una sola puntuación, oculta: s = (-inf)" },
+      1, { -INFINITY } },
     { { "large scores: s = (1003, 1001, 1000), the weights of (3, 1, 0)",
         "puntuaciones grandes: s = (1003, 1001, 1000), los pesos de (3, 1, 0)" },
       3, { 1003, 1001, 1000 } },
@@ -67,23 +70,107 @@ static const struct {
         "todas las claves ocultas: s = (-inf, -inf, -inf)" },
       3, { -INFINITY, -INFINITY, -INFINITY } },
 };
-enum { SM_WORKED, SM_THREE, SM_ONE, SM_LARGE, SM_LARGE_NEG, SM_HIDDEN, SM_ALL_HIDDEN,
-       SM_RANDOM_A = 100, SM_RANDOM_B };
+enum { SM_WORKED, SM_THREE, SM_ONE_HIDDEN, SM_LARGE, SM_LARGE_NEG, SM_HIDDEN, SM_ALL_HIDDEN,
+       /* drawn from the run's seed */
+       SM_RANDOM = 100, SM_RANDOM_SAME_N, SM_ONE, SM_ABOVE_FLT_MAX, SM_BELOW_HALF_DBL_MAX,
+       SM_LONG };
 
-/* softmax_case_make - the row of check which: fixed, or random (n and
- * scores from a seeded generator, N(0, 2^2)) */
+/* the salts of the rows drawn from the seed: each row has its own, and
+ * SM_RANDOM_SAME_N takes SM_RANDOM's n */
+enum { SALT_SM_N = 10, SALT_SM_SCORES = 20, SALT_SM_PICK = 1000 };
+
+/* uniform - a number from 0 to 1, from an N(0, 1) draw z (the normal's
+ * distribution function) */
+static double uniform(double z) { return 0.5 * erfc(-z / sqrt(2.0)); }
+
+/* above_flt_max - (1 + |z| / 13) 2^e, e from 130: at least 1.36e39, far
+ * above FLT_MAX (3.4e38, where a float overflows); below 2^1021 for e up
+ * to 1020 (|z| is at most 12.01) */
+static double above_flt_max(double z, long e) { return ldexp(1.0 + fabs(z) / 13, (int)e); }
+
+/* extreme_row - n scores (3 to 8) at the far ends of a double: the top
+ * value at 1 to 3 places, the others below it. Above FLT_MAX (up): the top
+ * from 1.4e39 to 1.8e308, the others its negative, N(0, 2^2) scores or
+ * -inf. Below -DBL_MAX/2 (not up): the top from -0.9 DBL_MAX to -0.5
+ * DBL_MAX, the others -DBL_MAX, 1.001 times the top, or -inf. The weights
+ * are 1/k at each of the k tops, 0 elsewhere - unless the scores go
+ * through a float (3.4e38 at most) or a maximum that starts at some
+ * "small enough" value */
+static double *extreme_row(int *n_out, bool up, uint64_t salt)
+{
+    int n = (int)lab_random_int(3, 8, salt);
+    const double *z = lab_random(n + 1, 1.0, salt + 1);
+    double top = up ? above_flt_max(z[n], lab_random_int(130, 1020, salt + 2))
+                    : -DBL_MAX * (0.5 + 0.4 * uniform(z[n]));
+    double *s = lab_fresh((size_t)n, NULL);
+    int k = (int)lab_random_int(1, 3, salt + 3);
+    for (int j = 0; j < n; j++) {
+        long pick = lab_random_int(0, 2, salt + SALT_SM_PICK + (uint64_t)j);
+        s[j] = pick == 2 ? -INFINITY
+             : up ? (pick == 0 ? -top : 2.0 * z[j]) : (pick == 0 ? -DBL_MAX : 1.001 * top);
+    }
+    for (int i = 0; i < k; i++)                  /* the tops, at k places (some may repeat) */
+        s[lab_random_int(0, n - 1, salt + 4 + (uint64_t)i)] = top;
+    *n_out = n;
+    return s;
+}
+
+/* seeded_row - the row of check which (SM_RANDOM ...), drawn from the
+ * run's seed, and its name */
+static double *seeded_row(softmax_case *c, int which)
+{
+    const int at = which - SM_RANDOM;
+    const uint64_t salt = SALT_SM_SCORES + 10 * (uint64_t)at;
+    double *s;
+    const char *what;
+    switch (which) {
+    case SM_RANDOM: case SM_RANDOM_SAME_N:
+        c->n = (int)lab_random_int(2, 12, SALT_SM_N);
+        s = lab_random((size_t)c->n, 2.0, salt);
+        what = which == SM_RANDOM ? EN_ES("random", "aleatoria")
+                                  : EN_ES("random, the same n again with fresh scores:",
+                                          "aleatoria, la misma n otra vez con puntuaciones "
+                                          "nuevas:");
+        break;
+    case SM_ONE:
+        c->n = 1;
+        s = lab_random(1, 3.0, salt);
+        what = EN_ES("one score", "una sola puntuación");
+        break;
+    case SM_ABOVE_FLT_MAX: case SM_BELOW_HALF_DBL_MAX:
+        s = extreme_row(&c->n, which == SM_ABOVE_FLT_MAX, salt);
+        what = which == SM_ABOVE_FLT_MAX
+             ? EN_ES("scores above FLT_MAX", "puntuaciones por encima de FLT_MAX")
+             : EN_ES("scores below -DBL_MAX/2", "puntuaciones por debajo de -DBL_MAX/2");
+        break;
+    case SM_LONG: {
+        c->n = (int)lab_random_int(256, 400, salt);
+        s = lab_random((size_t)c->n, 2.0, salt + 1);
+        int hidden = (int)lab_random_int(0, c->n - 1, salt + 2);
+        s[hidden] = -INFINITY;
+        snprintf(c->name, sizeof c->name,
+                 EN_ES("long row: n=%d, N(0, 2^2) scores, key %d hidden (seed %llu)",
+                       "fila larga: n=%d, puntuaciones N(0, 2^2), clave %d oculta (semilla %llu)"),
+                 c->n, hidden, (unsigned long long)lab_seed());
+        return s;
+    }
+    default:
+        lab_bug("no softmax_row case %d", which);
+    }
+    char row[160];
+    row_text(row, sizeof row, s, c->n);
+    snprintf(c->name, sizeof c->name, EN_ES("%s n=%d: s = %s (seed %llu)",
+                                            "%s n=%d: s = %s (semilla %llu)"),
+             what, c->n, row, (unsigned long long)lab_seed());
+    return s;
+}
+
+/* softmax_case_make - the row of check which: fixed, or drawn from the seed */
 static void softmax_case_make(softmax_case *c, int which)
 {
     double *s;
-    if (which >= SM_RANDOM_A) {
-        unsigned seed = which == SM_RANDOM_A ? 5 : 9;
-        mm_rng r;
-        mm_rng_seed(&r, seed);
-        c->n = 2 + (int)(mm_rng_next(&r) % 8);
-        s = lab_fresh(c->n, NULL);
-        for (int j = 0; j < c->n; j++) s[j] = 2.0 * mm_rng_normal(&r);
-        snprintf(c->name, sizeof c->name, EN_ES("random n=%d seed=%u", "aleatoria n=%d semilla=%u"),
-                 c->n, seed);
+    if (which >= SM_RANDOM) {
+        s = seeded_row(c, which);
     } else {
         c->n = softmax_rows[which].n;
         s = lab_fresh(c->n, softmax_rows[which].s);
@@ -175,10 +262,12 @@ static void check_softmax_sizes(int unused)
     if (!ok) lab_size_hint();
 }
 
-/* the rows a check refuses: each holds one NaN or +inf, after finite scores */
+/* the rows a check refuses: each holds one NaN or +inf, after finite
+ * scores, or alone */
 static const struct { const char *name; int n; double s[4]; } bad_rows[] = {
     { "s = (0.5, 1, -inf, NaN)", 4, { 0.5, 1, -INFINITY, NAN } },
     { "s = (2, +inf, 1)", 3, { 2, INFINITY, 1 } },
+    { "s = (NaN)", 1, { NAN } },
 };
 
 static void check_softmax_bad(int which)
@@ -230,8 +319,11 @@ static const double hid_b[] = { 0, -INFINITY, 0, -INFINITY,                    /
                                 -INFINITY, -INFINITY, -INFINITY, -INFINITY,
                                 0, 0, 0, -INFINITY };
 
-enum { SD_WORKED, SD_FEWER_QUERIES, SD_MORE_QUERIES, SD_NO_WEIGHTS, SD_RANDOM_A, SD_RANDOM_B,
-       SD_RANDOM_C, SD_LARGE, SD_BIAS, SD_HIDDEN, SD_HIDDEN_NO_WEIGHTS };
+enum { SD_WORKED, SD_FEWER_QUERIES, SD_MORE_QUERIES, SD_LARGE, SD_BIAS, SD_HIDDEN,
+       SD_HIDDEN_NO_WEIGHTS,
+       /* drawn from the run's seed */
+       SD_NO_WEIGHTS, SD_RANDOM, SD_RANDOM_SAME_SHAPE, SD_RANDOM_BIAS, SD_ONE_KEY,
+       SD_ONE_HIDDEN_KEY, SD_EXTREME, SD_LONG };
 
 static void set_shape(sdpa_case *c, int T_q, int T_k, int d_k, int d_v, bool weights)
 {
@@ -252,18 +344,12 @@ static void set_fixed(sdpa_case *c, const double *q, const double *k, const doub
     c->bias = bias ? lab_fresh((size_t)c->T_q * c->T_k, bias) : NULL;
 }
 
-/* set_random - q, k, v (and no bias) from the generator r, N(0, 1.5^2) */
-static void set_random(sdpa_case *c, mm_rng *r)
+/* set_random - q, k, v (and no bias) N(0, 1.5^2), from the run's seed and salt */
+static void set_random(sdpa_case *c, uint64_t salt)
 {
-    double *m[3];
-    size_t n[3] = { (size_t)c->T_q * c->d_k, (size_t)c->T_k * c->d_k, (size_t)c->T_k * c->d_v };
-    for (int i = 0; i < 3; i++) {
-        m[i] = lab_fresh(n[i], NULL);
-        for (size_t j = 0; j < n[i]; j++) m[i][j] = 1.5 * mm_rng_normal(r);
-    }
-    c->q = m[0];
-    c->k = m[1];
-    c->v = m[2];
+    c->q = lab_random((size_t)c->T_q * c->d_k, 1.5, salt);
+    c->k = lab_random((size_t)c->T_k * c->d_k, 1.5, salt + 1);
+    c->v = lab_random((size_t)c->T_k * c->d_v, 1.5, salt + 2);
 }
 
 /* worked_example - chapter 01's example through the projections (the
@@ -289,8 +375,131 @@ static void worked_example(sdpa_case *c)
     }
 }
 
-/* the seeds of the random cases, and which passes weights = NULL */
-static const unsigned random_seeds[] = { 3, 11, 17 };
+/* ---- sdpa: the cases drawn from the run's seed ---------------------------------------- */
+
+/* the salts: each case its own, SD_RANDOM_SAME_SHAPE takes SD_RANDOM's shape */
+enum { SALT_SD_SHAPE = 3000, SALT_SD_VALUES = 4000, SALT_SD_PICK = 100000 };
+
+/* random_shape - T_q, T_k, d_k, d_v from the seed, each within lo[i] .. hi[i] */
+static void random_shape(sdpa_case *c, const int lo[4], const int hi[4], uint64_t salt,
+                         bool weights)
+{
+    int n[4];
+    for (int i = 0; i < 4; i++) n[i] = (int)lab_random_int(lo[i], hi[i], salt + i);
+    set_shape(c, n[0], n[1], n[2], n[3], weights);
+}
+
+/* one_hidden_bias - a bias (T_q, T_k) N(0, 1) with one key of one query
+ * hidden, at a place drawn from the seed */
+static double *one_hidden_bias(const sdpa_case *c, uint64_t salt)
+{
+    double *bias = lab_random((size_t)c->T_q * c->T_k, 1.0, salt);
+    bias[lab_random_int(0, (long)c->T_q * c->T_k - 1, salt + 1)] = -INFINITY;
+    return bias;
+}
+
+/* extreme_bias_row - row i of the extreme case's bias (T_k), by kind:
+ * 0 ties at a value from 1.4e39 to 2e301, far above FLT_MAX (3.4e38, where
+ * a float overflows), among N(0, 1) biases, its negative and -inf; 1 ties
+ * at a value from -0.9 DBL_MAX to -0.5 DBL_MAX among -DBL_MAX and -inf;
+ * 2 zeros and one -inf (that row's query is scaled instead). Each score is
+ * then its bias, the small q . k / sqrt(d_k) lost in the rounding, so the
+ * weights are 1/k on the k ties of rows 0 and 1. */
+static void extreme_bias_row(double *row, int T_k, int kind, uint64_t salt)
+{
+    const double *z = lab_random((size_t)T_k + 1, 1.0, salt);
+    double top = kind == 0 ? above_flt_max(z[T_k], lab_random_int(130, 1000, salt + 1))
+                           : -DBL_MAX * (0.5 + 0.4 * uniform(z[T_k]));
+    for (int j = 0; j < T_k; j++) {
+        long pick = lab_random_int(0, 3, salt + SALT_SD_PICK + (uint64_t)j);
+        if (kind == 2) row[j] = 0.0;
+        else if (pick == 0 || (kind == 1 && pick == 3)) row[j] = top;
+        else if (pick == 1) row[j] = kind == 0 ? z[j] : -DBL_MAX;
+        else if (pick == 2) row[j] = -INFINITY;
+        else row[j] = -top;
+    }
+    if (kind == 2) row[lab_random_int(0, T_k - 1, salt + 2)] = -INFINITY;
+    else row[lab_random_int(0, T_k - 1, salt + 2)] = top;       /* one tie at least */
+}
+
+/* extreme_case - random q, k, v; row i of the bias of kind i % 3
+ * (extreme_bias_row), and the queries of kind 2 scaled by 1e40 or -1e40:
+ * scores far above FLT_MAX from the dot products themselves, one key taking
+ * all the weight */
+static void extreme_case(sdpa_case *c, uint64_t salt)
+{
+    set_random(c, salt);
+    double *bias = lab_fresh((size_t)c->T_q * c->T_k, NULL);
+    double *q = lab_fresh((size_t)c->T_q * c->d_k, c->q);
+    const double *sign = lab_random((size_t)c->T_q, 1.0, salt + 3);
+    for (int i = 0; i < c->T_q; i++) {
+        extreme_bias_row(bias + (size_t)i * c->T_k, c->T_k, i % 3, salt + 10 * (uint64_t)(i + 1));
+        if (i % 3 == 2)
+            for (int p = 0; p < c->d_k; p++) q[(size_t)i * c->d_k + p] *= copysign(1e40, sign[i]);
+    }
+    c->q = q;
+    c->bias = bias;
+}
+
+/* seeded_sdpa - case which (SD_NO_WEIGHTS ...), drawn from the run's seed, named */
+static void seeded_sdpa(sdpa_case *c, int which)
+{
+    static const int any_lo[4] = { 2, 2, 2, 2 }, any_hi[4] = { 8, 8, 8, 6 };
+    static const int one_lo[4] = { 1, 1, 1, 1 }, one_hi[4] = { 1, 1, 6, 6 };
+    static const int ext_lo[4] = { 3, 3, 2, 2 }, ext_hi[4] = { 6, 8, 6, 6 };
+    static const int long_lo[4] = { 256, 256, 2, 2 }, long_hi[4] = { 320, 320, 8, 8 };
+    const uint64_t shape = SALT_SD_SHAPE + 10 * (uint64_t)which;
+    const uint64_t values = SALT_SD_VALUES + 100 * (uint64_t)which;
+    const char *what = NULL;
+    switch (which) {
+    case SD_NO_WEIGHTS:
+        set_shape(c, 3, 5, 4, 2, false);
+        what = EN_ES("random", "aleatorio");
+        break;
+    case SD_RANDOM: case SD_RANDOM_SAME_SHAPE:
+        random_shape(c, any_lo, any_hi, SALT_SD_SHAPE + 10 * SD_RANDOM, true);
+        what = which == SD_RANDOM ? EN_ES("random", "aleatorio")
+             : EN_ES("random, the same shape again with fresh values",
+                     "aleatorio, la misma forma otra vez con valores nuevos");
+        break;
+    case SD_RANDOM_BIAS:
+        random_shape(c, any_lo, any_hi, shape, false);
+        what = EN_ES("random, a bias N(0, 1) with one key hidden",
+                     "aleatorio, un sesgo N(0, 1) con una clave oculta");
+        break;
+    case SD_ONE_KEY: case SD_ONE_HIDDEN_KEY:
+        random_shape(c, one_lo, one_hi, shape, true);
+        what = which == SD_ONE_KEY ? EN_ES("one query, one key", "una consulta, una clave")
+             : EN_ES("one query, one key, hidden: bias [[-inf]]",
+                     "una consulta, una clave, oculta: sesgo [[-inf]]");
+        break;
+    case SD_EXTREME:
+        random_shape(c, ext_lo, ext_hi, shape, true);
+        what = EN_ES("extreme scores (biases above FLT_MAX or below -DBL_MAX/2, queries "
+                     "times 1e40)",
+                     "puntuaciones extremas (sesgos por encima de FLT_MAX o por debajo de "
+                     "-DBL_MAX/2, consultas por 1e40)");
+        break;
+    case SD_LONG:
+        random_shape(c, long_lo, long_hi, shape, false);
+        what = EN_ES("long sequences", "secuencias largas");
+        break;
+    default:
+        lab_bug("no sdpa case %d", which);
+    }
+    if (which == SD_EXTREME) {
+        extreme_case(c, values);
+    } else {
+        set_random(c, values);
+        if (which == SD_RANDOM_BIAS) c->bias = one_hidden_bias(c, values + 10);
+        if (which == SD_ONE_HIDDEN_KEY) c->bias = lab_fresh(1, (const double[]){ -INFINITY });
+    }
+    snprintf(c->name, sizeof c->name,
+             EN_ES("%s: T_q=%d T_k=%d d_k=%d d_v=%d%s (seed %llu)",
+                   "%s: T_q=%d T_k=%d d_k=%d d_v=%d%s (semilla %llu)"),
+             what, c->T_q, c->T_k, c->d_k, c->d_v, c->weights ? "" : ", weights = NULL",
+             (unsigned long long)lab_seed());
+}
 
 static void sdpa_case_make(sdpa_case *c, int which)
 {
@@ -310,29 +519,6 @@ static void sdpa_case_make(sdpa_case *c, int which)
         set_fixed(c, mq_q, mq_k, mq_v, NULL);
         fmt = EN_ES("more queries than keys", "más consultas que claves");
         break;
-    case SD_NO_WEIGHTS: {
-        mm_rng r;
-        mm_rng_seed(&r, 21);
-        set_shape(c, 3, 5, 4, 2, false);
-        set_random(c, &r);
-        fmt = EN_ES("random, seed 21", "aleatorio, semilla 21");
-        break;
-    }
-    case SD_RANDOM_A: case SD_RANDOM_B: case SD_RANDOM_C: {
-        unsigned seed = random_seeds[which - SD_RANDOM_A];
-        mm_rng r;
-        mm_rng_seed(&r, seed);
-        int T_q = 1 + (int)(mm_rng_next(&r) % 6), T_k = 1 + (int)(mm_rng_next(&r) % 6);
-        int d_k = 1 + (int)(mm_rng_next(&r) % 6), d_v = 1 + (int)(mm_rng_next(&r) % 5);
-        set_shape(c, T_q, T_k, d_k, d_v, which != SD_RANDOM_B);
-        set_random(c, &r);
-        snprintf(c->name, sizeof c->name,
-                 EN_ES("random T_q=%d T_k=%d d_k=%d d_v=%d seed=%u%s",
-                       "aleatorio T_q=%d T_k=%d d_k=%d d_v=%d semilla=%u%s"),
-                 T_q, T_k, d_k, d_v, seed, c->weights ? "" : ", weights = NULL");
-        fmt = NULL;
-        break;
-    }
     case SD_LARGE:
         set_shape(c, 2, 3, 4, 2, true);
         set_fixed(c, big_q, big_k, big_v, NULL);
@@ -353,7 +539,7 @@ static void sdpa_case_make(sdpa_case *c, int which)
                     "(la fila 1 no ve ninguna clave)");
         break;
     default:
-        lab_bug("no sdpa case %d", which);
+        seeded_sdpa(c, which);
     }
     if (fmt)
         snprintf(c->name, sizeof c->name, "%s: T_q=%d T_k=%d d_k=%d d_v=%d%s", fmt, c->T_q,
@@ -521,8 +707,9 @@ static void check_sdpa_aliases(int which)
         lab_mat *b[N_BUFS];
         rooms(b);
         if (off) {           /* the other buffer is longer, so the overlap stays inside it */
+            static const double longer[6] = { 1, 0, 0, 1, 1, 1 };
             b[other] = other == B_OUT ? lab_out("out", 3, 2)
-                                      : lab_in(buf_name[other], 3, 2, (const double[6]){ 1, 0, 0, 1, 1, 1 });
+                                      : lab_in(buf_name[other], 3, 2, longer);
         }
         /* the output's place holds the other buffer: shown by its name */
         const char *shown = lab_alias_name(buf_name[other], off);
@@ -634,28 +821,37 @@ static void check_sdpa_overflow(int unused)
 const lab_check lab_checks[] = {
     { "softmax_row", "c1_worked_example", check_softmax, SM_WORKED },
     { "softmax_row", "c2_three_scores", check_softmax, SM_THREE },
-    { "softmax_row", "c3_random_a", check_softmax, SM_RANDOM_A },
-    { "softmax_row", "c4_random_b", check_softmax, SM_RANDOM_B },
+    { "softmax_row", "c3_random", check_softmax, SM_RANDOM },
+    { "softmax_row", "c4_random_same_n", check_softmax, SM_RANDOM_SAME_N },
     { "softmax_row", "c5_one_score", check_softmax, SM_ONE },
-    { "softmax_row", "c6_large", check_softmax, SM_LARGE },
-    { "softmax_row", "c7_large_negative", check_softmax, SM_LARGE_NEG },
-    { "softmax_row", "c8_hidden_keys", check_softmax, SM_HIDDEN },
-    { "softmax_row", "c9_all_hidden", check_softmax, SM_ALL_HIDDEN },
+    { "softmax_row", "c6_one_hidden", check_softmax, SM_ONE_HIDDEN },
+    { "softmax_row", "c7_large", check_softmax, SM_LARGE },
+    { "softmax_row", "c8_large_negative", check_softmax, SM_LARGE_NEG },
+    { "softmax_row", "c9_hidden_keys", check_softmax, SM_HIDDEN },
+    { "softmax_row", "c10_all_hidden", check_softmax, SM_ALL_HIDDEN },
+    { "softmax_row", "c11_above_flt_max", check_softmax, SM_ABOVE_FLT_MAX },
+    { "softmax_row", "c12_below_half_dbl_max", check_softmax, SM_BELOW_HALF_DBL_MAX },
+    { "softmax_row", "c13_long", check_softmax, SM_LONG },
     { "softmax_row", "e1_null", check_softmax_null, 0 },
     { "softmax_row", "e2_bad_n", check_softmax_sizes, 0 },
     { "softmax_row", "e3_nan", check_softmax_bad, 0 },
     { "softmax_row", "e4_plus_inf", check_softmax_bad, 1 },
+    { "softmax_row", "e5_one_nan", check_softmax_bad, 2 },
     { "sdpa", "c1_worked_example", check_sdpa, SD_WORKED },
     { "sdpa", "c2_fewer_queries", check_sdpa, SD_FEWER_QUERIES },
     { "sdpa", "c3_more_queries", check_sdpa, SD_MORE_QUERIES },
     { "sdpa", "c4_no_weights", check_sdpa, SD_NO_WEIGHTS },
-    { "sdpa", "c5_random_a", check_sdpa, SD_RANDOM_A },
-    { "sdpa", "c6_random_b", check_sdpa, SD_RANDOM_B },
-    { "sdpa", "c7_random_c", check_sdpa, SD_RANDOM_C },
+    { "sdpa", "c5_random", check_sdpa, SD_RANDOM },
+    { "sdpa", "c6_random_same_shape", check_sdpa, SD_RANDOM_SAME_SHAPE },
+    { "sdpa", "c7_random_bias", check_sdpa, SD_RANDOM_BIAS },
     { "sdpa", "c8_large", check_sdpa, SD_LARGE },
     { "sdpa", "c9_bias", check_sdpa, SD_BIAS },
     { "sdpa", "c10_hidden_keys", check_sdpa, SD_HIDDEN },
     { "sdpa", "c11_hidden_no_weights", check_sdpa, SD_HIDDEN_NO_WEIGHTS },
+    { "sdpa", "c12_one_key", check_sdpa, SD_ONE_KEY },
+    { "sdpa", "c13_one_hidden_key", check_sdpa, SD_ONE_HIDDEN_KEY },
+    { "sdpa", "c14_extreme", check_sdpa, SD_EXTREME },
+    { "sdpa", "c15_long", check_sdpa, SD_LONG },
     { "sdpa", "e1_null_buffers", check_sdpa_nulls, 0 },
     { "sdpa", "e2_bad_sizes", check_sdpa_sizes, 0 },
     { "sdpa", "e3_same_buffer", check_sdpa_aliases, 0 },

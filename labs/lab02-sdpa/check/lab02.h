@@ -10,7 +10,7 @@
 
 /* softmax_case - one row of scores for softmax_row */
 typedef struct {
-    char name[200];             /* as messages show it */
+    char name[256];             /* as messages show it */
     int n;
     const double *s;            /* (n): the scores given */
     const double *want;         /* (n): the reference's weights */

@@ -20,6 +20,7 @@ typedef enum {
     SM_MAX_FROM_ZERO,    /* the maximum starts at 0: rows far below 0 underflow */
     SM_ALL_HIDDEN_NAN,   /* no case for a row of -inf: -inf - (-inf) = NaN */
     SM_NOT_NORMALISED,   /* exp(s_j - m), never divided by the sum */
+    SM_FLOAT_MAX,        /* the maximum kept in a float: +-inf beyond FLT_MAX */
 } softmax_way;
 
 /* softmax_as - w (n) = the softmax of s (n) computed the given way */
@@ -29,6 +30,7 @@ static void softmax_as(softmax_way way, double *w, const double *s, int n)
     for (int j = 0; j < n; j++)
         if (s[j] > m) m = s[j];
     if (way == SM_NO_MAX) m = 0.0;
+    if (way == SM_FLOAT_MAX) m = (float)m;
     if (m == -INFINITY && way != SM_ALL_HIDDEN_NAN) {
         for (int j = 0; j < n; j++) w[j] = 0.0;
         return;
@@ -124,6 +126,21 @@ void diagnose_softmax(const double *const got[], const double *const want[], dou
         else underflow_hint(row, m);
         return;
     }
+    softmax_as(SM_FLOAT_MAX, w, c->s, n);
+    if (lab_explained_same(1, got, want, mw, &len, scale)) {
+        lab_hint(EN_ES("you kept the row maximum in a float: a float holds at most FLT_MAX = "
+                       "3.4e38, and this row's maximum, %g, %s; keep it in a double, as the "
+                       "scores are",
+                       "guardaste el máximo de la fila en un float: un float llega como mucho a "
+                       "FLT_MAX = 3.4e38, y el máximo de esta fila, %g, %s; guárdalo en un "
+                       "double, como las puntuaciones"),
+                 m, m > 0 ? EN_ES("becomes +inf there, and every weight 0/0 = NaN",
+                                  "se vuelve +inf en él, y cada peso 0/0 = NaN")
+                          : EN_ES("becomes -inf there, as if the row saw no key",
+                                  "se vuelve -inf en él, como si la fila no viera ninguna "
+                                  "clave"));
+        return;
+    }
     softmax_as(SM_NOT_NORMALISED, w, c->s, n);
     if (lab_explained_same(1, got, want, mw, &len, scale)) {
         lab_hint(EN_ES("your weights are exp(s_j - max) without dividing by their sum: the "
@@ -139,20 +156,29 @@ void diagnose_softmax(const double *const got[], const double *const want[], dou
         for (int j = 0; j < n; j++) d[j] = c->s[j] - m;
         row_text(shifted, sizeof shifted, d, n);
         lab_hint(EN_ES("your softmax_row gives the right weights for the same row shifted by "
-                       "its maximum, s - max(s) = %s (max(s) = %g), and adding a constant to every score must "
-                       "not change the weights: your code is thrown by the size of the "
-                       "scores (exp overflows above 709.78 and is 0 below -745.13); subtract "
-                       "the row maximum before exp",
+                       "its maximum, s - max(s) = %s (max(s) = %g), and adding a constant to "
+                       "every score must not change the weights: your code is thrown by the "
+                       "size of the scores (exp overflows above 709.78 and is 0 below "
+                       "-745.13); subtract the row maximum before exp",
                        "tu softmax_row da los pesos correctos para la misma fila desplazada "
-                       "por su máximo, s - máx(s) = %s (máx(s) = %g), y sumar una constante a todas las "
-                       "puntuaciones no debe cambiar los pesos: a tu código le afecta el "
-                       "tamaño de las puntuaciones (exp desborda por encima de 709.78 y es 0 "
-                       "por debajo de -745.13); resta el máximo de la fila antes de exp"),
+                       "por su máximo, s - máx(s) = %s (máx(s) = %g), y sumar una constante "
+                       "a todas las puntuaciones no debe cambiar los pesos: a tu código le "
+                       "afecta el tamaño de las puntuaciones (exp desborda por encima de "
+                       "709.78 y es 0 por debajo de -745.13); resta el máximo de la fila "
+                       "antes de exp"),
                  shifted, m);
         return;
     }
     double sum = 0.0;
     for (int j = 0; j < n; j++) sum += got[0][j];
+    if (m == -INFINITY && isfinite(sum) && sum != 0.0) {
+        lab_hint(EN_ES("every score of this row is -inf (every key hidden): the row sees no "
+                       "key, so its weights are all 0, even when it has one score",
+                       "todas las puntuaciones de esta fila son -inf (todas las claves "
+                       "ocultas): la fila no ve ninguna clave, así que sus pesos son todos 0, "
+                       "aunque tenga una sola puntuación"));
+        return;
+    }
     if (isfinite(sum) && fabs(sum - 1.0) > 1e-6 && m > -INFINITY)
         lab_hint(EN_ES("your weights sum to %.10g: the weights of a row that sees any key "
                        "sum to 1", "tus pesos suman %.10g: los pesos de una fila que ve "
@@ -171,6 +197,7 @@ typedef enum {
     SD_COLUMNS,            /* the softmax over each column (over the queries) */
     SD_NO_SCALE,           /* softmax(Q K^T + bias) */
     SD_SCALE_D_K,          /* scores / d_k */
+    SD_SCALE_D_V,          /* scores / sqrt(d_v): the width of V, not of q and k */
     SD_SCALE_AFTER,        /* softmax(Q K^T + bias) / sqrt(d_k): the weights scaled */
     SD_SCALE_OUT,          /* out scaled, the weights not */
     SD_BIAS_BEFORE_SCALE,  /* (Q K^T + bias) / sqrt(d_k) */
@@ -191,9 +218,11 @@ static bool sdpa_as(sdpa_way way, const sdpa_case *c, double *out, double *w)
     if ((way == SD_V_BY_QUERY || way == SD_KEYS_T_Q || way == SD_W_STRIDE_T_Q) && T_q > T_k)
         return false;
     if (way == SD_W_STRIDE_T_Q && !c->weights) return false;
+    if (way == SD_SCALE_D_V && c->d_v == 1) return false;     /* that is SD_NO_SCALE */
     int n_keys = way == SD_KEYS_T_Q ? T_q : T_k;
     double scale = way == SD_NO_SCALE || way == SD_SCALE_AFTER || way == SD_SCALE_OUT ? 1.0
-                 : way == SD_SCALE_D_K ? 1.0 / d_k : 1.0 / sqrt((double)d_k);
+                 : way == SD_SCALE_D_K ? 1.0 / d_k
+                 : way == SD_SCALE_D_V ? 1.0 / sqrt((double)c->d_v) : 1.0 / sqrt((double)d_k);
     double *a = lab_fresh((size_t)T_q * T_k, NULL);     /* scores, then weights */
     for (size_t i = 0; i < (size_t)T_q * T_k; i++) a[i] = LAB_UNWRITTEN;
     for (int i = 0; i < T_q; i++)
@@ -222,7 +251,8 @@ static bool sdpa_as(sdpa_way way, const sdpa_case *c, double *out, double *w)
             if (a[i] != LAB_UNWRITTEN) global = fmax(global, a[i]);
         for (int i = 0; i < T_q; i++) {
             double *row = a + (size_t)i * T_k;
-            double m = way == SD_NO_MAX ? 0.0 : way == SD_GLOBAL_MAX ? global : row_max(row, n_keys);
+            double m = way == SD_NO_MAX ? 0.0
+                     : way == SD_GLOBAL_MAX ? global : row_max(row, n_keys);
             bool special = way != SD_NO_MAX && way != SD_GLOBAL_MAX && way != SD_HIDDEN_ROW_NAN;
             if (special && row_max(row, n_keys) == -INFINITY) {
                 for (int j = 0; j < n_keys; j++) row[j] = 0.0;
@@ -341,10 +371,26 @@ static void way_hint(sdpa_way way, const sdpa_case *c)
         break;
     case SD_NO_SCALE:
         lab_hint(EN_ES("the scores are not scaled: divide each q_i . k_j by sqrt(d_k) = "
-                       "sqrt(%d) = %.6g before the softmax",
+                       "sqrt(%d) = %.6g before the softmax%s",
                        "las puntuaciones no están escaladas: divide cada q_i . k_j entre "
-                       "sqrt(d_k) = sqrt(%d) = %.6g antes del softmax"),
-                 c->d_k, r);
+                       "sqrt(d_k) = sqrt(%d) = %.6g antes del softmax%s"),
+                 c->d_k, r, c->d_v == 1 && c->d_k != 1
+                 ? EN_ES(" (here d_v = 1: if you divided by sqrt(d_v), that changed nothing; "
+                         "the scale takes d_k)",
+                         " (aquí d_v = 1: si dividiste entre sqrt(d_v), eso no cambió nada; la "
+                         "escala usa d_k)")
+                 : "");
+        break;
+    case SD_SCALE_D_V:
+        lab_hint(EN_ES("you divided the scores by sqrt(d_v) = sqrt(%d): the scale is 1/sqrt(d_k) "
+                       "= 1/sqrt(%d) = %.6g, with d_k the length of q_i and k_j, whose dot "
+                       "product is the score (d_v, the width of V, plays no part in the "
+                       "scores)",
+                       "dividiste las puntuaciones entre sqrt(d_v) = sqrt(%d): la escala es "
+                       "1/sqrt(d_k) = 1/sqrt(%d) = %.6g, con d_k la longitud de q_i y k_j, "
+                       "cuyo producto escalar es la puntuación (d_v, el ancho de V, no "
+                       "interviene en las puntuaciones)"),
+                 c->d_v, c->d_k, 1.0 / r);
         break;
     case SD_SCALE_D_K:
         lab_hint(EN_ES("you divided the scores by d_k = %d: the scale is 1/sqrt(d_k) = "
@@ -415,7 +461,7 @@ static void way_hint(sdpa_way way, const sdpa_case *c)
 /* the order the ways are tried in */
 static const sdpa_way tried[] = {
     SD_K_NOT_TRANSPOSED, SD_V_BY_QUERY, SD_KEYS_T_Q, SD_W_STRIDE_T_Q, SD_COLUMNS,
-    SD_NO_SCALE, SD_SCALE_D_K, SD_SCALE_AFTER, SD_SCALE_OUT, SD_BIAS_BEFORE_SCALE,
+    SD_NO_SCALE, SD_SCALE_D_K, SD_SCALE_D_V, SD_SCALE_AFTER, SD_SCALE_OUT, SD_BIAS_BEFORE_SCALE,
     SD_NO_BIAS, SD_HIDDEN_ROW_NAN, SD_GLOBAL_MAX, SD_NO_MAX,
 };
 
@@ -449,15 +495,15 @@ static bool blame_softmax(const double *const got[], const double *const want[],
     const double *scores = scores_of(c);
     double *w = lab_fresh((size_t)T_q * T_k, NULL), *out = lab_fresh((size_t)T_q * d_v, NULL);
     int wrong = -1;
+    lab_mat *probe = lab_out("s", 1, T_k);       /* one buffer for every query's probe */
     for (int i = 0; i < T_q; i++) {
-        lab_mat *row = lab_out("s", 1, T_k);
-        memcpy(row->p, scores + (size_t)i * T_k, (size_t)T_k * sizeof *row->p);
+        memcpy(probe->p, scores + (size_t)i * T_k, (size_t)T_k * sizeof *probe->p);
         mm_status st;
         bool todo;
-        if (!lab_probe(&st, &todo, "softmax_row", LAB_BUFS(row), LAB_INTS(T_k)) || st != MM_OK)
+        if (!lab_probe(&st, &todo, "softmax_row", LAB_BUFS(probe), LAB_INTS(T_k)) || st != MM_OK)
             return false;                 /* pending, refused, or worse: its own checks say */
-        memcpy(w + (size_t)i * T_k, row->p, (size_t)T_k * sizeof *w);
-        if (wrong < 0 && !lab_all_same(row->p, c->want_w + (size_t)i * T_k, (size_t)T_k, scale))
+        memcpy(w + (size_t)i * T_k, probe->p, (size_t)T_k * sizeof *w);
+        if (wrong < 0 && !lab_all_same(probe->p, c->want_w + (size_t)i * T_k, (size_t)T_k, scale))
             wrong = i;
     }
     if (wrong < 0) return false;

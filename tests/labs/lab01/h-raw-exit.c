@@ -5,8 +5,8 @@
  * expect-exit: 1
  * expect: CRASH qkv_project, case 'non-square T=3 d_model=4 d_k=2 d_v=3': ended the process with exit status 0, from inside qkv_project
  * expect: call in flight: qkv_project(q, k, v, x, w_q, w_k, w_v, 3, 4, 2, 3)
- * expect-re: ^qkv_project +0 +0 +7$
- * expect-re: ^total +0 +29 +7$
+ * expect-re: ^qkv_project +0 +0 +9$
+ * expect-re: ^total +0 +36 +9$
  */
 #define MUTANT_qkv_project
 #include "base.h"

@@ -11,8 +11,8 @@
  * expect: call in flight: qkv_project(q, k, v, x, w_q, w_k, w_v, 2, 2, 2, 2)
  * expect: (the other checks of this function are not run, and count as failed: fix this first)
  * expect-once: HANG
- * expect-re: ^qkv_project +0 +0 +7$
- * expect-re: ^qkv_pack +0 +7 +0$
+ * expect-re: ^qkv_project +0 +0 +9$
+ * expect-re: ^qkv_pack +0 +9 +0$
  */
 #define MUTANT_qkv_project
 #include "base.h"

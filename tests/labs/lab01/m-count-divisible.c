@@ -4,7 +4,7 @@
  * expect-exit: nonzero
  * expect: attention_param_count, case 'd_model=65 n_heads=4': returned MM_OK (0) for d_model = 65, n_heads = 4; expected MM_EINVAL (1)
  * expect: hint: 65 is not divisible by 4
- * expect-re: ^attention_param_count +0 +7 +1$
+ * expect-re: ^attention_param_count +0 +7 +2$
  */
 #include <limits.h>
 #define MUTANT_attention_param_count

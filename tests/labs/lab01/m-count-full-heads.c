@@ -4,7 +4,7 @@
  * expect-exit: nonzero
  * expect: attention_param_count(&count, 64, 4) set count = 53248; expected 16384
  * expect: hint: each head's W_Q, W_K and W_V are d_model x d_k
- * expect-re: ^attention_param_count +0 +4 +4$
+ * expect-re: ^attention_param_count +0 +4 +5$
  */
 #include <limits.h>
 #define MUTANT_attention_param_count

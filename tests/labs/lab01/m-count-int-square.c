@@ -8,7 +8,7 @@
  * expect@plain: attention_param_count(&count, 65536, 4) set count = 0; expected 17179869184
  * expect@plain: hint: your count, 0, is the right one, 17179869184, cut to 32 bits
  * expect-re@sanitize: CRASH attention_param_count, case 'd_model=65536 n_heads=4': UndefinedBehaviorSanitizer: tests/labs/lab01/m-count-int-square.c:[0-9]+:[0-9]+: runtime error: signed integer overflow: 65536 \* 65536 cannot be represented in type 'int'
- * expect-re: ^attention_param_count +0 +6 +2$
+ * expect-re: ^attention_param_count +0 +7 +2$
  */
 #include <limits.h>
 #define MUTANT_attention_param_count

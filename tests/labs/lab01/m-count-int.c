@@ -4,7 +4,7 @@
  * expect-exit: nonzero
  * expect: attention_param_count(&count, 32768, 8) set count = 0; expected 4294967296
  * expect: hint: your count, 0, is the right one, 4294967296, cut to 32 bits: some of your arithmetic is done in int
- * expect-re: ^attention_param_count +0 +5 +3$
+ * expect-re: ^attention_param_count +0 +6 +3$
  */
 #include <limits.h>
 #include <stdint.h>

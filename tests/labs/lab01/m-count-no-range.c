@@ -4,7 +4,7 @@
  * expect-exit: nonzero
  * expect: attention_param_count, case 'd_model=1518500250 n_heads=1': returned MM_OK (0) for d_model = 1518500250, n_heads = 1; expected MM_ERANGE (3)
  * expect: hint: the count 4 d_model^2 does not fit in a long for d_model = 1518500250
- * expect-re: ^attention_param_count +0 +7 +1$
+ * expect-re: ^attention_param_count +0 +8 +1$
  */
 #define MUTANT_attention_param_count
 #include "base.h"

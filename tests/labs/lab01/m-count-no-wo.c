@@ -3,7 +3,7 @@
  * expect-exit: nonzero
  * expect: attention_param_count, case 'd_model=64 n_heads=4': attention_param_count(&count, 64, 4) set count = 12288; expected 16384
  * expect: hint: you left out W_O
- * expect-re: ^attention_param_count +0 +3 +5$
+ * expect-re: ^attention_param_count +0 +3 +6$
  */
 #include <limits.h>
 #define MUTANT_attention_param_count

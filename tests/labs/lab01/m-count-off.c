@@ -6,7 +6,7 @@
  * expect-exit: 1
  * expect: attention_param_count(&count, 32768, 8) set count = 4294836224; expected 4294967296
  * expect-not: cut to 32 bits
- * expect-re: ^attention_param_count +0 +3 +5$
+ * expect-re: ^attention_param_count +0 +3 +6$
  */
 #include <limits.h>
 #define MUTANT_attention_param_count

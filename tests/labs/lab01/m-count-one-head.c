@@ -3,7 +3,7 @@
  * expect-exit: nonzero
  * expect: set count = 7168; expected 16384
  * expect: hint: your count has 3 d_model d_k weights for W_Q, W_K and W_V: that is one head's
- * expect-re: ^attention_param_count +0 +4 +4$
+ * expect-re: ^attention_param_count +0 +4 +5$
  */
 #include <limits.h>
 #define MUTANT_attention_param_count

@@ -7,7 +7,7 @@
  * expect: attention_param_count(&count, 64, 4) set count = 7168; expected 16384
  * expect: (or every head's taken as d_k x d_k)
  * expect-not: you counted the W_Q, W_K and W_V of one head
- * expect-re: ^attention_param_count +0 +4 +4$
+ * expect-re: ^attention_param_count +0 +4 +5$
  */
 #include <limits.h>
 #define MUTANT_attention_param_count

@@ -5,7 +5,7 @@
  * expect: qkv_project, case 'T = 0': returned MM_OK (0) for T = 0; expected MM_EINVAL (1)
  * expect: qkv_project, case 'd_v = -3': returned MM_OK (0) for d_v = -3
  * expect: hint: check every size before using it
- * expect-re: ^qkv_project +0 +6 +1$
+ * expect-re: ^qkv_project +0 +8 +1$
  */
 #define MUTANT_qkv_project
 #include "base.h"

@@ -4,7 +4,7 @@
  * expect-exit: nonzero
  * expect: qkv_project, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': q is wrong (k is wrong too)
  * expect: hint: you swapped the matrices: your q is X W_K and your k is X W_Q; Q = X W_Q, K = X W_K, V = X W_V
- * expect-re: ^qkv_project +0 +2 +5$
+ * expect-re: ^qkv_project +0 +2 +7$
  */
 #define MUTANT_qkv_project
 #include "base.h"

@@ -6,8 +6,8 @@
  * expect: qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': q is wrong (k is wrong too)
  * expect: hint: your qkv_split has the K block where Q belongs (your order is K | Q | V)
  * expect: hint: qkv holds X W_QKV as it should, but your qkv_split cuts it wrong on this input
- * expect-re: ^qkv_split +0 +2 +5$
- * expect-re: ^qkv_project_fused +0 +2 +5$
+ * expect-re: ^qkv_split +0 +2 +7$
+ * expect-re: ^qkv_project_fused +0 +2 +7$
  */
 #include <string.h>
 #define MUTANT_qkv_split

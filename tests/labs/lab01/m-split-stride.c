@@ -4,7 +4,7 @@
  * run-only: qkv_split qkv_project_fused
  * expect-exit: nonzero
  * expect: hint: you stepped through the rows of qkv with the width of one block
- * expect: qkv_project_fused, case 'random T=4 d_model=6 d_k=3 d_v=4 seed=7': q is wrong
+ * expect-re: qkv_project_fused, case 'random T=[0-9]+ d_model=[0-9]+ d_k=[0-9]+ d_v=[0-9]+ \(seed [0-9]+\)': q is wrong
  * expect: hint: qkv holds X W_QKV as it should, but your qkv_split cuts it wrong on this input
  */
 #define MUTANT_qkv_split

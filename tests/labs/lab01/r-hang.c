@@ -6,7 +6,7 @@
  * expect-exit: nonzero
  * expect: HANG  attention_param_count, case 'd_model=12 n_heads=3': did not return within
  * expect: call in flight: attention_param_count(&count, 12, 3)
- * expect-re: ^attention_param_count +0 +1 +7$
+ * expect-re: ^attention_param_count +0 +1 +8$
  */
 #include <limits.h>
 #define MUTANT_attention_param_count

@@ -4,7 +4,7 @@
  * run-only: qkv_split
  * expect-exit: 1
  * expect: CRASH qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': wrote past the end of q (element 17; q is (3, 2), elements 0 to 5)
- * expect-re: ^qkv_split +0 +2 +5$
+ * expect-re: ^qkv_split +0 +2 +7$
  */
 #define MUTANT_qkv_split
 #include "base.h"

@@ -7,7 +7,7 @@
  * expect-exit: 1
  * expect: CRASH qkv_split, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': wrote past the end of v (element 44; v is (2, 2), elements 0 to 3)
  * expect-re@sanitize: AddressSanitizer stopped your code there: tests/labs/lab01/r-oob-v40.c:[0-9]+ \(in qkv_split\)
- * expect-re: ^qkv_split +0 +2 +5$
+ * expect-re: ^qkv_split +0 +2 +7$
  */
 #define MUTANT_qkv_split
 #include "base.h"

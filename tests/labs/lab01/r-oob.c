@@ -4,7 +4,7 @@
  * run-only: qkv_split qkv_project_fused
  * expect-exit: nonzero
  * expect: CRASH qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': read past the end of qkv (element 21; qkv is (3, 7), elements 0 to 20)
- * expect-re: ^qkv_split +0 +2 +5$
+ * expect-re: ^qkv_split +0 +2 +7$
  */
 #define MUTANT_qkv_split
 #include "base.h"

@@ -6,7 +6,7 @@
  * expect: OUTPUT qkv_pack, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': your code printed this
  * expect-re: ^        \| packing row 0 of W_QKV, again$
  * expect-re: ^        \(4[0-9]{7} more bytes not shown\)$
- * expect: All 7 checks pass
+ * expect: All 9 checks pass
  */
 #include <stdio.h>
 #define MUTANT_qkv_pack

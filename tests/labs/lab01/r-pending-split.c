@@ -2,9 +2,9 @@
  * calls LAB_TODO(): qkv_project_fused, which calls it, is pending too, and
  * nothing fails.
  * expect-exit: 0
- * expect: 12 checks pending
- * expect-re: ^qkv_split +7 +0 +0$
- * expect-re: ^qkv_project_fused +5 +2 +0$
+ * expect: 16 checks pending
+ * expect-re: ^qkv_split +9 +0 +0$
+ * expect-re: ^qkv_project_fused +7 +2 +0$
  */
 #define MUTANT_qkv_split
 #include "base.h"

@@ -6,8 +6,8 @@
  * expect@plain: CRASH qkv_project, case 'q = NULL': crashed (signal 11, SIGSEGV
  * expect-re@sanitize: CRASH qkv_project, case 'q = NULL': UndefinedBehaviorSanitizer: tests/labs/lab01/r-segv.c:[0-9]+:[0-9]+: runtime error: store to null pointer
  * expect: call in flight: qkv_project(NULL, k, v, x, w_q, w_k, w_v, 2, 2, 2, 2)
- * expect-re: ^qkv_project +0 +6 +1$
- * expect-re: ^qkv_pack +0 +7 +0$
+ * expect-re: ^qkv_project +0 +8 +1$
+ * expect-re: ^qkv_pack +0 +9 +0$
  */
 #define MUTANT_qkv_project
 #include "base.h"

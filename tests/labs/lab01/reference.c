@@ -7,7 +7,7 @@
  * build: sees tangled/minimodel/attention/qkv.c (the sandbox shows a learner's build
  *   the library's headers only)
  * expect-exit: 0
- * expect: All 36 checks pass
- * expect-re: ^total +0 +36 +0$
+ * expect: All 45 checks pass
+ * expect-re: ^total +0 +45 +0$
  */
 #include "minimodel/attention/qkv.c"

@@ -6,7 +6,7 @@
  * expect: FAIL  qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': q is wrong (k and v are wrong too)
  * expect: hint: 6 elements of q were never written
  * expect: hint: this case passes when it is the first call in a fresh process
- * expect-re: ^qkv_split +0 +3 +4$
+ * expect-re: ^qkv_split +0 +3 +6$
  */
 #define MUTANT_qkv_split
 #include "base.h"

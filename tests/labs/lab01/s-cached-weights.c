@@ -5,7 +5,7 @@
  * expect-exit: 1
  * expect: FAIL  qkv_project, case 'non-square T=3 d_model=4 d_k=2 d_v=3': q is wrong
  * expect: hint: this case passes when it is the first call in a fresh process
- * expect-re: ^qkv_project +0 +3 +4$
+ * expect-re: ^qkv_project +0 +3 +6$
  */
 #define MUTANT_qkv_project
 #include "base.h"

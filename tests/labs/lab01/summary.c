@@ -3,11 +3,11 @@
  * pending, passed and failed, separated by tabs - and nothing else.
  * run-args: --summary
  * expect-exit: 0
- * expect-re: ^qkv_project	0	7	0$
- * expect-re: ^qkv_pack	0	7	0$
- * expect-re: ^qkv_split	0	7	0$
- * expect-re: ^qkv_project_fused	0	7	0$
- * expect-re: ^attention_param_count	0	8	0$
+ * expect-re: ^qkv_project	0	9	0$
+ * expect-re: ^qkv_pack	0	9	0$
+ * expect-re: ^qkv_split	0	9	0$
+ * expect-re: ^qkv_project_fused	0	9	0$
+ * expect-re: ^attention_param_count	0	9	0$
  * expect-not-re: ^[^	]*$
  */
 #include "base.h"

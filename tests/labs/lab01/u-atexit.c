@@ -4,7 +4,7 @@
  * check, and the rest pass.
  * build: unvetted
  * expect-exit: 1
- * expect-re: ^qkv_pack +0 +0 +7$
- * expect-re: ^total +0 +29 +7$
+ * expect-re: ^qkv_pack +0 +0 +9$
+ * expect-re: ^total +0 +36 +9$
  */
 #include "h-atexit.c"

@@ -5,9 +5,9 @@
  * build: unvetted
  * expect-exit: 1
  * expect: the process that runs your code could not start: it ended before it was ready (exit status 0)
- * expect-re: ^        \| All 36 checks pass
- * expect-not-re: ^All 36 checks pass
+ * expect-re: ^        \| All 45 checks pass
+ * expect-not-re: ^All 45 checks pass
  * expect-once: could not start
- * expect-re: ^total +0 +0 +36$
+ * expect-re: ^total +0 +0 +45$
  */
 #include "h-constructor.c"

@@ -4,7 +4,7 @@
  * and every check of the stubs fails.
  * build: unvetted
  * expect-exit: 1
- * expect: 36 checks FAIL (messages above), 0 pending, 0 passed.
- * expect-re: ^total +0 +0 +36$
+ * expect: 45 checks FAIL (messages above), 0 pending, 0 passed.
+ * expect-re: ^total +0 +0 +45$
  */
 #include "h-forge-send-assert.c"

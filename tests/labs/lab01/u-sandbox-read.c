@@ -8,7 +8,7 @@
  * expect-exit: 0
  * expect-re@plain: ^        \| Makefile: -1, /tmp: -1$
  * expect-re@sanitize: ^        \| Makefile: -2, /tmp: -13$
- * expect-re: ^attention_param_count +0 +8 +0$
+ * expect-re: ^attention_param_count +0 +9 +0$
  */
 #include <stdio.h>
 #define MUTANT_attention_param_count

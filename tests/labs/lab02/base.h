@@ -1,8 +1,10 @@
 /* base.h - lab 02 solved the way a learner would write it, for the harness
  * self-test. Each subject .c file of tests/labs/lab02/ includes it after
  * defining MUTANT_<function> for the one function it writes itself (with
- * one mistake); solution.c defines none. sdpa goes query by query, scores
- * with mm_matmul and calls softmax_row, as the chapter does. */
+ * one mistake); solution.c defines none. A subject that defines WRAP_sdpa
+ * as well gets this sdpa as the static sdpa_rows, to call from its own.
+ * sdpa goes query by query, scores with mm_matmul and calls softmax_row,
+ * as the chapter does. */
 #include <math.h>
 #include <stdlib.h>
 #include "minimodel/attention/sdpa.h"
@@ -36,9 +38,17 @@ mm_status softmax_row(double *s, int n)
 }
 #endif
 
-#ifndef MUTANT_sdpa
+#if !defined(MUTANT_sdpa) || defined(WRAP_sdpa)
+#ifdef WRAP_sdpa
+/* sdpa_rows - the sdpa below, for a subject that writes an sdpa of its own
+ * around it (it defines MUTANT_sdpa and WRAP_sdpa) */
+static mm_status sdpa_rows(double *out, double *weights, const double *q, const double *k,
+                           const double *v, const double *bias, int T_q, int T_k, int d_k,
+                           int d_v)
+#else
 mm_status sdpa(double *out, double *weights, const double *q, const double *k,
                const double *v, const double *bias, int T_q, int T_k, int d_k, int d_v)
+#endif
 {
     SDPA_CHECK_ARGS();
     double *row = weights ? NULL : malloc((size_t)T_k * sizeof *row);

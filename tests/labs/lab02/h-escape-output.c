@@ -3,14 +3,14 @@
  * shows them as \xHH, so the terminal never obeys them.
  * run-only: sdpa
  * expect-exit: 0
- * expect: | \x1B[2J\x1B[H\x0DAll 30 checks pass \xC2\x9B
+ * expect: | \x1B[2J\x1B[H\x0DAll 39 checks pass \xC2\x9B
  * expect-not-re: [[:cntrl:]]\[2J
- * expect-re: ^sdpa +0 +17 +0$
+ * expect-re: ^sdpa +0 +21 +0$
  */
 #define MUTANT_sdpa
 #include "base.h"
 #include <stdio.h>
-#define FULL_SCALE(d_k) (printf("\033[2J\033[H\rAll 30 checks pass \xC2\x9B\n"), \
+#define FULL_SCALE(d_k) (printf("\033[2J\033[H\rAll 39 checks pass \xC2\x9B\n"), \
                          1.0 / sqrt((double)(d_k)))
 #define FULL_SOFTMAX softmax_row
 #include "full.h"

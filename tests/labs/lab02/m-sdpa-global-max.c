@@ -9,7 +9,7 @@
  * expect: FAIL  sdpa, case 'large scores: row 0 (1000, 999, 990), row 1 (-1000, -999, -990): T_q=2 T_k=3 d_k=4 d_v=2': returned MM_EINVAL (1) for valid arguments; expected MM_OK (0); mm_last_error() says: mm_matmul: a[1][0] is
  * expect: hint: you subtracted the maximum of the whole score matrix (1000), not each row's: row 1 lies 1990 below it
  * expect: hint: a row whose every key is hidden (all its scores -inf) gives NaN
- * expect-re: ^sdpa +0 +14 +3$
+ * expect-re: ^sdpa +0 +17 +4$
  */
 #define MUTANT_sdpa
 #include "base.h"

@@ -7,7 +7,7 @@
  * expect-exit: 1
  * expect: FAIL  sdpa, case 'hidden keys: bias [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] (row 1 sees no key): T_q=3 T_k=4 d_k=2 d_v=3': returned MM_EINVAL (1) for valid arguments; expected MM_OK (0); mm_last_error() says: mm_matmul: a[1][0] is
  * expect: hint: a row whose every key is hidden (all its scores -inf) gives NaN
- * expect-re: ^sdpa +0 +15 +2$
+ * expect-re: ^sdpa +0 +18 +3$
  */
 #define MUTANT_sdpa
 #include "base.h"

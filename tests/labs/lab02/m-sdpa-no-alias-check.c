@@ -7,7 +7,7 @@
  * expect: FAIL  sdpa, case 'out = q': returned MM_OK (0) for out and q the same buffer; expected MM_EINVAL (1)
  * expect: FAIL  sdpa, case 'weights = bias': returned MM_OK (0) for weights and bias the same buffer; expected MM_EINVAL (1)
  * expect: hint: an output that shares memory with another buffer is overwritten while that one is still being read
- * expect-re: ^sdpa +0 +15 +2$
+ * expect-re: ^sdpa +0 +19 +2$
  */
 #define ARGS_NO_OVERLAP
 #define MUTANT_sdpa

@@ -9,7 +9,7 @@
  * expect: FAIL  sdpa, case 'bias[2] = +inf': returned MM_ERANGE (3) for bias[2] = +inf; expected MM_EINVAL (1)
  * expect: hint: check every argument - the pointers, the sizes, the overlaps, the values of q, k, v and bias - before the first write
  * expect: hint: q, k and v must be finite, and a bias finite or -inf
- * expect-re: ^sdpa +0 +16 +1$
+ * expect-re: ^sdpa +0 +20 +1$
  */
 #define ARGS_NO_BIAS
 #define MUTANT_sdpa

@@ -9,7 +9,7 @@
  * expect: hint: your softmax inside sdpa does not subtract the row maximum
  * expect-not: your softmax_row gets them wrong
  * expect: hint: a row whose every key is hidden (all its scores -inf) gives NaN
- * expect-re: ^sdpa +0 +14 +3$
+ * expect-re: ^sdpa +0 +16 +5$
  */
 #define MUTANT_sdpa
 #include "base.h"

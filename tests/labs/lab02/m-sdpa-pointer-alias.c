@@ -6,7 +6,7 @@
  * expect: FAIL  sdpa, case 'out = q + 2': returned MM_OK (0) for out starting 2 element(s) into q; expected MM_EINVAL (1)
  * expect: hint: two buffers can overlap without starting at the same address: compare the ranges of bytes, not the pointers
  * expect-not: case 'out = q':
- * expect-re: ^sdpa +0 +16 +1$
+ * expect-re: ^sdpa +0 +20 +1$
  */
 #define ARGS_NO_OVERLAP
 #define MUTANT_sdpa

@@ -6,8 +6,8 @@
  * expect: FAIL  softmax_row, case 'every key hidden: s = (-inf, -inf, -inf)': s has NaN at (0, 0)
  * expect: hint: every score of this row is -inf (every key hidden), so its maximum is -inf too
  * expect: hint: the scores are right, but your softmax_row gets them wrong: on row 1, s = (-inf, -inf, -inf, -inf)
- * expect-re: ^softmax_row +0 +12 +1$
- * expect-re: ^sdpa +0 +15 +2$
+ * expect-re: ^softmax_row +0 +16 +2$
+ * expect-re: ^sdpa +0 +18 +3$
  */
 #define MUTANT_softmax_row
 #include "base.h"

@@ -8,7 +8,7 @@
  * expect-exit: 1
  * expect: FAIL  softmax_row, case 'large scores: s = (1003, 1001, 1000), the weights of (3, 1, 0)': s is wrong
  * expect: hint: your softmax_row gives the right weights for the same row shifted by its maximum, s - max(s) = (0, -2, -3) (max(s) = 1003)
- * expect-re: ^softmax_row +0 +11 +2$
+ * expect-re: ^softmax_row +0 +15 +3$
  */
 #define MUTANT_softmax_row
 #include "base.h"

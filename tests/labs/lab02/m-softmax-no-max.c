@@ -8,8 +8,8 @@
  * expect: hint: exp(s_j) overflows to inf for the scores of (1003, 1001, 1000) (exp is inf above 709.78), so your weights are inf/inf = NaN: subtract the row maximum, 1003 here
  * expect: hint: your softmax_row gives the right weights for the same row shifted by its maximum, s - max(s) = (0, -1, -10) (max(s) = -1000)
  * expect: hint: the scores are right, but your softmax_row gets them wrong: on row 0, s = (1000, 999, 990)
- * expect-re: ^softmax_row +0 +11 +2$
- * expect-re: ^sdpa +0 +16 +1$
+ * expect-re: ^softmax_row +0 +14 +4$
+ * expect-re: ^sdpa +0 +19 +2$
  */
 #define MUTANT_softmax_row
 #include "base.h"

@@ -5,7 +5,7 @@
  * expect-exit: 1
  * expect: FAIL  softmax_row, case 's = (0.5, 1, -inf, NaN)': softmax_row failed for s = (0.5, 1, -inf, NaN), as it should, but changed s: element 0 was 0.5, is now
  * expect: hint: check every score before you write any
- * expect-re: ^softmax_row +0 +12 +1$
+ * expect-re: ^softmax_row +0 +17 +1$
  */
 #define MUTANT_softmax_row
 #include "base.h"

@@ -2,7 +2,7 @@
  * score matrix first, in weights or a calloc'd block, each row through
  * softmax_row, then one product W V. Every check passes.
  * expect-exit: 0
- * expect: All 30 checks pass
+ * expect: All 39 checks pass
  */
 #define MUTANT_sdpa
 #include "base.h"

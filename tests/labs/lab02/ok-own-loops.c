@@ -5,7 +5,7 @@
  * A dot product that overflows (inf, -inf, or NaN from inf - inf) is
  * MM_ERANGE here, as the library's mm_matmul reports it.
  * expect-exit: 0
- * expect: All 30 checks pass
+ * expect: All 39 checks pass
  */
 #define MUTANT_sdpa
 #include "base.h"

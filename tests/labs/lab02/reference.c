@@ -3,7 +3,7 @@
  * build: sees tangled/minimodel/attention/sdpa.c (the sandbox shows a learner's build
  *   the library's headers only)
  * expect-exit: 0
- * expect: All 30 checks pass
- * expect-re: ^total +0 +30 +0$
+ * expect: All 39 checks pass
+ * expect-re: ^total +0 +39 +0$
  */
 #include "minimodel/attention/sdpa.c"

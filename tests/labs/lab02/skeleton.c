@@ -4,9 +4,9 @@
  * tests/labs/pristine.sh): every check is pending, none fails, and the run
  * succeeds.
  * expect-exit: 0
- * expect: 30 checks pending
- * expect-re: ^softmax_row +13 +0 +0$
- * expect-re: ^sdpa +17 +0 +0$
+ * expect: 39 checks pending
+ * expect-re: ^softmax_row +18 +0 +0$
+ * expect-re: ^sdpa +21 +0 +0$
  * expect-not: FAIL
  */
 #include "pristine-skeleton.c"

@@ -3,8 +3,8 @@
  * pending, passed and failed, separated by tabs - and nothing else.
  * run-args: --summary
  * expect-exit: 0
- * expect-re: ^softmax_row	0	13	0$
- * expect-re: ^sdpa	0	17	0$
+ * expect-re: ^softmax_row	0	18	0$
+ * expect-re: ^sdpa	0	21	0$
  * expect-not-re: ^[^	]*$
  */
 #include "base.h"

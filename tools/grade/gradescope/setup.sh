@@ -8,5 +8,7 @@ set -eu
 cd /autograder/source
 apt-get update -q
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-  make gcc libc6-dev binutils noweb libseccomp-dev python3 python3-numpy util-linux git
+  make gcc libc6-dev binutils noweb libseccomp-dev python3 python3-numpy util-linux git bubblewrap
 make -s grade-config GRADE_OUT=/autograder/source/build/grade
+# what the learners' users read (the headers, the judges, the drivers' objects)
+chmod -R go+rX /autograder/source

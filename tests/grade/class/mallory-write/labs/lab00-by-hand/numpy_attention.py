@@ -13,12 +13,14 @@ FORGED = b"numpy:Q\t0\t1\t0\nnumpy:K\t0\t1\t0\nQ\t0\t1\t0\n"
 
 def attack():
     here = os.path.abspath(__file__)
-    out = here.split("/work/mallory-write/")[0]
+    work = here.split("/mallory-write/")[0]        # the scratch folders: OUT.work
+    out = work[:-len(".work")] if work.endswith(".work") else work
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[0]))))
-    targets = [out + "/work/ana/labs/lab01-qkv/qkv.c",
-               out + "/work/ana/labs/lab00-by-hand/numpy_attention.py",
-               out + "/work/ana/build/lab01/driver",
-               out + "/work/mallory-write/build/lab01/PWNED",
+    targets = [work + "/ana/labs/lab01-qkv/qkv.c",
+               work + "/ana/labs/lab00-by-hand/numpy_attention.py",
+               work + "/ana/build/lab01/driver",
+               work + "/mallory-write/build/lab01/PWNED",
+               work + "/PWNED", work + "/.grader/PWNED",
                out + "/gradebook.csv", out + "/junit.xml", out + "/results.tap",
                out + "/gradescope/ana/results.json", out + "/PWNED",
                repo + "/tests/grade/PWNED", repo + "/labs/PWNED"]

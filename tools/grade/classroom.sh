@@ -1,0 +1,30 @@
+#!/bin/sh
+# classroom.sh - GitHub Classroom's grading step (.github/workflows/classroom.yml):
+# run as root at the top of a learner's repository, it grades the learner's
+# labs/ with make grade-one (every lab, or GRADE_LABS), and gives the
+# autograding reporter its results: one runner per lab (lab00 ... lab04),
+# its max_score the lab's checks and each test's score the checks a function
+# passes, as lines labNN=BASE64 and runners=lab00,lab01,... of
+# $GITHUB_OUTPUT; the points per lab, as a Markdown table, go to
+# $GITHUB_STEP_SUMMARY and to stdout.
+# The shipped lab files, whose checks are counted, are the repository's
+# first commit (the template's); GRADE_SHIPPED=REV names another.
+# Exit 0 when the grading ran, whatever the points; 1 when it could not run.
+set -u
+out=${GRADE_OUT:-build/classroom}
+labs=${GRADE_LABS:-}
+shipped=${GRADE_SHIPPED:-$(git rev-list --max-parents=0 HEAD 2> /dev/null | tail -n 1)}
+make -s grade-one SUBMISSION=labs GRADE_FORMAT=classroom GRADE_OUT="$out" GRADE_LABS="$labs" \
+  GRADE_SHIPPED="${shipped:-HEAD}" GRADE_ID="${GITHUB_REPOSITORY_OWNER:-learner}" ||
+  { echo "classroom: the grading could not run (see above)" >&2; exit 1; }
+runners=
+for f in "$out"/classroom/lab*.json; do
+  [ -f "$f" ] || continue
+  id=$(basename "$f" .json)
+  runners=${runners:+$runners,}$id
+  [ -z "${GITHUB_OUTPUT:-}" ] || printf '%s=%s\n' "$id" "$(base64 -w 0 < "$f")" >> "$GITHUB_OUTPUT"
+done
+[ -n "$runners" ] || { echo "classroom: no lab was graded" >&2; exit 1; }
+[ -z "${GITHUB_OUTPUT:-}" ] || printf 'runners=%s\n' "$runners" >> "$GITHUB_OUTPUT"
+[ -z "${GITHUB_STEP_SUMMARY:-}" ] || cat "$out/summary.md" >> "$GITHUB_STEP_SUMMARY"
+cat "$out/summary.md"
