@@ -70,16 +70,16 @@ LABELS = {
     },
     "mha-heads-planted": {
         "en": ["head 0: previous token", "head 1: same word", "head 2: subject of the verb",
-               "head 3: nothing planted", "query i", "key j", "weight w", "work", "___"],
+               "head 3: nothing planted", "query i", "key j", "weight a", "work", "___"],
         "es": ["cabeza 0: token anterior", "cabeza 1: misma palabra",
                "cabeza 2: sujeto del verbo", "cabeza 3: nada plantado", "query i", "key j",
-               "peso w", "work", "___"],
+               "peso a", "work", "___"],
     },
     "mha-heads-drawn": {
-        "en": ["head 0: initial weights", "head 3: initial weights", "max |w", "− 1/8|",
-               "query i", "key j", "weight w", "work", "___"],
-        "es": ["cabeza 0: pesos iniciales", "cabeza 3: pesos iniciales", "max |w", "− 1/8|",
-               "query i", "key j", "peso w", "work", "___"],
+        "en": ["head 0: initial weights", "head 3: initial weights", "max |a", "− 1/8|",
+               "query i", "key j", "weight a", "work", "___"],
+        "es": ["cabeza 0: pesos iniciales", "cabeza 3: pesos iniciales", "max |a", "− 1/8|",
+               "query i", "key j", "peso a", "work", "___"],
     },
     "mha-split": {
         "en": ["split: head h takes columns", "of every token", "reshape without transpose",

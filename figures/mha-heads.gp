@@ -26,7 +26,7 @@ set xrange [-0.5:n - 0.5]
 set yrange [n - 0.5:-0.5]   # query 0 on top
 # tick labels "token position" ("work 4"), the keys' turned to read upwards;
 # noenhanced: '___' is not three subscripts. The positions are those the
-# text names (w_76); and two words, also in "I 0" and ", 2", are how
+# text names (a_76); and two words, also in "I 0" and ", 2", are how
 # check-figures.py tells a turned label and measures its size across it.
 tick(t) = sprintf("%s %d", word(tokens, t + 1), t)
 set xtics () scale 0 rotate by 90 right offset 0,0.2 noenhanced
@@ -66,7 +66,7 @@ do for [h = 0:3] {
     if (h == 3) {
         set colorbox user origin screen sx(L0 + 2 * S + GX + 0.45), screen sy(B0) \
             size screen sx(0.4), screen sy(2 * S + GY)
-        set label 5 tr("weight w_{ij}", "peso w_{ij}") rotate by 90 center \
+        set label 5 tr("weight a_{ij}", "peso a_{ij}") rotate by 90 center \
             at screen sx(L0 + 2 * S + GX + 2.05), screen sy(B0 + S + GY / 2)
     } else { unset colorbox }
     unset label 1

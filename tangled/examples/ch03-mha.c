@@ -1,5 +1,6 @@
-/* Generated from the book: book/en/03-multi-head.nw (the Spanish edition
- * tangles the same bytes). Edit the chapter, not this file. */
+/* Generated from the book: book/en/92-programs-03.nw, the example
+ * programs of chapter 03 (the Spanish edition tangles the same bytes).
+ * Edit the book, not this file. */
 /* ch03-mha.c - every number chapter 03 states about a computation,
  * recomputed with the library and printed as key=value lines. */
 #include <math.h>

@@ -1,5 +1,6 @@
-/* Generated from the book: book/en/03-multi-head.nw (the Spanish edition
- * tangles the same bytes). Edit the chapter, not this file. */
+/* Generated from the book: book/en/92-programs-03.nw, the example
+ * programs of chapter 03 (the Spanish edition tangles the same bytes).
+ * Edit the book, not this file. */
 /* ch03-planted.h - the 8-token example of chapter 03 with hand-made
  * features, and four heads planted by hand in MultiHeadAttention(64, 4, 1):
  * previous token, same word, the subject of the verb, the plain average. */

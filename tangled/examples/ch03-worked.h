@@ -1,5 +1,6 @@
-/* Generated from the book: book/en/03-multi-head.nw (the Spanish edition
- * tangles the same bytes). Edit the chapter, not this file. */
+/* Generated from the book: book/en/92-programs-03.nw, the example
+ * programs of chapter 03 (the Spanish edition tangles the same bytes).
+ * Edit the book, not this file. */
 /* ch03-worked.h - the worked example of chapter 03: three tokens,
  * d_model = 4, two heads of d_k = 2. Q = K = V = X (W_Q = W_K = W_V = I);
  * W_O adds the heads in columns 0-1 and subtracts them in columns 2-3. */
