@@ -98,3 +98,14 @@ check-book-pdf: $(BOOK_PDFS)
 	done
 	@$(BOOK_CHECK_LAYOUT) en $(BUILD)/book/en/workbook.pdf $(BOOK_NW_en)
 	@$(BOOK_CHECK_LAYOUT) es $(BUILD)/book/es/workbook.pdf $(BOOK_NW_es)
+
+# ---- shape -------------------------------------------------------------------
+# Per chapter and edition: the share of the chapter's code that is example
+# programs, prose per 10 lines of code in the implementation section, the
+# median and largest chunk (tests/book/book-shape.py states the limits, and
+# the chapters still held only to their own measured values).
+CHECK_ALL_TARGETS += check-book-shape
+.PHONY: check-book-shape
+check-book-shape: tests/book/book-shape.py $(BOOK_NW_en) $(BOOK_NW_es)
+	@python3 tests/book/book-shape.py --self-test
+	@python3 tests/book/book-shape.py $(BOOK_NW_en) $(BOOK_NW_es)
