@@ -150,14 +150,15 @@ def code_lines(text):
     do not each close the tags they open is left as it is."""
     def one(m):
         lines = m.group(2).split("\n")
-        last = lines.pop() if lines and lines[-1] == "" else None
+        if lines and lines[-1] == "":
+            lines.pop()                  # the newline before </pre>
         for ln in lines:
             opened = re.findall(r"<([a-z]+)\b[^>]*>", ln)
             closed = re.findall(r"</([a-z]+)>", ln)
             if sorted(opened) != sorted(closed):
                 return m.group(0)
         body = "".join('<span class="line">%s\n</span>' % ln for ln in lines)
-        return m.group(1) + body + ("" if last is not None else "") + "</pre>"
+        return m.group(1) + body + "</pre>"
     return re.sub(r"(<pre>)(.*?)</pre>", one, text, flags=re.S)
 
 

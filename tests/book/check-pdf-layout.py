@@ -121,12 +121,11 @@ def check(lang, pdf, nw_files, out=sys.stdout):
                 m = SERIAL.search(line)
                 if m:
                     report(n, "comma", "English serial comma in %r" % " ".join(line.split()))
-        if True:
-            for code, part in broken_code(page, codes):
-                if len(code) <= SHORT:
-                    report(n, "code-break", "[[%s]] is broken after %r" % (code, part))
-                else:
-                    long_breaks.append(code)
+        for code, part in broken_code(page, codes):
+            if len(code) <= SHORT:
+                report(n, "code-break", "[[%s]] is broken after %r" % (code, part))
+            else:
+                long_breaks.append(code)
         lines = [ln.strip() for ln in page.splitlines() if ln.strip()]
         first = lines[0] if lines else ""
         for title in BACK_TITLES.get(lang, ()):
