@@ -80,6 +80,12 @@ compile() {  # compile OUT EXTRA-FLAGS...
     err=$(first_error "$log")
     if [ -n "$err" ]; then
       printf '%s\n' "$err"
+      case "$err" in
+        *"fatal error: "*": No such file or directory"*)
+          echo
+          say "    (A lab file's build sees only the C library's headers, the library's own headers (minimodel/.../*.h) and lab.h: not the library's .c files, the repository, or anyone else's files.)" \
+              "    (La compilación de un fichero del laboratorio solo ve las cabeceras de la biblioteca de C, las de la propia biblioteca (minimodel/.../*.h) y lab.h: no los .c de la biblioteca, el repositorio ni los ficheros de nadie más.)" ;;
+      esac
     else
       grep -v '^[[:space:]]*$' "$log" | tail -n 3 | cut -c1-200 | sed 's/^/    /'
       say "    (the compiler was stopped at its limits: 60 s of CPU, 4 GiB of memory or 32 MiB of output; an #include of a device or a macro that expands without end does this)" \
