@@ -108,18 +108,24 @@ class Lab:
 
 def read_config(path, only):
     labs, repo = {}, None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            nn, key, value = line.rstrip("\n").split("\t", 2)
-            if nn == "-":
-                if key == "repo":
-                    repo = value
-                continue
-            lab = labs.setdefault(nn, Lab(nn))
-            if key == "kind":
-                lab.kind = value
-            else:
-                lab.conf[key] = value
+    try:
+        lines = open(path, encoding="utf-8").read().split("\n")
+    except OSError as e:
+        sys.exit("grade: cannot read %s, the labs' description (%s): make grade-config writes it"
+                 % (path, e.strerror))
+    for line in lines:
+        if line.count("\t") < 2:
+            continue
+        nn, key, value = line.split("\t", 2)
+        if nn == "-":
+            if key == "repo":
+                repo = value
+            continue
+        lab = labs.setdefault(nn, Lab(nn))
+        if key == "kind":
+            lab.kind = value
+        else:
+            lab.conf[key] = value
     if only:
         want = [n.zfill(2) for n in only.replace(",", " ").split()]
         unknown = [n for n in want if n not in labs]
@@ -1071,6 +1077,9 @@ def main(argv):
     if os.path.lexists(ctx.work):
         shutil.rmtree(ctx.work)
     os.makedirs(os.path.join(ctx.work, ".grader"), mode=0o700)
+    if not a.keep_work:           # however the run ends (a refusal, an error, the end)
+        import atexit
+        atexit.register(shutil.rmtree, ctx.work, True)
     os.chmod(os.path.join(ctx.work, ".grader"), 0o700)
     ctx.env = Sandbox.env()
     probe = [os.path.join(ctx.repo, "labs/harness/build-driver.sh"), ctx.work]
@@ -1165,8 +1174,11 @@ def main(argv):
             for rel, text in rep.items():
                 dest = os.path.join(ctx.out, rel)
                 d = os.path.dirname(dest)
-                if not os.path.isdir(d):
-                    os.makedirs(d, mode=0o700)
+                while not os.path.isdir(d):        # its folders 0700, like OUT
+                    up = d
+                    while not os.path.isdir(os.path.dirname(up)):
+                        up = os.path.dirname(up)
+                    os.mkdir(up, 0o700)
                 write_private(dest, text)
     finally:
         if not a.keep_work:
