@@ -50,10 +50,12 @@ $(BOOK_EDITIONS:%=$(BUILD)/book/%/chapters.txt): $(BUILD)/book/%/chapters.txt: b
 # One noweave over all chapters of an edition: chunk links across chapters
 # and a single identifier index.
 $(BOOK_BODIES): $(BUILD)/book/%/body.tex: $$(BOOK_NW_%) $(BUILD)/book/%/chapters.txt \
-		book/tools/strict.sh
+		book/tools/strict.sh book/tools/nw-ownuses.py book/tools/nw-quotes.py
 	@mkdir -p $(@D)
 	$(call say,WEAVE,$@)
-	$(Q)$(STRICT) noweave $(NOWEAVE_FLAGS) $(BOOK_NW_$*) > $@.tmp
+	$(Q)$(STRICT) noweave $(NOWEAVE_FLAGS) -filter "python3 -B book/tools/nw-ownuses.py" \
+	  -filter "python3 -B book/tools/nw-quotes.py" \
+	  $(BOOK_NW_$*) > $@.tmp
 	@mv $@.tmp $@
 
 # latexmk runs in the build directory, next to body.tex, so its files stay there.
@@ -63,10 +65,11 @@ BOOK_SETTLE = for run in 1 2; do \
 	  grep -q 'Label(s) may have changed\|Rerun to get' workbook.log || break; \
 	  pdflatex -interaction=nonstopmode -halt-on-error workbook.tex >> latexmk.out 2>&1 || exit 1; \
 	done
+# book/tools/workbook.sty: how chunks sit on the page, shared by both masters.
 $(BOOK_PDFS): $(BUILD)/book/%/workbook.pdf: $(BUILD)/book/%/body.tex book/%/workbook.tex \
-		$$(BOOK_FIGPDF_%) book/tools/texlog.py
+		$$(BOOK_FIGPDF_%) book/tools/texlog.py book/tools/workbook.sty
 	$(call say,LATEX,$@)
-	@cp book/$*/workbook.tex $(@D)/workbook.tex
+	@cp book/$*/workbook.tex book/tools/workbook.sty $(@D)/
 	$(Q)(cd $(@D) && latexmk -pdf -interaction=nonstopmode -halt-on-error workbook.tex \
 	  > latexmk.out 2>&1 && $(BOOK_SETTLE)); python3 book/tools/texlog.py $(@D) $$? || { rm -f $@; exit 1; }
 	@touch $@
@@ -77,6 +80,10 @@ $(BOOK_PDFS): $(BUILD)/book/%/workbook.pdf: $(BUILD)/book/%/body.tex book/%/work
 # self-test weaves tests/book/pdf-selftest.nw with each master and shows
 # that a long line, ligatures, curly quotes and a missing line each fail.
 BOOK_CHECK_CODE := python3 tests/book/check-pdf-code.py
+# and the pages break well: no chunk header or "Defines:" alone at a page's
+# foot, no quoted code broken at a space, no Spanish serial comma, running
+# heads on the back matter (tests/book/check-pdf-layout.py)
+BOOK_CHECK_LAYOUT := python3 tests/book/check-pdf-layout.py
 CHECK_ALL_TARGETS += check-book-pdf
 check-book-pdf: $(BOOK_PDFS)
 	@echo "book: both PDF books built with no error output and no unsettled reference"
@@ -85,3 +92,20 @@ check-book-pdf: $(BOOK_PDFS)
 	@for ed in $(BOOK_EDITIONS); do \
 	  $(BOOK_CHECK_CODE) --self-test book/$$ed/workbook.tex $(BUILD)/book/pdf-selftest/$$ed || exit 1; \
 	done
+	@for ed in $(BOOK_EDITIONS); do \
+	  $(BOOK_CHECK_LAYOUT) --self-test book/$$ed/workbook.tex $(BUILD)/book/layout-selftest/$$ed \
+	    || exit 1; \
+	done
+	@$(BOOK_CHECK_LAYOUT) en $(BUILD)/book/en/workbook.pdf $(BOOK_NW_en)
+	@$(BOOK_CHECK_LAYOUT) es $(BUILD)/book/es/workbook.pdf $(BOOK_NW_es)
+
+# ---- shape -------------------------------------------------------------------
+# Per chapter and edition: the share of the chapter's code that is example
+# programs, prose per 10 lines of code in the implementation section, the
+# median and largest chunk (tests/book/book-shape.py states the limits, and
+# the chapters still held only to their own measured values).
+CHECK_ALL_TARGETS += check-book-shape
+.PHONY: check-book-shape
+check-book-shape: tests/book/book-shape.py $(BOOK_NW_en) $(BOOK_NW_es)
+	@python3 tests/book/book-shape.py --self-test
+	@python3 tests/book/book-shape.py $(BOOK_NW_en) $(BOOK_NW_es)

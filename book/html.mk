@@ -11,8 +11,13 @@
 #                      every page of both editions in headless Chromium at 1280
 #                      and 390 px (tests/book/check-browser.py); screenshots in
 #                      $(BUILD)/html-shots/{en,es}/PAGE-{1280,390}.png
+#                      and prints, per page and width, what a phone reader meets:
+#                      smallest figure label (CSS px), display formulas wider
+#                      than the column, tables hiding columns, code lines that
+#                      scroll or wrap
 #   python3 tests/book/check-browser.py --notes build/html/en build/html/es
-#                      also lists the display formulas that scroll at 390 px
+#                      also lists each display formula wider than the column at
+#                      390 px, by page, number and section
 # Both checks first prove, on broken pages of their own, that they can fail.
 #
 # Why the PDF copy is not part of book-html: the HTML takes about 3 s, the PDFs

@@ -38,8 +38,8 @@ TEXTWIDTH_CM = 16.0     # the PDF book's text block (figures/figures.mk)
 # labels each edition must show, and a label the other edition must not
 LABELS = {
     "worked-weights": {
-        "en": ["key position j", "query position i", "attention weights", "weight w"],
-        "es": ["posición de la key j", "posición de la query i", "pesos de atención", "peso w"],
+        "en": ["key position j", "query position i", "attention weights", "weight a"],
+        "es": ["posición de la key j", "posición de la query i", "pesos de atención", "peso a"],
     },
     "scores-tied": {
         "en": ["key position j", "query position i", ": asymmetric", ": symmetric", "score s"],
@@ -875,6 +875,256 @@ def check_sizes(out, names, per_pt):
             check_svg_size(f"{out}/{ed}/{name}.svg", width, where)
     return report
 
+# ---- greyscale: the series of a figure stay apart in print ------------------
+# A figure printed in black and white keeps only each colour's luminance. Two
+# series that encode different things must differ by a luminance contrast of
+# at least GREY_MIN (WCAG's (L1 + 0.05) / (L2 + 0.05)), or by their form:
+# another dash pattern or point marker, or hatching. What is a series is read
+# from the rendered SVG (one edition: both are drawn by the same scripts):
+#   * each plot of a gnuplot plot command (<g id="gnuplot_plot_N">) gives one
+#     series per colour it draws with (several for "rgb variable"), of one of
+#     three kinds: area (fills, blended onto white by their opacity), line
+#     (strokes and point markers) and text (labels); marks of different kinds
+#     are told apart by their form, so only the same kind is compared;
+#   * coloured text outside the plots ("set label ... textcolor") is compared
+#     with the other coloured text; black text is the default and encodes
+#     nothing, so it is left out;
+#   * a plot drawn with a palette (more than GREY_PALETTE_PLOT colours) is a
+#     heatmap: its palette ("set palette defined" in NAME.gp or a file it
+#     loads) must be monotonic in luminance, so that the order of the values
+#     survives, and its two ends at least GREY_MIN apart.
+# Hatching drawn by a plot of its own (lines over an area) is declared in
+# GREY_HATCHED, and the check verifies that lines of the hatch's colour exist.
+GREY_MIN = 3.0
+# Figures of chapters still being reshaped, whose own colours (in NAME.gp,
+# not style.gp's) fail: listed as "pending", not failed. Remove a name once
+# its figure passes (the check says so).
+GREY_PENDING = {"sdpa-variance", "sdpa-saturation", "sdpa-worked", "mha-split", "mask-after"}
+GREY_PALETTE_PLOT = 8
+GREY_HATCHED = {   # figure: {area colour: hatch line colour}
+    "mask-heads": {"#d4d4d4": "#737373"},
+}
+SVG_NS = "{http://www.w3.org/2000/svg}"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+
+def parse_colour(text):
+    """'#rrggbb', 'rgb(r, g, b)' or a few names -> (r, g, b) in 0..255, or None"""
+    text = (text or "").strip().lower()
+    names = {"black": (0, 0, 0), "white": (255, 255, 255), "grey": (190, 190, 190),
+             "gray": (190, 190, 190), "lightgrey": (211, 211, 211), "red": (255, 0, 0)}
+    if text in names:
+        return names[text]
+    m = re.fullmatch(r"#([0-9a-f]{6})", text)
+    if m:
+        return tuple(int(m.group(1)[i:i + 2], 16) for i in (0, 2, 4))
+    m = re.fullmatch(r"rgb\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)", text)
+    return tuple(int(v) for v in m.groups()) if m else None
+
+
+def luminance(rgb):
+    """relative luminance (sRGB, WCAG 2): 0 for black, 1 for white"""
+    def lin(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    la, lb = sorted((luminance(a), luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+
+
+def hexc(rgb):
+    return "#%02x%02x%02x" % tuple(rgb)
+
+
+def svg_series(path):
+    """{(plot, kind, colour, dash, marker): name} of the SVG's marks; plot is
+    None for text outside the plots"""
+    root = ET.parse(path).getroot()
+    series = {}
+    count = [0]
+
+    def blend(rgb, alpha):
+        return tuple(round(alpha * c + (1 - alpha) * 255) for c in rgb)
+
+    def walk(el, ctx):
+        ctx = dict(ctx)
+        for key in ("fill", "stroke", "color", "stroke-dasharray", "fill-opacity"):
+            if el.get(key) is not None:
+                ctx[key] = el.get(key).strip()
+        tag = el.tag.replace(SVG_NS, "")
+        if tag == "g" and (el.get("id") or "").startswith("gnuplot_plot_"):
+            count[0] += 1
+            title = el.find(SVG_NS + "title")
+            name = title.text if title is not None and title.text else ""
+            # an untitled plot's <title> is its plot command (or its id)
+            code = name.startswith("gnuplot_plot_") or re.search(r"\$|\busing\b", name)
+            ctx["plot"] = (count[0], "plot %d (untitled)" % count[0] if code else name)
+        resolve = lambda v: parse_colour(ctx.get("color") if v == "currentcolor" else v)
+        plot = ctx.get("plot")
+        if tag == "text":
+            rgb = resolve((ctx.get("fill") or "black").lower())
+            neutral = rgb and rgb[0] == rgb[1] == rgb[2] and not plot   # axes, notes
+            if rgb and rgb != (0, 0, 0) and not neutral:
+                key = (plot[0] if plot else None, "text", rgb, "", "")
+                series.setdefault(key, ("text of " + plot[1]) if plot else "labels")
+            return
+        if plot and tag in ("path", "polygon", "rect", "polyline", "line", "circle"):
+            fill = (ctx.get("fill") or "none").lower() if tag != "polyline" else "none"
+            if el.get("fill") is not None and fill not in ("none",):
+                rgb = resolve(fill)
+                if rgb:
+                    rgb = blend(rgb, float(ctx.get("fill-opacity") or 1))
+                    series.setdefault((plot[0], "area", rgb, "", ""), plot[1])
+            stroke = (el.get("stroke") or "none").lower()
+            if stroke not in ("none",):
+                rgb = resolve(stroke)
+                if rgb:
+                    dash = el.get("stroke-dasharray") or ""
+                    series.setdefault((plot[0], "line", rgb, dash, ""), plot[1])
+        if plot and tag == "use":
+            rgb = resolve((el.get("color") or ctx.get("color") or "black").lower())
+            if rgb:
+                series.setdefault((plot[0], "line", rgb, "", el.get(XLINK_HREF) or ""), plot[1])
+        for child in el:
+            walk(child, ctx)
+
+    walk(root, {})
+    # a line's form is its dash pattern and the markers its plot draws on it
+    markers = {}
+    for (plot, kind, rgb, dash, marker) in series:
+        if marker:
+            markers.setdefault((plot, rgb), set()).add(marker)
+    merged = {}
+    for (plot, kind, rgb, dash, marker), name in series.items():
+        if kind == "line":
+            marker = " ".join(sorted(markers.get((plot, rgb), ())))
+        merged.setdefault((plot, kind, rgb, dash, marker), name)
+    return merged
+
+
+def palettes_of(gp_path):
+    """every 'set palette defined (...)' of a .gp and the files it loads:
+    [(where, [(value, rgb)])]"""
+    out = []
+    with open(gp_path, encoding="utf-8") as f:
+        text = f.read()
+    for m in re.finditer(r"set palette defined\s*\(([^)]*)\)", text):
+        stops = [(float(v), parse_colour(c)) for v, c in
+                 re.findall(r"(-?[\d.]+)\s*['\"]([^'\"]+)['\"]", m.group(1))]
+        line = text.count("\n", 0, m.start()) + 1
+        out.append((f"{gp_path}:{line}", stops))
+    for m in re.finditer(r"^\s*eval\s+(palette_\w+)", text, re.M):     # style.gp's
+        style = os.path.join(os.path.dirname(gp_path), "style.gp")
+        with open(style, encoding="utf-8") as f:
+            d = re.search(r"^%s\s*=\s*\"set palette defined\s*\(([^)]*)\)" % m.group(1),
+                          f.read(), re.M)
+        if not d:
+            fail(f"{gp_path}: eval {m.group(1)}: no such palette in {style}")
+            continue
+        stops = [(float(v), parse_colour(c)) for v, c in
+                 re.findall(r"(-?[\d.]+)\s*'([^']+)'", d.group(1))]
+        line = text.count("\n", 0, m.start()) + 1
+        out.append((f"{gp_path}:{line} ({m.group(1)} of style.gp)", stops))
+    for loaded in re.findall(r"\"([\w-]+\.gp)\"", text):
+        sub = os.path.join(os.path.dirname(gp_path), loaded)
+        if os.path.exists(sub) and sub != gp_path:
+            out += palettes_of(sub)
+    return out
+
+
+def palette_samples(stops):
+    """the palette's colours as gnuplot interpolates them, linearly in RGB"""
+    stops = sorted(stops)
+    out = []
+    for (v0, c0), (v1, c1) in zip(stops, stops[1:]):
+        for k in range(64):
+            out.append(tuple(a + k / 64 * (b - a) for a, b in zip(c0, c1)))
+    return out + [stops[-1][1]]
+
+
+def check_palette(name, where, stops):
+    """luminance monotonic along the palette (sampled as gnuplot interpolates,
+    linearly in RGB), the two ends GREY_MIN apart; returns the ends' contrast"""
+    stops = sorted(stops)
+    if len(stops) < 2 or any(c is None for _, c in stops):
+        fail(f"{where}: palette of {name} not understood: {stops}")
+        return 0
+    samples = [luminance(c) for c in palette_samples(stops)]
+    rising = all(b >= a - 1e-9 for a, b in zip(samples, samples[1:]))
+    falling = all(b <= a + 1e-9 for a, b in zip(samples, samples[1:]))
+    ends = contrast(stops[0][1], stops[-1][1])
+    if not (rising or falling):
+        turn = samples.index(max(samples)) if not rising else samples.index(min(samples))
+        fail(f"figures/{name}.gp: its palette ({where}) is not monotonic in luminance: "
+             f"in greyscale its lowest value {stops[0][0]:g} ({hexc(stops[0][1])}) and its "
+             f"highest {stops[-1][0]:g} ({hexc(stops[-1][1])}) are {ends:.2f}:1 apart and both "
+             f"darker than the middle, so the sign or order of the values is lost; use a "
+             f"palette whose luminance rises from one end to the other (style.gp's "
+             f"palette_signed or palette_weights)")
+    elif ends < GREY_MIN:
+        fail(f"figures/{name}.gp: its palette ({where}) has ends {hexc(stops[0][1])} and "
+             f"{hexc(stops[-1][1])} only {ends:.2f}:1 apart in luminance (at least "
+             f"{GREY_MIN:g}:1 needed)")
+    return ends
+
+
+def check_greyscale(out, name, src="figures"):
+    """fail for each pair of a figure's series that greyscale merges; return
+    the smallest contrast between series that must differ (or None)"""
+    path = f"{out}/en/{name}.svg"
+    try:
+        series = svg_series(path)
+    except (OSError, ET.ParseError):
+        return None                              # check_svg reports it
+    palettes = palettes_of(f"{src}/{name}.gp")
+    shades = [sample for _, stops in palettes for sample in palette_samples(stops)]
+    on_palette = lambda rgb: any(max(abs(a - b) for a, b in zip(rgb, s)) <= 4 for s in shades)
+    per_plot = {}
+    for (plot, kind, rgb, dash, marker) in series:
+        if kind == "area":
+            per_plot.setdefault(plot, set()).add(rgb)
+    # a heatmap's cells: many colours, or several and all of the figure's palette
+    palette_plots = {p for p, cs in per_plot.items() if p is not None and
+                     (len(cs) > GREY_PALETTE_PLOT or
+                      (shades and len(cs) > 1 and all(map(on_palette, cs))))}
+    hatched = {}
+    lines = {rgb for (p, kind, rgb, _, _) in series if kind == "line"}
+    for area, hatch in GREY_HATCHED.get(name, {}).items():
+        if parse_colour(hatch) not in lines:
+            fail(f"{path}: GREY_HATCHED says its {area} areas are hatched with {hatch} "
+                 f"lines, but no line of that colour is drawn")
+        else:
+            hatched[parse_colour(area)] = hatch
+    keys = [k for k in series if k[0] not in palette_plots]
+    smallest = None
+    merged = set()
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            if a[1] != b[1] or a[2] == b[2]:
+                continue                         # another kind, or the same colour
+            if a[1] == "line" and (a[3] != b[3] or a[4] != b[4]):
+                continue                         # another dash pattern or marker
+            if a[1] == "area" and (a[2] in hatched) != (b[2] in hatched):
+                continue                         # one of the two is hatched
+            ratio = contrast(a[2], b[2])
+            smallest = ratio if smallest is None else min(smallest, ratio)
+            pair = tuple(sorted((hexc(a[2]), hexc(b[2]))))
+            if ratio < GREY_MIN and pair not in merged:
+                merged.add(pair)
+                fail(f"{path}: in greyscale its {a[1]} series \"{series[a]}\" ({hexc(a[2])}) "
+                     f"and \"{series[b]}\" ({hexc(b[2])}) are {ratio:.2f}:1 apart in "
+                     f"luminance (at least {GREY_MIN:g}:1, or another dash pattern, "
+                     f"marker or hatching, needed): give figures/{name}.gp colours of "
+                     f"style.gp's greyscale-safe set (col_dark, col_mid, col_light)")
+    for where, stops in palettes:
+        ends = check_palette(name, where, stops)
+        smallest = ends if smallest is None else min(smallest, ends)
+    return smallest
+
 
 def self_test(work, out, name):
     """a figure with 7 pt text, and the same figure printed at half width, fail"""
@@ -907,8 +1157,26 @@ def self_test(work, out, name):
             or len(narrow) != 2:
         sys.exit(f"check-figures --self-test: expected 7 pt text to fail in both PDFs and both "
                  f"SVGs, and a half-width figure to fail in both PDFs; got {small_font + narrow}")
+    # greyscale: the same figure with its two bar colours close in luminance,
+    # and the diverging palette chapter 01 once had (dark at both ends)
+    grey_work = f"{work}/grey"
+    os.makedirs(f"{grey_work}/en", exist_ok=True)
+    subprocess.run(["gnuplot", "-e", f"lang='en'; term='svg'; out='{grey_work}/en/{name}.svg'; "
+                    f"data='{out}/data/{name}.dat'; textwidth_cm={opts['textwidth_cm']}",
+                    f"{here}/style.gp", "-e", "col_dark = '#9ecae1'",
+                    f"{here}/{name}.gp"], check=True)
+    check_greyscale(grey_work, name, here)
+    check_palette("selftest", "the old scores-tied palette",
+                  [(-1, (0x21, 0x66, 0xac)), (0, (0xf7, 0xf7, 0xf7)), (1, (0xb2, 0x18, 0x2b))])
+    grey = list(failures)
+    failures.clear()
+    if len([f for f in grey if "greyscale its area series" in f]) != 1 \
+            or len([f for f in grey if "not monotonic in luminance" in f]) != 1:
+        sys.exit(f"check-figures --self-test: expected bars 1.5:1 apart in luminance and a "
+                 f"palette dark at both ends to fail the greyscale check; got {grey}")
     print(f"check-figures --self-test: 7 pt text and a half-width inclusion fail as they "
           f"should, e.g. {small_font[0][:120]}...")
+    print(f"check-figures --self-test: greyscale: {grey[0][:150]}...")
 
 
 def main():
@@ -930,12 +1198,30 @@ def main():
             check_pdf(f"{out}/{ed}/{name}.pdf", name, ed)
         check_fact_labels(out, name, check_facts(out, name))
     sizes = check_sizes(out, names, calibration())
+    greys = []
+    for name in names:
+        before = len(failures)
+        opts["quiet"] = name in GREY_PENDING       # printed below, as pending
+        ratio = check_greyscale(out, name)
+        opts["quiet"] = False
+        greys.append(f"{name} {ratio:.1f}:1" if ratio else f"{name} by form")
+        if name in GREY_PENDING and len(failures) > before:
+            for msg in failures[before:]:
+                print("check-figures: pending (GREY_PENDING): " + msg)
+            del failures[before:]
+            greys[-1] += " (pending)"
+        elif name in GREY_PENDING:
+            print(f"check-figures: note: {name} now passes the greyscale check: "
+                  f"remove it from GREY_PENDING in figures/check-figures.py")
     if failures:
         print(f"check-figures: {len(failures)} failure(s)")
         sys.exit(1)
     print(f"check-figures: {len(names)} figures x 2 editions x (svg, pdf), facts: ok; "
           f"smallest text as printed (pt): {', '.join(sizes)} (target {MIN_PT:g}, "
           f"scripts {SCRIPT * MIN_PT:.1f})")
+    print(f"check-figures: smallest greyscale contrast between series that must differ "
+          f"(target {GREY_MIN:g}:1; 'by form': told apart by dashes or markers): "
+          f"{', '.join(greys)}")
 
 
 main()

@@ -10,7 +10,8 @@ limit = ceil(absmax(absmax(SEP_min, SEP_max), absmax(TIED_min, TIED_max)))
 n = int(sqrt(SEP_records)) # T, the number of tokens
 
 set cbrange [-limit:limit]
-set palette defined (-1 '#2166ac', -0.5 '#92c5de', 0 '#f7f7f7', 0.5 '#f4a582', 1 '#b2182b')
+# dark for negative scores, light for positive: the sign survives in greyscale
+eval palette_signed
 set xrange [-0.5:n - 0.5]
 set yrange [n - 0.5:-0.5]
 set xtics 0,1,n-1 scale 0

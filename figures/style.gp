@@ -5,7 +5,8 @@
 #   out   the file to write
 #   data  the data file written by the figure's data program
 #   textwidth_cm           the PDF book's text block (figures/figures.mk)
-# Defined here: tr(en, es); figure(fraction, height_cm); pt(size); big.
+# Defined here: tr(en, es); figure(fraction, height_cm); pt(size); big;
+# the greyscale-safe colours col_* and palettes palette_* (below).
 #
 # A figure is drawn at the size the PDF book prints it, so its text is
 # printed at its real size: NAME.gp starts with
@@ -42,3 +43,25 @@ figure(fraction, h) = ((term eq 'pdf') ? fig_pdf(fraction * textwidth_cm, h) \
 
 set encoding utf8
 set border linecolor rgb '#404040'
+
+# Colours that stay apart in print and greyscale. A printed figure may keep
+# only each colour's luminance L, so series that encode different things
+# need a luminance contrast (L1 + 0.05) / (L2 + 0.05) of at least 3:1, or
+# another dash pattern, marker or hatching (figures/check-figures.py fails
+# a figure below that). Any two of col_dark (L 0.03), col_mid (L 0.23) and
+# col_light (L 0.82) are at least 3:1 apart; col_light needs a border on
+# white. With only two series, col_dark and col_orange (L 0.40) are 5.5:1
+# apart. col_ref, dashed, is for reference lines (the uniform row).
+col_dark = '#08306b'         # dark blue
+col_mid = '#e6550d'          # orange
+col_light = '#deebf7'        # pale blue
+col_orange = '#fd8d3c'       # light orange
+col_ref = '#808080'          # grey, dashed
+col_edge = '#404040'         # borders, as the plot's border
+# Palettes whose luminance rises from one end to the other, so that the
+# order of the values (and a sign) survives in greyscale; eval one of them.
+#   palette_weights  0 .. 1, white to dark blue (weights)
+#   palette_signed   -limit .. +limit: dark blue (negative), grey (0),
+#                    yellow (positive), as cividis; ends 11:1 apart
+palette_weights = "set palette defined (0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')"
+palette_signed = "set palette defined (-1 '#00204c', -0.5 '#414d6b', 0 '#7c7b78', 0.5 '#bcaf6f', 1 '#ffe945')"

@@ -17,7 +17,7 @@ set yrange [1.5:-0.5]
 set xtics 0,1,1 scale 0
 set ytics 0,1,1 scale 0
 set cbrange [0:1]
-set palette defined (0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')
+eval palette_weights
 unset colorbox
 set size ratio -1
 ink(w) = w > 0.5 ? 0xffffff : 0x000000      # white text on dark cells
@@ -25,7 +25,8 @@ plot data index 0 matrix with image pixels notitle, \
      '' index 0 matrix using 1:2:(sprintf("%.2f", $3)):(ink($3)) \
         with labels textcolor rgb variable font big notitle
 
-# right: query row 0, scores s_0j (0, 1) and weights w_0j = softmax(0, 1)
+# right: query row 0, scores s_0j (0, 1) and weights a_0j = softmax(0, 1),
+# pale and dark bars (10:1 apart in greyscale), edged so the pale ones show
 set size noratio
 set title tr("query 0: scores → weights", "query 0: puntuaciones → pesos")
 set xlabel tr("key position j", "posición de la key j")
@@ -36,12 +37,12 @@ set xtics 0,1,1 scale 0
 set ytics 0,0.25,1 scale 0.5
 set grid ytics linecolor rgb '#dddddd'
 set key top left reverse Left samplen 1.5
-set style fill solid 0.9 noborder
+set style fill solid 1.0 border rgb col_edge
 set boxwidth 0.35
-plot data index 1 using ($1 - 0.19):2 with boxes linecolor rgb '#bdbdbd' \
+plot data index 1 using ($1 - 0.19):2 with boxes linecolor rgb col_light \
           title tr("score s_{0j}", "puntuación s_{0j}"), \
-     '' index 1 using ($1 + 0.19):3 with boxes linecolor rgb '#2171b5' \
-          title tr("weight w_{0j}", "peso w_{0j}"), \
+     '' index 1 using ($1 + 0.19):3 with boxes linecolor rgb col_dark \
+          title tr("weight a_{0j}", "peso a_{0j}"), \
      '' index 1 using ($1 - 0.19):2:(sprintf("%.2f", $2)) with labels offset 0,0.7 notitle, \
      '' index 1 using ($1 + 0.19):3:(sprintf("%.2f", $3)) with labels offset 0,0.7 notitle
 unset multiplot

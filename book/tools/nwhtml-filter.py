@@ -86,6 +86,9 @@ class Book:
         self.L = LABELS[lang]
         self.lines = lines
         self.num, self.first_def, self.chunk_labels = number_chunks(lines)
+        # identifiers used only in the chunk that defines them: noweb's index
+        # leaves such a use out ("never used"); we name it (ident -> label)
+        self.own_use = {}
 
     # ---- small HTML helpers ------------------------------------------------
     def ref(self, label):
@@ -309,6 +312,10 @@ class Book:
                 alt = html.unescape(re.sub(r"<[^>]*>", "", cap.group(1) if cap else ""))
                 alt = " ".join(alt.split()) or name
             tok = re.sub(r' alt="[^"]*"', lambda _: ' alt="%s"' % html.escape(alt), tok)
+            # one tap opens the figure at full size, its own file (no script)
+            tok = re.sub(r"<img [^>]*>", lambda i: '<a class="figure-full" href="figures/%s.svg" '
+                         'title="%s">%s</a>' % (img.group(1), self.L["full_size"], i.group(0)),
+                         tok, count=1)
             tok = tok.replace('<figcaption aria-hidden="true">',
                               '<figcaption><span class="float-name">%s:</span> ' % name)
             if img.group(2):
@@ -449,9 +456,13 @@ class Book:
             items = []
             for ident, used in defs:
                 where = self.refs(used, skip=n)
+                own = [x for x in used if self.num.get(x) == n]
+                if not where and own:
+                    self.own_use[ident] = own[0]
                 items.append('<a href="#NWI-%s"><code>%s</code></a>, %s' % (
                     ident_id(ident), html.escape(ident),
-                    L["used_in"].format(chunks=where) if where else L["never_used"]))
+                    L["used_in"].format(chunks=where) if where else
+                    L["used_here"] if own else L["never_used"]))
             rows.append(L["defines"] + " " + "; ".join(items) + ".")
         if uses:
             items = []
@@ -499,7 +510,7 @@ class Book:
             elif parts[1] == "entryend":
                 label, ident, d, u = entry
                 desc = L["defined_in"].format(chunks=self.refs(d, strong=d))
-                used = self.refs(u)
+                used = self.refs(u or [self.own_use.get(ident)])
                 desc += "; " + (L["used_in"].format(chunks=used) if used else L["never_used"])
                 items.append('<li id="NWI-%s"><code>%s</code>: %s.</li>'
                              % (ident_id(ident), html.escape(ident), desc))

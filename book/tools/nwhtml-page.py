@@ -143,6 +143,25 @@ def nav(pages, i, L, where):
             % (where, link(i - 1, "prev", "← " + L["previous"]), link(i + 1, "next", L["next"] + " →")))
 
 
+def code_lines(text):
+    """Each line of a code chunk (<pre>) in a <span class="line">, its newline
+    inside: on a phone style.css wraps a long line under itself (a hanging
+    indent) instead of making the reader scroll sideways. A <pre> whose lines
+    do not each close the tags they open is left as it is."""
+    def one(m):
+        lines = m.group(2).split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()                  # the newline before </pre>
+        for ln in lines:
+            opened = re.findall(r"<([a-z]+)\b[^>]*>", ln)
+            closed = re.findall(r"</([a-z]+)>", ln)
+            if sorted(opened) != sorted(closed):
+                return m.group(0)
+        body = "".join('<span class="line">%s\n</span>' % ln for ln in lines)
+        return m.group(1) + body + "</pre>"
+    return re.sub(r"(<pre>)(.*?)</pre>", one, text, flags=re.S)
+
+
 def main():
     if len(sys.argv) != 4 or sys.argv[1] not in LABELS:
         die("usage: nwhtml-page.py {%s} TEMPLATE OUTDIR" % ",".join(LABELS))
@@ -169,7 +188,7 @@ def main():
                      html.escape(L["pdf"]), html.escape(L["contents"]), toc_list(contents, full=True)))
     os.makedirs(outdir, exist_ok=True)
     for i, (name, text) in enumerate([("index", index_body)] + pages):
-        text = heading_links(name, link_ids(name, text, where), L, other, O)
+        text = code_lines(heading_links(name, link_ids(name, text, where), L, other, O))
         if name != "index":
             title = "%s · %s" % (plain(contents[i - 1][1][0][2]), L["title"])
         else:

@@ -21,6 +21,7 @@ LABELS = {
         "subtitle": "Transformer attention, built in C from a literate book",
         "contents": "Contents",
         "figure": "Figure",
+        "full_size": "Open the figure at full size",
         "table": "Table",
         "chunk": "chunk",
         "chunks": "chunks",
@@ -34,6 +35,7 @@ LABELS = {
         "uses": "Uses",
         "used_in": "used in {chunks}",
         "never_used": "never used",
+        "used_here": "used only in this chunk",
         "defined_in": "defined in {chunks}",
         "chunk_list": "Code chunks",
         "chunk_list_intro": "Every named chunk, with the chunks that define it "
@@ -58,6 +60,7 @@ LABELS = {
                     "a partir de un libro de programación literaria",
         "contents": "Índice general",
         "figure": "Figura",
+        "full_size": "Abrir la figura a tamaño completo",
         "table": "Tabla",
         "chunk": "el fragmento",
         "chunks": "los fragmentos",
@@ -71,6 +74,7 @@ LABELS = {
         "uses": "Usa",
         "used_in": "usado en {chunks}",
         "never_used": "nunca usado",
+        "used_here": "usado solo en este fragmento",
         "defined_in": "definido en {chunks}",
         "chunk_list": "Fragmentos de código",
         "chunk_list_intro": "Cada fragmento con nombre, con los fragmentos que lo "

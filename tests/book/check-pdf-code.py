@@ -174,6 +174,9 @@ def weave(master, nw, work, name, doctor=None, runs=2):
         text = f.read()
     with open(os.path.join(where, "workbook.tex"), "w", encoding="utf-8") as f:
         f.write(doctor(text) if doctor else text)
+    # the package the masters load (how chunks sit on the page), as book/book.mk copies it
+    shutil.copy(os.path.join(os.path.dirname(SELFTEST_NW), "..", "..", "book", "tools",
+                             "workbook.sty"), where)
     for _ in range(runs):
         run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
                               "workbook.tex"], cwd=where, capture_output=True)
