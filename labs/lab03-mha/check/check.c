@@ -51,7 +51,8 @@ enum { HC_WORKED, HC_PATTERN, HC_ONE_ROW, HC_ONE_HEAD, HC_DK_ONE, HC_RANDOM, HC_
        HC_BITS, HC_ROUND_TRIP, HC_LONG, HC_LONG_AGAIN };
 
 /* the salts of the cases drawn from the run's seed (lab_random): a shape
- * and the values of each */
+ * (its salt plus 0, 100, 200) and the values of each (a layer's from its
+ * salt, x from its salt plus 1000, a bias plus 2000); no two share a stream */
 enum { SALT_HEADS_SHAPE = 301, SALT_HEADS_M, SALT_HEADS_M_AGAIN = 303,
        SALT_FW_LONG_SHAPE = 311, SALT_FW_LONG = 312, SALT_FW_AGAIN = 313,
        SALT_FW_T1_SHAPE = 321, SALT_FW_T1 = 322, SALT_FW_T1_HIDDEN = 323,

@@ -72,12 +72,13 @@ static const char *const large_hint[2] = {
     "producto sea como mucho MM_MAX_ELEMENTS"
 };
 
-/* the salts of the cases drawn from the run's seed (lab_random): a shape
- * and the values of each */
-enum { SALT_CAUSAL = 401, SALT_PADDING = 411, SALT_FROM_BOOL = 421, SALT_COMBINE = 431,
-       SALT_COMBINE_AGAIN = 432, SALT_COMBINE_INF = 441, SALT_COMBINE_OVERFLOW = 451,
-       SALT_FC_LONG = 461, SALT_FC_AGAIN = 462, SALT_FC_1024 = 463, SALT_FC_T1 = 471,
-       SALT_FC_FUTURE = 481 };
+/* the salts of the cases drawn from the run's seed (lab_random): each case
+ * draws its shape and values from its salt plus 0 to 99, and x from its
+ * salt plus 1000, so that no two cases share a stream */
+enum { SALT_CAUSAL = 4100, SALT_PADDING = 4200, SALT_FROM_BOOL = 4300, SALT_COMBINE = 4400,
+       SALT_COMBINE_AGAIN = 4500, SALT_COMBINE_INF = 4600, SALT_COMBINE_OVERFLOW = 4700,
+       SALT_FC_LONG = 4800, SALT_FC_AGAIN = 4900, SALT_FC_1024 = 5000, SALT_FC_T1 = 5100,
+       SALT_FC_FUTURE = 5200 };
 
 /* seed_text - " (seed 123456789)": the run's seed, as a random case's name ends */
 static const char *seed_text(void)
@@ -204,7 +205,7 @@ static void random_combine(mask_case *c, int which, double *b, double *o)
     memcpy(o, random_mask(n, salt + 2), n * sizeof *o);
     for (int k = 0; which == 5 && k < 4; k++) {
         int i, j;
-        random_cell(T, salt + 10 + 2 * k, &i, &j);
+        random_cell(T, salt + 10 + 2 * k, &i, &j);             /* salt + 10 .. 17 */
         size_t ij = (size_t)i * T + j, ji = (size_t)j * T + i;
         b[ij] = -1e308, o[ij] = 1e308;        /* sums 0; bias[j][i] + other[i][j] = 2e308 */
         b[ji] = 1e308, o[ji] = -1e308;
