@@ -15,7 +15,7 @@ LAB_RUN_SUBJECT = sh tests/labs/run-subject.sh $(if $(filter 1,$(V)),-v)
 LAB_PRISTINE   := sh tests/labs/pristine.sh
 # the C labs' judge, under the self-test: a short deadline per call (some
 # subjects hang on purpose)
-LAB_SELFTEST_ARGS = --timeout $(if $(LAB_SANITIZE),2,1)
+LAB_SELFTEST_ARGS = --timeout $(if $(LAB_SANITIZE),6,3)
 
 .PHONY: lab-selftest-always
 lab-selftest-always:

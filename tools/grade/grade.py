@@ -563,6 +563,9 @@ SUMMARY_RE = re.compile(r"^([^\t ][^\t]*)\t([0-9]+)\t([0-9]+)\t([0-9]+)$")
 # clock, the memory its blocks held, the requests it made
 MEASURED = re.compile(r"(it used |s of CPU in |held |after )[0-9]+(?:\.[0-9]+)?"
                       r"(?= s of CPU| s[);]| MiB near the deadline| requests in this call)")
+# whether a request was refused at the limit before the deadline depends on
+# the machine's speed too: the clause goes
+REFUSED = re.compile(r", [0-9]+ of them refused at the limit of [0-9]+ MiB")
 
 
 def parse_summary(text, expect):
@@ -597,13 +600,14 @@ class Job:
         """a checker's text with the scratch folder's and the repository's paths
         taken out, and what it measured while the learner's code ran (the CPU
         time and memory of a call that hung, which the machine's load
-        changes) left as `...`: the reports hold no times"""
+        changes) left as `...` (and whether a request was refused at the
+        limit, left out): the reports hold no times"""
         s = clean_text(text)
         work, out, repo = self.learner.work, self.ctx.work, self.ctx.repo
         # absolute, and as the tools print them from the repository (the build's cwd)
         for prefix in (work, out, os.path.relpath(work, repo), os.path.relpath(out, repo), repo):
             s = s.replace(prefix + "/", "")
-        return MEASURED.sub(lambda m: m.group(1) + "...", s)
+        return MEASURED.sub(lambda m: m.group(1) + "...", REFUSED.sub("", s))
 
     def env(self):
         c = self.ctx
