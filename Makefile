@@ -87,7 +87,7 @@ help:
 	  'make watch NN=01' 'check one lab again each time its file is saved (Ctrl-C stops)' \
 	  'make progress' 'every lab: pending / passed / failed, and what to do next' \
 	  'make lab-reset NN=01' "put a lab's file back as shipped (yours saved aside)" \
-	  'make grade SUBMISSIONS=dir/' 'grade a class: CSV, JUnit, TAP, Gradescope JSON in $(BUILD)/grade' \
+	  'make grade SUBMISSIONS=/path/to/class/' 'grade a class: CSV, JUnit, TAP, Gradescope JSON in $(BUILD)/grade' \
 	  'make lab-report NN=01 LAB_FORMAT=tap' 'your lab as the grader reports it (junit, tap, json, csv)' \
 	  'make tangle' 'regenerate tangled/ from book/en (unchanged files keep their time;' \
 	  '' 'a file that no root chunk writes is removed)' \

@@ -80,6 +80,12 @@ compile() {  # compile OUT EXTRA-FLAGS...
     err=$(first_error "$log")
     if [ -n "$err" ]; then
       printf '%s\n' "$err"
+      case "$err" in
+        *"fatal error: "*": No such file or directory"*)
+          echo
+          say "    (A lab file's build sees only the C library's headers, the library's own headers (minimodel/.../*.h) and lab.h: not the library's .c files, the repository, or anyone else's files.)" \
+              "    (La compilación de un fichero del laboratorio solo ve las cabeceras de la biblioteca de C, las de la propia biblioteca (minimodel/.../*.h) y lab.h: no los .c de la biblioteca, el repositorio ni los ficheros de nadie más.)" ;;
+      esac
     else
       grep -v '^[[:space:]]*$' "$log" | tail -n 3 | cut -c1-200 | sed 's/^/    /'
       say "    (the compiler was stopped at its limits: 60 s of CPU, 4 GiB of memory or 32 MiB of output; an #include of a device or a macro that expands without end does this)" \
@@ -118,6 +124,74 @@ def_line() {
 }
 # no WHERE TEXT - one refusal: WHERE is "file:line: ", or empty for the file
 no() { printf '  %s%s\n' "${1:-$source: }" "$2"; }
+
+# c_library_names - "C NAME" for each name the C library and its
+# mathematics define, "G NAME" for the compiler's helpers (libgcc); nothing
+# if the compiler does not say where they are
+c_library_names() {
+  for f in libc.so.6 libm.so.6; do
+    p=$("$1" -print-file-name=$f 2> /dev/null)
+    [ -f "$p" ] && nm -D --defined-only "$p" 2> /dev/null | awk '{ print "C", $NF }'
+  done
+  p=$("$1" -print-libgcc-file-name 2> /dev/null)
+  [ -f "$p" ] && nm -g --defined-only "$p" 2> /dev/null | awk 'NF == 3 { print "G", $3 }'
+} 2> /dev/null
+# vetted_uses - the names on stdin (what the object uses) that it may not,
+# each as "NAME WHY": WHY is a category of allowed.txt (exit, process, ...),
+# harness, framework, reserved (a name reserved to the implementation that
+# allowed.txt does not allow), or unknown (in none of the libraries)
+vetted_uses() {
+  awk -v rules="$here/allowed.txt" -v lab="$object.allowed" -v libc="$object.libc" '
+    function glob(p) { gsub(/[.+?^$()|{}\[\]]/, "\\\\&", p); gsub(/\*/, ".*", p); return "^" p "$" }
+    function refused(n,   i) { for (i = 1; i <= nr; i++) if (n ~ rpat[i]) return rwhy[i]; return "" }
+    function allowed(n,   i) { for (i = 1; i <= na; i++) if (n ~ apat[i]) return 1; return 0 }
+    BEGIN {
+      while ((getline line < rules) > 0) {
+        sub(/#.*/, "", line)
+        k = split(line, w, /[ \t]+/)
+        j = w[1] == "" ? 2 : 1
+        if (w[j] == "refuse") { why = w[j + 1]; sub(/:$/, "", why)
+          for (i = j + 2; i <= k; i++) if (w[i] != "") { rpat[++nr] = glob(w[i]); rwhy[nr] = why } }
+        else if (w[j] == "allow:") for (i = j + 1; i <= k; i++) if (w[i] != "") apat[++na] = glob(w[i])
+      }
+      while ((getline line < lab) > 0) ok[line] = 1
+      while ((getline line < libc) > 0) { split(line, w, " "); sub(/@.*/, "", w[2])
+        if (w[1] == "C") c[w[2]] = 1; else g[w[2]] = 1; have = 1 }
+    }
+    $1 in ok { next }
+    { n = $1; why = refused(n) }
+    why == "" && n ~ /^(ref_|__real_|__wrap_|lab_)/ { why = "harness" }
+    why == "" && n ~ /^(criterion_|cr_)/ { why = "framework" }
+    why == "" {
+      base = n
+      sub(/^__isoc(99|23)_/, "", base)
+      if (base ~ /^__.+_chk$/) { sub(/^__/, "", base); sub(/_chk$/, "", base) }
+      if (base ~ /^__.+_finite$/) { sub(/^__/, "", base); sub(/_finite$/, "", base) }
+      why = refused(base)
+      if (why == "" && n ~ /^_/ && !allowed(n) && !(n in g) && (base == n || base ~ /^_/))
+        why = "reserved"
+      if (why == "" && have && !(n in c) && !(n in g) && !(base in c) && !allowed(n))
+        why = "unknown"
+    }
+    why != "" { print n, why }'
+}
+# what_en WHY, what_es WHY - what a name refused as WHY does
+what_en() {
+  case "$1" in
+    process) echo "starts, waits for or changes a process" ;;
+    program) echo "runs a program" ;;
+    thread) echo "starts, ends or waits for a thread" ;;
+    signal) echo "sends, handles or blocks signals" ;;
+  esac
+}
+what_es() {
+  case "$1" in
+    process) echo "crea, espera o cambia un proceso" ;;
+    program) echo "ejecuta un programa" ;;
+    thread) echo "crea, termina o espera un hilo" ;;
+    signal) echo "envía, maneja o bloquea señales" ;;
+  esac
+}
 
 if [ -z "$unvetted" ]; then
   out=$(
@@ -160,34 +234,58 @@ if [ -z "$unvetted" ]; then
                                            "define $name, que no es una de las funciones del laboratorio ($functions): una función auxiliar tuya debe ser static (static ... $name(...))")" ;;
       esac
     done
-    # what it uses: the library, LAB_TODO() and allowed.txt
+    # what it uses: the library, LAB_TODO(), and the C library but what
+    # allowed.txt refuses (vetted_uses: one "NAME WHY" line per refusal)
     {
       echo lab_todo
       nm -P -g --defined-only $lib | awk '$2 == "T" { print $1 }'
-      sed 's/#.*//' "$here/allowed.txt" | tr -s ' \t' '\n\n'
     } > "$object.allowed"
-    nm -P -u "$plain" | awk 'NR == FNR { ok[$1] = 1; next } !($1 in ok) { print $1 }' \
-      "$object.allowed" - | while read -r name; do
+    c_library_names "$1" > "$object.libc"
+    nm -P -u "$plain" | awk '{ print $1 }' | vetted_uses | while read -r name why; do
       at=$(line_of "$name")
-      case "$name" in
-        exit|_exit|_Exit|quick_exit|atexit|at_quick_exit|on_exit|__real_*exit|__cxa_atexit)
+      case "$why" in
+        exit)
           no "$at" "$(say "uses $name: a library function returns a status (MM_EINVAL, ...) and never ends the program" \
                           "usa $name: una función de biblioteca devuelve un estado (MM_EINVAL, ...) y nunca termina el programa")" ;;
-        fork|vfork|clone|system|popen|exec*|posix_spawn*|pthread_*|signal|sigaction|raise|kill|alarm|setitimer|timer_*|sigprocmask|syscall)
-          no "$at" "$(say "uses $name: a lab function starts no process, program or thread, and handles no signal" \
-                          "usa $name: una función del laboratorio no crea procesos, programas ni hilos, ni maneja señales")" ;;
-        criterion_*|cr_*)
+        process|program|thread|signal)
+          no "$at" "$(say "uses $name: a lab function starts no process, program or thread, and handles no signal ($name $(what_en "$why"))" \
+                          "usa $name: una función del laboratorio no crea procesos, programas ni hilos, ni maneja señales ($name $(what_es "$why"))")" ;;
+        file)
+          no "$at" "$(say "uses $name, which works on files, directories or descriptors: a lab function reads its arguments and writes its buffers, nothing else (printf, to see what your code does, is allowed)" \
+                          "usa $name, que trabaja con ficheros, directorios o descriptores: una función del laboratorio lee sus argumentos y escribe sus búferes, nada más (printf, para ver qué hace tu código, sí se permite)")" ;;
+        socket)
+          no "$at" "$(say "uses $name, which talks to other processes or to the network: a lab function talks to no one" \
+                          "usa $name, que se comunica con otros procesos o con la red: una función del laboratorio no se comunica con nadie")" ;;
+        syscall)
+          no "$at" "$(say "uses $name, which makes any system call by its number: a lab function makes none of its own" \
+                          "usa $name, que hace cualquier llamada al sistema por su número: una función del laboratorio no hace ninguna propia")" ;;
+        loading)
+          no "$at" "$(say "uses $name, which loads code while the program runs: a lab function loads none" \
+                          "usa $name, que carga código mientras corre el programa: una función del laboratorio no carga ninguno")" ;;
+        environment)
+          no "$at" "$(say "uses $name, which changes the program's environment: a lab function leaves it as it is" \
+                          "usa $name, que cambia el entorno del programa: una función del laboratorio lo deja como está")" ;;
+        memory-map)
+          no "$at" "$(say "uses $name, which changes the program's memory map, whose pages are the harness's: allocate with malloc, calloc or realloc" \
+                          "usa $name, que cambia el mapa de memoria del programa, cuyas páginas son del arnés: reserva con malloc, calloc o realloc")" ;;
+        allocation)
+          no "$at" "$(say "uses $name, which allocates memory the harness cannot follow (for leaks and double frees): allocate with malloc, calloc or realloc" \
+                          "usa $name, que reserva memoria que el arnés no puede seguir (para pérdidas y liberaciones dobles): reserva con malloc, calloc o realloc")" ;;
+        framework)
           no "$at" "$(say "uses $name, part of a test framework: the checks belong to the harness, not to your file" \
                           "usa $name, parte de un entorno de pruebas: las comprobaciones son del arnés, no de tu fichero")" ;;
-        ref_*|__real_*|__wrap_*|lab_*)
+        harness)
           no "$at" "$(say "uses $name, which belongs to the harness: write the function yourself" \
                           "usa $name, que es del arnés: escribe la función tú")" ;;
+        reserved)
+          no "$at" "$(say "uses $name, a name the C library keeps for its own inside: call a function by its ordinary name (labs/harness/allowed.txt)" \
+                          "usa $name, un nombre que la biblioteca de C reserva para su interior: llama a una función por su nombre normal (labs/harness/allowed.txt)")" ;;
         *)
-          no "$at" "$(say "uses $name, which a lab file may not call: it may call the library's mm_* functions, LAB_TODO() and common C functions (memcpy, memset, malloc, calloc, realloc, free, printf, sqrt, exp, ...: labs/harness/allowed.txt)" \
-                          "usa $name, que un fichero del laboratorio no puede llamar: puede llamar a las funciones mm_* de la biblioteca, LAB_TODO() y funciones comunes de C (memcpy, memset, malloc, calloc, realloc, free, printf, sqrt, exp, ...: labs/harness/allowed.txt)")" ;;
+          no "$at" "$(say "uses $name, which a lab file may not call: it is neither the library's (mm_*), nor LAB_TODO(), nor a function of the C library or of its mathematics (labs/harness/allowed.txt)" \
+                          "usa $name, que un fichero del laboratorio no puede llamar: no es de la biblioteca (mm_*), ni LAB_TODO(), ni una función de la biblioteca de C o de su matemática (labs/harness/allowed.txt)")" ;;
       esac
     done
-    rm -f "$object.allowed"
+    rm -f "$object.allowed" "$object.libc"
   )
   if [ -n "$out" ]; then
     say "Your file $source was not run: the harness refuses it." \
@@ -206,7 +304,9 @@ if [ -n "$sanitize" ]; then
 fi
 # shellcheck disable=SC2086
 if ! "$@" $sanitize -o "$driver" "$object" $with $lib \
-     -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free -lseccomp -lm > "$log" 2>&1; then
+     -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=reallocarray \
+     -Wl,--wrap=aligned_alloc,--wrap=posix_memalign,--wrap=strdup,--wrap=strndup \
+     -lseccomp -lm -lrt > "$log" 2>&1; then
   say "Your file $source compiles, but it does not link with the lab's driver:" \
       "Tu fichero $source compila, pero no enlaza con el programa del laboratorio:"
   grep -E 'undefined reference|multiple definition|error' "$log" | sed 's/^/    /' | head -n 5

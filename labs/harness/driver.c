@@ -12,12 +12,22 @@
  *     judge); in the sanitizer build it hands the learner heap copies
  *     instead, which AddressSanitizer watches, and copies them back;
  *   - counts the blocks the learner allocates and does not free, refuses a
- *     free of memory it did not allocate, fills fresh memory with
- *     LAB_POISON, and (plain build) keeps a canary after each block;
+ *     free of memory it did not allocate (and tells a block freed twice, a
+ *     pointer inside a block and a buffer of the call from the rest),
+ *     fills fresh memory with LAB_POISON, and (plain build) keeps a canary
+ *     after each block; the learner's live blocks hold LAB_HEAP_LIMIT
+ *     bytes at most, in both builds;
  *   - keeps what the learner prints with stdio in the shared memory;
  *   - notes the phase (in the call, after it) in the control block, and
  *     after the call exercises the heap, so that damage the call did shows
- *     while it is still the call's.
+ *     while it is still the call's; then verifies that the descriptors of
+ *     its channel to the judge are still its own.
+ * The control block and the output area are written through a mapping of
+ * their own: where the learner's code sees the shared memory, they are
+ * PROT_NONE. Shortly before a call's deadline a timer's signal notes what
+ * the learner's code is doing (computing, or waiting in a system call) and
+ * the CPU time it used, and holds it there, so that the judge can say what
+ * a call that did not return was doing.
  * LAB_TODO() jumps back out of the learner's code and is replied as such. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,8 +41,10 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/ucontext.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include "driver.h"
@@ -53,8 +65,9 @@
 #define CANARY_BYTE 0xcb
 static const size_t canary_len = CANARY;
 
-static char *shm;
-static lab_control *ctl;
+static char *shm;                /* the shared memory, where the learner's code sees it */
+static char *notes;              /* its first LAB_BUFS_OFF bytes, as the driver writes them */
+static lab_control *ctl;         /* = notes */
 static long page;
 
 static _Noreturn void die(const char *what);
@@ -64,6 +77,7 @@ static _Noreturn void die(const char *what);
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t size);
+void *__real_aligned_alloc(size_t align, size_t size);
 void __real_free(void *p);
 
 typedef struct {
@@ -75,8 +89,24 @@ typedef struct {
 
 static block *blocks;
 static size_t n_blocks, cap_blocks;
-static int64_t bad_frees, damaged_blocks, damaged_size;
+static int64_t damaged_blocks, damaged_size;
 static uint32_t call_seq;
+
+/* the learner's freed blocks, the latest FREED_KEPT: a free of one of
+ * them again is a double free, not a free of memory never allocated */
+#define FREED_KEPT 4096
+typedef struct { const char *p; size_t size; uint32_t alloc_seq, free_seq; } freed_block;
+static freed_block freed[FREED_KEPT];
+static size_t n_freed;           /* ever; the latest is freed[(n_freed - 1) % FREED_KEPT] */
+
+/* the buffers of the call in flight, as the learner's code got them */
+static char *call_arg[LAB_MAX_ARGS];
+static int64_t call_len[LAB_MAX_ARGS];
+static int n_call_args;
+
+/* the bad frees of the call: how many, and what the first one was */
+static int64_t bad_frees;
+static lab_reply bad_first;      /* only its bad_* fields */
 
 static void poison(char *p, size_t n)
 {
@@ -108,10 +138,15 @@ static long find_block(const void *p)
     return -1;
 }
 
-/* new_block - a block of size bytes for the learner, poisoned or zeroed */
-static void *new_block(size_t size, int zero)
+/* new_block - a block of size bytes for the learner, poisoned or zeroed,
+ * aligned to align bytes (0: as malloc aligns); NULL past LAB_HEAP_LIMIT */
+static void *new_block(size_t size, int zero, size_t align)
 {
-    if (size > (size_t)-1 / 2) return NULL;
+    ctl->heap_asks++;
+    if (size > (size_t)LAB_HEAP_LIMIT || (int64_t)size > LAB_HEAP_LIMIT - ctl->heap_bytes) {
+        ctl->heap_refused++;
+        return NULL;
+    }
     if (n_blocks == cap_blocks) {
         size_t cap = cap_blocks ? 2 * cap_blocks : 64;
         block *nb = __real_realloc(blocks, cap * sizeof *nb);
@@ -119,44 +154,86 @@ static void *new_block(size_t size, int zero)
         blocks = nb;
         cap_blocks = cap;
     }
-    char *p = __real_malloc(size + canary_len > 0 ? size + canary_len : 1);
-    if (!p) return NULL;
+    size_t total = size + canary_len > 0 ? size + canary_len : 1;
+    char *p = align ? __real_aligned_alloc(align, (total + align - 1) / align * align)
+                    : __real_malloc(total);
+    if (!p) {
+        ctl->heap_refused++;
+        return NULL;
+    }
     if (zero) memset(p, 0, size);
     else poison(p, size);
     if (canary_len) memset(p + size, CANARY_BYTE, canary_len);
     blocks[n_blocks++] = (block){ p, size, call_seq, 0 };
+    ctl->heap_bytes += (int64_t)size;
     return p;
 }
 
 static void drop_block(long i)
 {
     note_damage(&blocks[i]);
+    freed[n_freed++ % FREED_KEPT] = (freed_block){ blocks[i].p, blocks[i].size,
+                                                   blocks[i].seq, call_seq };
+    ctl->heap_bytes -= (int64_t)blocks[i].size;
     __real_free(blocks[i].p);
     blocks[i] = blocks[--n_blocks];
 }
 
-void *__wrap_malloc(size_t size) { return new_block(size, 0); }
+/* bad_free - p, given to free or realloc, is not a live block of the
+ * learner's: refused (left alone), counted, and the first one described */
+static void bad_free(const char *p)
+{
+    if (bad_frees++) return;
+    lab_reply *r = &bad_first;
+    r->bad_kind = LAB_FREE_OTHER;
+    size_t kept = n_freed < FREED_KEPT ? n_freed : FREED_KEPT;
+    for (size_t k = 1; k <= kept; k++) {
+        const freed_block *f = &freed[(n_freed - k) % FREED_KEPT];
+        if (f->p != p) continue;
+        r->bad_kind = LAB_FREE_TWICE;
+        r->bad_size = (int64_t)f->size;
+        r->bad_alloc_seq = f->alloc_seq;
+        r->bad_free_seq = f->free_seq;
+        return;
+    }
+    for (size_t i = 0; i < n_blocks; i++)
+        if (p > blocks[i].p && p < blocks[i].p + blocks[i].size) {
+            r->bad_kind = LAB_FREE_INSIDE;
+            r->bad_size = (int64_t)blocks[i].size;
+            r->bad_offset = p - blocks[i].p;
+            return;
+        }
+    for (int i = 0; i < n_call_args; i++)
+        if (call_arg[i] && p >= call_arg[i] && p < call_arg[i] + call_len[i]) {
+            r->bad_kind = LAB_FREE_ARG;
+            r->bad_arg = i;
+            r->bad_offset = p - call_arg[i];
+            return;
+        }
+}
+
+void *__wrap_malloc(size_t size) { return new_block(size, 0, 0); }
 
 void *__wrap_calloc(size_t n, size_t size)
 {
     if (size && n > (size_t)-1 / size) return NULL;
-    return new_block(n * size, 1);
+    return new_block(n * size, 1, 0);
 }
 
 void __wrap_free(void *p)
 {
     if (!p) return;
     long i = find_block(p);
-    if (i < 0) bad_frees++;      /* not the learner's: left alone */
+    if (i < 0) bad_free(p);      /* not the learner's: left alone */
     else drop_block(i);
 }
 
 void *__wrap_realloc(void *p, size_t size)
 {
-    if (!p) return new_block(size, 0);
+    if (!p) return new_block(size, 0, 0);
     long i = find_block(p);
     if (i < 0) {
-        bad_frees++;
+        bad_free(p);
         return NULL;
     }
     if (size == 0) {
@@ -164,13 +241,53 @@ void *__wrap_realloc(void *p, size_t size)
         return NULL;
     }
     size_t old = blocks[i].size;
-    char *q = new_block(size, 0);            /* may move blocks[] */
+    char *q = new_block(size, 0, 0);         /* may move blocks[] */
     if (!q) return NULL;
     i = find_block(p);
     memcpy(q, p, old < size ? old : size);
     drop_block(i);
     return q;
 }
+
+/* the C library's other ways to allocate, followed the same way */
+void *__wrap_reallocarray(void *p, size_t n, size_t size)
+{
+    if (size && n > (size_t)-1 / size) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __wrap_realloc(p, n * size);
+}
+
+void *__wrap_aligned_alloc(size_t align, size_t size)
+{
+    if (align == 0 || (align & (align - 1))) {
+        errno = EINVAL;
+        return NULL;
+    }
+    return new_block(size, 0, align < 16 ? 16 : align);
+}
+
+int __wrap_posix_memalign(void **out, size_t align, size_t size)
+{
+    if (align == 0 || align % sizeof(void *) || (align & (align - 1))) return EINVAL;
+    void *p = new_block(size, 0, align < 16 ? 16 : align);
+    if (!p) return ENOMEM;
+    *out = p;
+    return 0;
+}
+
+char *__wrap_strndup(const char *s, size_t n)
+{
+    size_t len = strnlen(s, n);
+    char *p = new_block(len + 1, 0, 0);
+    if (!p) return NULL;
+    memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+char *__wrap_strdup(const char *s) { return __wrap_strndup(s, (size_t)-1); }
 
 /* ---- what the learner prints ------------------------------------------------------ */
 
@@ -180,7 +297,7 @@ static ssize_t print_to_shm(void *cookie, const char *buf, size_t size)
     (void)cookie;
     uint64_t at = ctl->out_total;
     if (at < LAB_OUT_CAP)
-        memcpy(shm + LAB_OUT_OFF + at, buf, size < LAB_OUT_CAP - at ? size : LAB_OUT_CAP - at);
+        memcpy(notes + LAB_OUT_OFF + at, buf, size < LAB_OUT_CAP - at ? size : LAB_OUT_CAP - at);
     ctl->out_total = at + size;
     return (ssize_t)size;
 }
@@ -242,6 +359,78 @@ static void catch_fatal(void)
         sigaction(SIGSEGV, &sa, NULL);
         sigaction(SIGBUS, &sa, NULL);
     }
+}
+
+/* ---- the sample: what the learner's code is doing near the deadline ------------------- */
+
+static timer_t sampler;
+static int have_sampler;
+#define SAMPLE_SIG (SIGRTMAX - 1)
+
+static int64_t ns_of(const struct timespec *t) { return t->tv_sec * 1000000000LL + t->tv_nsec; }
+
+/* interrupted_state - what the code the signal interrupted was doing
+ * (LAB_STATE_*, or the number of a system call about to be restarted) */
+static int32_t interrupted_state(void *uc_)
+{
+#if defined(__x86_64__)
+    const ucontext_t *uc = uc_;
+    const unsigned char *ip = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
+    long long ax = uc->uc_mcontext.gregs[REG_RAX];
+    /* a system call cut short returns -EINTR, just after its instruction
+     * (0f 05); one that is restarted (SA_RESTART) has its number back in
+     * rax, and the instruction pointer on the instruction again */
+    if (ax == -EINTR && ip[-2] == 0x0f && ip[-1] == 0x05) return LAB_STATE_WAITING;
+    if (ax >= 0 && ax < 512 && ip[0] == 0x0f && ip[1] == 0x05) return (int32_t)ax;
+    return LAB_STATE_RUNNING;
+#else
+    (void)uc_;
+    return LAB_STATE_UNKNOWN;
+#endif
+}
+
+/* on_sample - the timer fired in a call: note the times and the state for
+ * the judge, and hold the process (every signal blocked) until the judge
+ * stops it at the deadline: the learner's code does not go on, so a system
+ * call the signal cut short does not return early into it */
+static void on_sample(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig;
+    (void)si;
+    if (ctl->phase != LAB_PHASE_CALL) return;
+    struct timespec now, cpu;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    ctl->sample_ns = ns_of(&now);
+    ctl->sample_cpu_ns = ns_of(&cpu);
+    ctl->sample_state = interrupted_state(uc);
+    ctl->sampled = LAB_SAMPLE_TAKEN;
+    sigset_t all;
+    sigfillset(&all);
+    for (;;) sigsuspend(&all);
+}
+
+/* sampler_setup - the timer of the sample, and its handler */
+static void sampler_setup(void)
+{
+    struct sigaction sa = { .sa_sigaction = on_sample,
+                            .sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK };
+    sigfillset(&sa.sa_mask);
+    struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SAMPLE_SIG };
+    have_sampler = sigaction(SAMPLE_SIG, &sa, NULL) == 0 &&
+                   timer_create(CLOCK_MONOTONIC, &ev, &sampler) == 0;
+}
+
+/* sampler_arm - the timer, for the call in flight: LAB_SAMPLE_EARLY before
+ * its deadline (a quarter of it before, for a short one); 0 disarms it */
+static void sampler_arm(int64_t timeout_ns)
+{
+    if (!have_sampler) return;
+    int64_t early = timeout_ns / 4 < LAB_SAMPLE_EARLY ? timeout_ns / 4 : LAB_SAMPLE_EARLY;
+    int64_t at = timeout_ns > 0 ? timeout_ns - early : 0;
+    struct itimerspec t = { { 0, 0 }, { at / 1000000000, at % 1000000000 } };
+    if (timer_settime(sampler, 0, &t, NULL) == 0 && at > 0) ctl->sampled = LAB_SAMPLE_ARMED;
+    else ctl->sampled = LAB_SAMPLE_NONE;
 }
 
 /* ---- confinement ------------------------------------------------------------------------- */
@@ -321,12 +510,24 @@ static void confine(void)
 
 static int n_entries;
 
+/* channel_lost - a descriptor of the channel to the judge is gone: the
+ * learner's code closed it (or put something else in its place). Noted
+ * for the judge, and the driver ends: it can no longer answer. */
+static _Noreturn void channel_lost(int fd)
+{
+    ctl->channel_lost = fd;
+    _exit(LAB_EXIT_CHANNEL);
+}
+
+/* read_full - 1 with n bytes read, 0 at the end of the requests (the judge
+ * is done) */
 static int read_full(int fd, void *buf, size_t n)
 {
     for (size_t got = 0; got < n; ) {
         ssize_t r = read(fd, (char *)buf + got, n - got);
         if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return 0;
+        if (r < 0) channel_lost(fd);
+        if (r == 0) return 0;
         got += (size_t)r;
     }
     return 1;
@@ -337,8 +538,31 @@ static void write_full(int fd, const void *buf, size_t n)
     for (size_t done = 0; done < n; ) {
         ssize_t w = write(fd, (const char *)buf + done, n - done);
         if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) _exit(5);
+        if (w < 0 && errno != EPIPE) channel_lost(fd);
+        if (w <= 0) _exit(0);    /* the judge is gone */
         done += (size_t)w;
+    }
+}
+
+/* the channel's descriptors as they were at the start */
+static struct stat channel[2];
+
+static void channel_note(void)
+{
+    if (fstat(LAB_FD_REQ, &channel[0]) != 0 || fstat(LAB_FD_REP, &channel[1]) != 0)
+        die("fstat");
+}
+
+/* channel_check - after a call: the channel's descriptors are still the
+ * pipes to the judge */
+static void channel_check(void)
+{
+    const int fds[2] = { LAB_FD_REQ, LAB_FD_REP };
+    for (int i = 0; i < 2; i++) {
+        struct stat st;
+        if (fstat(fds[i], &st) != 0 || st.st_dev != channel[i].st_dev ||
+            st.st_ino != channel[i].st_ino)
+            channel_lost(fds[i]);
     }
 }
 
@@ -346,7 +570,7 @@ static void write_full(int fd, const void *buf, size_t n)
  * a damaged driver from acting on garbage) */
 static int request_ok(const lab_request *r)
 {
-    if (r->magic != LAB_MAGIC || r->fn < 0 || r->fn >= n_entries) return 0;
+    if (r->magic != LAB_MAGIC || r->fn < 0 || r->fn >= n_entries || r->timeout_ns < 0) return 0;
     if (r->n_bufs < 0 || r->n_bufs > LAB_MAX_ARGS || r->n_ints < 0 || r->n_ints > LAB_MAX_ARGS)
         return 0;
     for (int i = 0; i < r->n_bufs; i++) {
@@ -370,13 +594,14 @@ static void exercise_heap(void)
     for (int i = 0; i < 4; i++) __real_free(p[i]);
 }
 
-static void serve(const lab_request *r)
+/* open_buffers - the call's buffers, as the learner's code gets them in arg */
+static void open_buffers(const lab_request *r, void *arg[])
 {
-    void *arg[LAB_MAX_ARGS] = { 0 };
-    long n[LAB_MAX_ARGS] = { 0 };
+    n_call_args = r->n_bufs;
     for (int i = 0; i < r->n_bufs; i++) {
         const lab_wire_buf *b = &r->bufs[i];
         ctl->copy[i] = 0;
+        arg[i] = NULL;
         if (b->kind == LAB_BUF_NULL) continue;
         if (mprotect(shm + b->span, (size_t)b->span_len, PROT_READ | PROT_WRITE) != 0)
             die("mprotect");
@@ -392,7 +617,57 @@ static void serve(const lab_request *r)
         arg[i] = copy + LAB_SAN_PAD;
         ctl->copy[i] = (uint64_t)(uintptr_t)copy;
 #endif
+        call_arg[i] = arg[i];
+        call_len[i] = b->len;
     }
+}
+
+/* close_buffers - after the call: the copies back (sanitizer build), the
+ * pages closed again */
+static void close_buffers(const lab_request *r, void *arg[])
+{
+    for (int i = 0; i < r->n_bufs; i++) {
+        const lab_wire_buf *b = &r->bufs[i];
+        call_arg[i] = NULL;
+        if (b->kind == LAB_BUF_NULL) continue;
+#ifdef LAB_SANITIZE
+        char *copy = (char *)arg[i] - LAB_SAN_PAD;
+        memcpy(shm + b->off, arg[i], (size_t)b->len);
+        ASAN_UNPOISON_MEMORY_REGION(copy, (size_t)b->len + 2 * LAB_SAN_PAD);
+        __real_free(copy);
+        ctl->copy[i] = 0;
+#else
+        (void)arg;
+#endif
+        mprotect(shm + b->span, (size_t)b->span_len, PROT_NONE);
+    }
+    n_call_args = 0;
+}
+
+/* call_begins - the phase, the times the sample measures from, the timer */
+static void call_begins(uint32_t seq, int64_t timeout_ns)
+{
+    struct timespec now, cpu;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    bad_frees = damaged_blocks = damaged_size = 0;
+    memset(&bad_first, 0, sizeof bad_first);
+    ctl->damaged_size = 0;
+    ctl->out_total = 0;
+    ctl->heap_asks = ctl->heap_refused = 0;
+    ctl->call_ns = ns_of(&now);
+    ctl->call_cpu_ns = ns_of(&cpu);
+    call_seq = seq;
+    ctl->seq = seq;
+    ctl->phase = LAB_PHASE_CALL;
+    sampler_arm(timeout_ns);
+}
+
+static void serve(const lab_request *r)
+{
+    void *arg[LAB_MAX_ARGS] = { 0 };
+    long n[LAB_MAX_ARGS] = { 0 };
+    open_buffers(r, arg);
     for (int i = 0; i < r->n_ints; i++) n[i] = (long)r->ints[i];
 
     lab_reply rep;
@@ -400,12 +675,7 @@ static void serve(const lab_request *r)
     rep.magic = LAB_MAGIC;
     rep.seq = r->seq;
     rep.nonce = r->nonce;
-    bad_frees = damaged_blocks = damaged_size = 0;
-    ctl->damaged_size = 0;
-    ctl->out_total = 0;
-    call_seq = r->seq;
-    ctl->seq = r->seq;
-    ctl->phase = LAB_PHASE_CALL;
+    call_begins(r->seq, r->timeout_ns);
     if (sigsetjmp(todo_jmp, 0) == 0) {
         rep.status = (int32_t)lab_entries[r->fn].call(arg, n);
         rep.kind = LAB_REPLY_RETURNED;
@@ -414,6 +684,8 @@ static void serve(const lab_request *r)
         memcpy(rep.todo_fn, todo_fn, sizeof rep.todo_fn);
     }
     ctl->phase = LAB_PHASE_AFTER;
+    sampler_arm(0);
+    channel_check();
 
     snprintf(rep.last_error, sizeof rep.last_error, "%s", mm_last_error());
     for (size_t i = 0; i < n_blocks; i++) {
@@ -424,33 +696,43 @@ static void serve(const lab_request *r)
         }
     }
     rep.bad_frees = bad_frees;
+    rep.bad_kind = bad_first.bad_kind;
+    rep.bad_arg = bad_first.bad_arg;
+    rep.bad_size = bad_first.bad_size;
+    rep.bad_offset = bad_first.bad_offset;
+    rep.bad_alloc_seq = bad_first.bad_alloc_seq;
+    rep.bad_free_seq = bad_first.bad_free_seq;
     rep.damaged_blocks = damaged_blocks;
     rep.damaged_size = damaged_size;
     exercise_heap();
-    for (int i = 0; i < r->n_bufs; i++) {
-        const lab_wire_buf *b = &r->bufs[i];
-        if (b->kind == LAB_BUF_NULL) continue;
-#ifdef LAB_SANITIZE
-        char *copy = (char *)arg[i] - LAB_SAN_PAD;
-        memcpy(shm + b->off, arg[i], (size_t)b->len);
-        ASAN_UNPOISON_MEMORY_REGION(copy, (size_t)b->len + 2 * LAB_SAN_PAD);
-        __real_free(copy);
-        ctl->copy[i] = 0;
-#endif
-        mprotect(shm + b->span, (size_t)b->span_len, PROT_NONE);
-    }
+    close_buffers(r, arg);
     ctl->phase = LAB_PHASE_IDLE;
     write_full(LAB_FD_REP, &rep, sizeof rep);
+}
+
+/* map_shared - the shared memory where the learner's code sees it (all
+ * PROT_NONE until a call opens its buffers), and its first LAB_BUFS_OFF
+ * bytes (the control block, the output area) again, for the driver, with
+ * PROT_NONE pages around them so that no stray access reaches them */
+static void map_shared(void)
+{
+    shm = mmap(NULL, (size_t)LAB_SHM_SIZE, PROT_NONE, MAP_SHARED, LAB_FD_SHM, 0);
+    if (shm == MAP_FAILED) die("mmap");
+    const size_t gap = LAB_GUARD_PAGES * (size_t)page;
+    char *room = mmap(NULL, LAB_BUFS_OFF + 2 * gap, PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (room == MAP_FAILED) die("mmap");
+    notes = mmap(room + gap, LAB_BUFS_OFF, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                 LAB_FD_SHM, 0);
+    if (notes == MAP_FAILED) die("mmap");
+    ctl = (lab_control *)notes;
+    ctl->base = (uint64_t)(uintptr_t)shm;
 }
 
 int main(void)
 {
     page = sysconf(_SC_PAGESIZE);
-    shm = mmap(NULL, (size_t)LAB_SHM_SIZE, PROT_NONE, MAP_SHARED, LAB_FD_SHM, 0);
-    if (shm == MAP_FAILED) die("mmap");
-    if (mprotect(shm, LAB_BUFS_OFF, PROT_READ | PROT_WRITE) != 0) die("mprotect");
-    ctl = (lab_control *)shm;
-    ctl->base = (uint64_t)(uintptr_t)shm;
+    map_shared();
     ctl->sanitize = SANITIZE;
     while (lab_entries[n_entries].name && n_entries < LAB_MAX_FUNCTIONS) {
         snprintf(ctl->functions[n_entries], sizeof ctl->functions[0], "%s",
@@ -458,8 +740,10 @@ int main(void)
         n_entries++;
     }
     ctl->n_functions = n_entries;
+    channel_note();
     print_setup();
     catch_fatal();
+    sampler_setup();
     confine();
 
     lab_reply hello;

@@ -22,6 +22,8 @@ typedef struct {
     lab_control *ctl;            /* its first page */
     int calls;                   /* calls it has served */
     char history[512];           /* those calls, as messages show them */
+    bool started_known;          /* started holds the control block before the first call */
+    lab_control started;         /* (call.c: the fields fixed at the start are verified) */
 } lab_child;
 
 /* how one exchange with the child ended */

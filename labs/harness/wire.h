@@ -27,6 +27,9 @@ enum { LAB_FD_REQ = 3, LAB_FD_REP = 4, LAB_FD_SHM = 5 };
 #define LAB_MAX_ARGS   8                     /* buffers, and integers, per call */
 #define LAB_MAGIC      0x4c616230u           /* "Lab0" */
 #define LAB_SAN_PAD    4096                  /* sanitizer build: see lab_control.copy */
+#define LAB_SAMPLE_EARLY ((int64_t)150000000) /* ns before the deadline the sample is taken */
+#define LAB_HEAP_LIMIT ((int64_t)1 << 30)    /* bytes the learner's live blocks may hold */
+#define LAB_EXIT_CHANNEL 5                   /* the driver's status: its channel was closed */
 /* what the learner's code prints with stdio (stdout, stderr) during a call
  * goes to shared memory, not to a pipe: it costs no system call and
  * survives a crash. The first LAB_OUT_CAP bytes are kept, at LAB_OUT_OFF;
@@ -58,6 +61,7 @@ typedef struct {
     int32_t fn;                     /* index in the driver's table */
     int32_t n_bufs, n_ints;
     int32_t pad;
+    int64_t timeout_ns;             /* the call's deadline, counted from the request */
     int64_t ints[LAB_MAX_ARGS];
     lab_wire_buf bufs[LAB_MAX_ARGS];
 } lab_request;
@@ -72,17 +76,42 @@ typedef struct {
     int32_t status;                 /* the learner's mm_status */
     int64_t leaked_blocks, leaked_bytes;   /* allocated in the call, not freed */
     int64_t bad_frees;              /* free/realloc of memory it did not allocate */
+    /* the first of them: what the pointer was (LAB_FREE_*), and for
+     * LAB_FREE_TWICE the block's size and the calls that allocated it and
+     * first freed it, for LAB_FREE_INSIDE the block's size and the offset,
+     * for LAB_FREE_ARG the buffer's index */
+    int32_t bad_kind, bad_arg;
+    int64_t bad_size, bad_offset;
+    uint32_t bad_alloc_seq, bad_free_seq;
     int64_t damaged_blocks;         /* its own blocks written past (plain build) */
     int64_t damaged_size;           /* the size of the first of them */
     char todo_fn[64];               /* LAB_TODO(): the function that called it */
     char last_error[512];           /* mm_last_error() after the call */
 } lab_reply;
 
+/* what a pointer given to free or realloc was, if not a live block of the
+ * learner's (lab_reply.bad_kind) */
+enum { LAB_FREE_OTHER, LAB_FREE_TWICE, LAB_FREE_INSIDE, LAB_FREE_ARG };
+
 /* what the driver is doing (lab_control.phase) */
 enum { LAB_PHASE_START, LAB_PHASE_IDLE, LAB_PHASE_CALL, LAB_PHASE_AFTER };
 
 #define LAB_MAX_FUNCTIONS 16
 
+/* lab_control.sampled: no timer (the driver could not make one), a timer
+ * armed for the call in flight, or its sample taken */
+enum { LAB_SAMPLE_NONE, LAB_SAMPLE_ARMED, LAB_SAMPLE_TAKEN };
+/* lab_control.sample_state: computing, waiting in a system call that the
+ * sample interrupted (which one unknown), unknown; or, for a system call
+ * that would have been restarted, its number */
+enum { LAB_STATE_RUNNING = -1, LAB_STATE_WAITING = -2, LAB_STATE_UNKNOWN = -3 };
+
+/* The control block, the first page of the shared memory. The driver
+ * writes it through a mapping of its own, away from the buffers; where the
+ * learner's code sees the shared memory (lab_control.base) its first
+ * LAB_BUFS_OFF bytes are PROT_NONE, so a stray write there stops the
+ * call. The judge verifies, after each call, that the fields fixed at the
+ * start and those of an idle driver hold what they must. */
 typedef struct {
     volatile int32_t phase;         /* LAB_PHASE_* */
     volatile uint32_t seq;          /* of the call in phase CALL or AFTER */
@@ -91,14 +120,31 @@ typedef struct {
     volatile uint64_t fault_addr;   /* SIGSEGV, SIGBUS: the address */
     volatile int32_t syscall_nr;    /* SIGSYS: the refused system call */
     volatile int32_t sanitize;      /* the driver is built with the sanitizers */
-    volatile uint64_t base;         /* where the driver mapped the shared memory */
+    volatile uint64_t base;         /* where the learner's code sees the shared memory */
     /* sanitizer build: the heap copies of the buffers of the call in flight,
      * each LAB_SAN_PAD poisoned bytes, the data, LAB_SAN_PAD poisoned bytes */
     volatile uint64_t copy[LAB_MAX_ARGS];
     volatile int64_t damaged_size;  /* a learner block found written past, or 0 */
     volatile uint64_t out_total;    /* bytes printed with stdio in this call */
+    /* a descriptor of the channel to the judge (LAB_FD_REQ or LAB_FD_REP)
+     * found closed or replaced by the learner's code, or 0; the driver
+     * then ends with status LAB_EXIT_CHANNEL */
+    volatile int32_t channel_lost;
+    /* what the learner's code was doing just before the deadline: the
+     * driver arms a timer at the start of each call (lab_request.timeout_ns
+     * less LAB_SAMPLE_EARLY at most); its handler notes the times and the
+     * state, and then holds the process until the judge stops it */
+    volatile int32_t sampled;       /* LAB_SAMPLE_* */
+    volatile int32_t sample_state;  /* LAB_STATE_* or a system call's number */
+    volatile int64_t sample_ns, sample_cpu_ns;   /* CLOCK_MONOTONIC, CPU time then */
+    volatile int64_t call_ns, call_cpu_ns;       /* the same, when the call began */
+    /* the learner's heap: bytes its live blocks hold; in this call, the
+     * blocks asked for and the requests refused (no memory left) */
+    volatile int64_t heap_bytes, heap_asks, heap_refused;
     int32_t n_functions;
     char functions[LAB_MAX_FUNCTIONS][48];   /* the driver's table, for the judge to verify */
 } lab_control;
+
+_Static_assert(sizeof(lab_control) <= LAB_OUT_OFF, "the control block fits its page");
 
 #endif

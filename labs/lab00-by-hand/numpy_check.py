@@ -224,8 +224,10 @@ def child(path):
                     disarm()
                 if isinstance(out, dict):
                     run["outcome"] = "returned"
-                    run["tables"] = {k: table(v) for k, v in out.items() if isinstance(k, str)}
                     run["unknown"] = sorted(str(k) for k in out if k not in KEYS)[:8]
+                    shown = set(KEYS) | set(run["unknown"])     # not a million others
+                    run["tables"] = {k: table(v) for k, v in out.items()
+                                     if isinstance(k, str) and k in shown}
                 else:
                     run["outcome"] = "bad-return"
                     run["type"] = type(out).__name__
@@ -961,9 +963,9 @@ def usage():
 
 SANDBOX = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                         "..", "harness", "sandbox.sh"))
-CHILD_MEMORY = 4 << 30       # address space of the learner's process
+CHILD_MEMORY = 1 << 30       # address space of the learner's process
 CHILD_FILE = 64 << 20        # the largest file it may write (its /tmp is private)
-ANSWER_CAP = 32 << 20        # what is read of its answer (JSON)
+ANSWER_CAP = 8 << 20         # what is read of its answer (JSON)
 PRINTED_CAP = 64 << 10       # what is kept of what it printed
 
 
@@ -1067,6 +1069,9 @@ def run_child(path, timeout, grace):
         res = json.loads(out.decode("utf-8", "replace"))
     except ValueError:
         res = None
+        if len(out) >= ANSWER_CAP:       # cut: say so, as the process's last words
+            err += ("\n(its answer to the checker was larger than %d MiB, and was not read)"
+                    % (ANSWER_CAP >> 20)).encode()
     return res, killed, p.returncode, err.decode("utf-8", "replace")
 
 

@@ -31,7 +31,8 @@
  *   x (T, d_model)                                               read
  *   w_q (d_model, d_k), w_k (d_model, d_k), w_v (d_model, d_v)   read
  * MM_EINVAL if a pointer is NULL or a size is not positive.
- * Book: chapter 01, the setup (Q = X W_Q) and the worked example. */
+ * Book: chapter 01, "The setup" (Q = X W_Q), the worked example and "The
+ * interface of this chapter". */
 mm_status qkv_project(double *q, double *k, double *v, const double *x,
                       const double *w_q, const double *w_k, const double *w_v,
                       int T, int d_model, int d_k, int d_v)
@@ -44,7 +45,8 @@ mm_status qkv_project(double *q, double *k, double *v, const double *x,
  *   w_q (d_model, d_k), w_k (d_model, d_k), w_v (d_model, d_v)   read
  * Row i of W_QKV is row i of W_Q, then row i of W_K, then row i of W_V.
  * MM_EINVAL if a pointer is NULL or a size is not positive.
- * Book: chapter 01, the section on the concatenated W_QKV. */
+ * Book: chapter 01, "At Mini-GPT scale" (the concatenated W_QKV) and "The
+ * interface of this chapter". */
 mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
                    const double *w_v, int d_model, int d_k, int d_v)
 {
@@ -55,7 +57,8 @@ mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
  *   q (T, d_k), k (T, d_k), v (T, d_v)     written
  *   qkv (T, 2 d_k + d_v) = [ Q | K | V ]   read
  * MM_EINVAL if a pointer is NULL or a size is not positive.
- * Book: chapter 01, the section on the concatenated W_QKV. */
+ * Book: chapter 01, "At Mini-GPT scale" (the concatenated W_QKV) and "The
+ * interface of this chapter". */
 mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
                     int T, int d_k, int d_v)
 {
@@ -70,7 +73,8 @@ mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
  *   w_qkv (d_model, 2 d_k + d_v)           read (as qkv_pack makes it)
  * The results equal qkv_project's with the three matrices packed.
  * MM_EINVAL if a pointer is NULL or a size is not positive.
- * Book: chapter 01, the section on the concatenated W_QKV. */
+ * Book: chapter 01, "At Mini-GPT scale" (the concatenated W_QKV) and "The
+ * interface of this chapter". */
 mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
                             const double *x, const double *w_qkv,
                             int T, int d_model, int d_k, int d_v)
@@ -84,7 +88,7 @@ mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
  * MM_EINVAL if count is NULL, d_model or n_heads is not positive, or n_heads
  * does not divide d_model; MM_ERANGE if the count does not fit in a long.
  * On failure *count is left as it was.
- * Book: chapter 01, the link to Mini-GPT scale. */
+ * Book: chapter 01, "At Mini-GPT scale" and "The interface of this chapter". */
 mm_status attention_param_count(long *count, int d_model, int n_heads)
 {
     LAB_TODO();

@@ -38,7 +38,8 @@
  * scores are all -INFINITY sees no key: its weights are all 0.
  * MM_EINVAL if s is NULL, n is not positive, or a score is NaN or +INFINITY;
  * then s is left exactly as it was.
- * Book: chapter 02, "The softmax, closely" and "Numerics".
+ * Book: chapter 02, "The softmax, closely" and "Computing the softmax
+ * without overflow".
  *
  * Before you write it, work these out (the chapter does):
  *   - exp(1000) and exp(-1000) in a double: what does the plain formula

@@ -53,7 +53,8 @@
  *   - Must a token see itself? What would its first row be otherwise, and
  *     what does attention give for a row that sees nothing?
  *   - Why -INFINITY and not -1e9? (The same weights for a row that sees a
- *     key; see "Masking, closely" for a row that sees none.) */
+ *     key; see "Masking, closely: four arguments" for a row that sees
+ *     none.) */
 mm_status mask_causal(double *bias, int T)
 {
     LAB_TODO();

@@ -1,5 +1,6 @@
-/* Generated from the book: book/en/01-qkv.nw (the Spanish edition tangles
- * the same bytes). Edit the chapter, not this file. */
+/* Generated from the book: book/en/905-programs-01.nw, the example
+ * programs of chapter 01 (the Spanish edition tangles the same bytes).
+ * Edit the book, not this file. */
 /* ch01-worked.c - every number chapter 01 states about a computation,
  * recomputed with the library and printed as key=value lines. */
 #include <float.h>

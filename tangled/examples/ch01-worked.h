@@ -1,5 +1,6 @@
-/* Generated from the book: book/en/01-qkv.nw (the Spanish edition tangles
- * the same bytes). Edit the chapter, not this file. */
+/* Generated from the book: book/en/905-programs-01.nw, the example
+ * programs of chapter 01 (the Spanish edition tangles the same bytes).
+ * Edit the book, not this file. */
 /* ch01-worked.h - the worked example of chapter 01: T = 2, d = d_k = d_v = 2.
  * Row-major (2, 2) matrices; the variants of the text follow the example. */
 #ifndef EXAMPLES_CH01_WORKED_H

@@ -141,7 +141,7 @@ for r in $reports $(cd "$dir/run1" && find gradescope -name results.json | sort)
 done
 [ ! -e "$dir/run1/gradescope/left-by-an-earlier-run" ] || no "an earlier run's results.json is left in gradescope/"
 [ "$(stat -c %a "$stage/run1")" = 700 ] || no "the reports' folder is not 0700: $(stat -c %a "$stage/run1")"
-modes=$(find "$stage/run1" -type f ! -perm 600 | head -n 3)
+modes=$(find "$stage/run1" \( -type f ! -perm 600 \) -o \( -type d ! -perm 700 \) | head -n 3)
 [ -z "$modes" ] || no "reports readable by others: $modes"
 ! grep -rq SECRET-ANSWERS "$dir/run1" || no "the hard-linked secret is in the reports"
 if [ -n "${GRADE_BLESS:-}" ]; then

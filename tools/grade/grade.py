@@ -108,18 +108,24 @@ class Lab:
 
 def read_config(path, only):
     labs, repo = {}, None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            nn, key, value = line.rstrip("\n").split("\t", 2)
-            if nn == "-":
-                if key == "repo":
-                    repo = value
-                continue
-            lab = labs.setdefault(nn, Lab(nn))
-            if key == "kind":
-                lab.kind = value
-            else:
-                lab.conf[key] = value
+    try:
+        lines = open(path, encoding="utf-8").read().split("\n")
+    except OSError as e:
+        sys.exit("grade: cannot read %s, the labs' description (%s): make grade-config writes it"
+                 % (path, e.strerror))
+    for line in lines:
+        if line.count("\t") < 2:
+            continue
+        nn, key, value = line.split("\t", 2)
+        if nn == "-":
+            if key == "repo":
+                repo = value
+            continue
+        lab = labs.setdefault(nn, Lab(nn))
+        if key == "kind":
+            lab.kind = value
+        else:
+            lab.conf[key] = value
     if only:
         want = [n.zfill(2) for n in only.replace(",", " ").split()]
         unknown = [n for n in want if n not in labs]
@@ -357,6 +363,17 @@ def limits():
     os.setsid()
 
 
+CHECKER_MEMORY = 512 << 20    # address space of numpy_check.py (a soft limit: it raises its child's)
+
+
+def checker_limits():
+    """limits() and at most CHECKER_MEMORY of address space for Lab 00's NumPy
+    checker, which parses what the learner's Python answers"""
+    limits()
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    resource.setrlimit(resource.RLIMIT_AS, (CHECKER_MEMORY, hard))
+
+
 def run(argv, cwd, env, timeout, preexec=limits):
     """run argv in a session of its own; (returncode or 'timeout', stdout,
     stderr), each of at most OUTPUT_CAP bytes: the rest is read and dropped,
@@ -542,6 +559,10 @@ def copy_lab_file(rel, data, d):
 
 # ---- checking one lab ----------------------------------------------------------------------
 SUMMARY_RE = re.compile(r"^([^\t ][^\t]*)\t([0-9]+)\t([0-9]+)\t([0-9]+)$")
+# the judge's measurements of a call that hung: seconds of CPU and of the
+# clock, the memory its blocks held, the requests it made
+MEASURED = re.compile(r"(it used |s of CPU in |held |after )[0-9]+(?:\.[0-9]+)?"
+                      r"(?= s of CPU| s[);]| MiB near the deadline| requests in this call)")
 
 
 def parse_summary(text, expect):
@@ -573,13 +594,16 @@ class Job:
         self.learner, self.lab, self.ctx = learner, lab, ctx
 
     def scrub(self, text):
-        """a checker's text with the scratch folder's and the repository's paths taken out"""
+        """a checker's text with the scratch folder's and the repository's paths
+        taken out, and what it measured while the learner's code ran (the CPU
+        time and memory of a call that hung, which the machine's load
+        changes) left as `...`: the reports hold no times"""
         s = clean_text(text)
         work, out, repo = self.learner.work, self.ctx.work, self.ctx.repo
         # absolute, and as the tools print them from the repository (the build's cwd)
         for prefix in (work, out, os.path.relpath(work, repo), os.path.relpath(out, repo), repo):
             s = s.replace(prefix + "/", "")
-        return s
+        return MEASURED.sub(lambda m: m.group(1) + "...", s)
 
     def env(self):
         c = self.ctx
@@ -723,7 +747,7 @@ class Job:
         env = dict(self.env(), GRADE_SANDBOX_UID=str(L.uid(lab)), GRADE_SANDBOX_GID=str(L.gid))
         uid = L.uid(lab)
         try:
-            rc, out, err = run(cmd + ["--summary", path], c.repo, env, JUDGE_TIMEOUT)
+            rc, out, err = run(cmd + ["--summary", path], c.repo, env, JUDGE_TIMEOUT, checker_limits)
         finally:
             c.sandbox.sweep(uid)
         got, problem = parse_summary(out, [r for r in lab.rows if r[0] in np_names])
@@ -735,7 +759,7 @@ class Job:
         rows.update(got)
         if any(f for _, _, f in got.values()):
             try:
-                _, text, _ = run(cmd + ["--brief", path], c.repo, env, JUDGE_TIMEOUT)
+                _, text, _ = run(cmd + ["--brief", path], c.repo, env, JUDGE_TIMEOUT, checker_limits)
             finally:
                 c.sandbox.sweep(uid)
             outputs.update(split_table_text(self.scrub(text), got, np_names, "numpy:"))
@@ -1053,6 +1077,9 @@ def main(argv):
     if os.path.lexists(ctx.work):
         shutil.rmtree(ctx.work)
     os.makedirs(os.path.join(ctx.work, ".grader"), mode=0o700)
+    if not a.keep_work:           # however the run ends (a refusal, an error, the end)
+        import atexit
+        atexit.register(shutil.rmtree, ctx.work, True)
     os.chmod(os.path.join(ctx.work, ".grader"), 0o700)
     ctx.env = Sandbox.env()
     probe = [os.path.join(ctx.repo, "labs/harness/build-driver.sh"), ctx.work]
@@ -1147,8 +1174,11 @@ def main(argv):
             for rel, text in rep.items():
                 dest = os.path.join(ctx.out, rel)
                 d = os.path.dirname(dest)
-                if not os.path.isdir(d):
-                    os.makedirs(d, mode=0o700)
+                while not os.path.isdir(d):        # its folders 0700, like OUT
+                    up = d
+                    while not os.path.isdir(os.path.dirname(up)):
+                        up = os.path.dirname(up)
+                    os.mkdir(up, 0o700)
                 write_private(dest, text)
     finally:
         if not a.keep_work:

@@ -11,8 +11,12 @@
  * reported by name: layer->w_qkv, layer->w_o). The call
  *     mha_forward(out, weights, layer, x, bias, T)
  * is requested, and shown in messages, as
- *     mha_forward(out, weights, layer->w_qkv, layer->w_o, x, bias, T, d_model, n_heads)
- * and a NULL W_QKV stands for layer = NULL.
+ *     mha_forward(out, weights, layer->w_qkv, layer->w_o, x, bias, *layer, T, d_model,
+ *                 n_heads)
+ * and a NULL W_QKV stands for layer = NULL. *layer, when the check passes
+ * it, is not the learner's: after the call the adapter writes there what
+ * the struct holds then (layer.h), so that the judge sees a forward pass
+ * that changed the layer's sizes or pointers.
  *
  * One thing more, for the checks that an output must not be the same
  * buffer as an input: the harness gives every buffer of a call pages of its
@@ -27,6 +31,7 @@
 #include "minimodel/attention/mha.h"
 #include "driver.h"
 #include "alias.h"
+#include "layer.h"
 
 /* aliased - the argument buffer b[slot] stands for (of n buffers): itself,
  * or the buffer its tag names, at the offset its tag gives */
@@ -52,12 +57,27 @@ static mm_status call_merge(void *const b[], const long n[])
     return mha_merge_heads(aliased(b, 2, 0), b[1], (int)n[0], (int)n[1], (int)n[2]);
 }
 
+/* layer_seen - what the struct now holds, into seen (LAYER_SEEN doubles,
+ * layer.h), given what it was */
+static void layer_seen(double *seen, const mha *now, const mha *was)
+{
+    seen[LAYER_D_MODEL] = now->d_model;
+    seen[LAYER_N_HEADS] = now->n_heads;
+    seen[LAYER_D_K] = now->d_k;
+    seen[LAYER_W_QKV] = now->w_qkv == was->w_qkv ? LAYER_SAME
+                      : now->w_qkv ? LAYER_ELSEWHERE : LAYER_NULL;
+    seen[LAYER_W_O] = now->w_o == was->w_o ? LAYER_SAME : now->w_o ? LAYER_ELSEWHERE : LAYER_NULL;
+}
+
 static mm_status call_forward(void *const b[], const long n[])
 {
     int d_model = (int)n[1], n_heads = (int)n[2];
-    mha layer = { d_model, n_heads, n_heads > 0 ? d_model / n_heads : 0, b[2], b[3] };
-    return mha_forward(aliased(b, 6, 0), aliased(b, 6, 1), b[2] ? &layer : NULL, b[4], b[5],
-                       (int)n[0]);
+    const mha was = { d_model, n_heads, n_heads > 0 ? d_model / n_heads : 0, b[2], b[3] };
+    mha layer = was;
+    mm_status st = mha_forward(aliased(b, 6, 0), aliased(b, 6, 1), b[2] ? &layer : NULL, b[4],
+                               b[5], (int)n[0]);
+    if (b[6]) layer_seen(b[6], &layer, &was);
+    return st;
 }
 
 const lab_entry lab_entries[] = {

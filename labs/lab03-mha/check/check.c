@@ -10,9 +10,22 @@
  * asked for, with a bias (finite, hiding keys, hiding a whole row, causal),
  * on the chapter's eight tokens through its planted heads, and on bad
  * arguments. The learner's results (from its own process, through
- * lab_call) are compared with the library's, the reference. The checks of
- * one function run in this order against one learner process, on cases of
- * different shapes, so that state kept between calls shows. */
+ * lab_call) are compared with the library's, the reference.
+ *
+ * Besides those fixed cases, cases drawn from the run's seed (lab_random:
+ * a fresh seed each run, printed; LAB_SEED=N replays it), which the
+ * learner's code cannot know in advance: for each function a long one
+ * (T from 256 to 400) and then the same shape again with fresh values (a
+ * static buffer for a few rows fails, and so does a result remembered by
+ * shape or by pointer); for mha_forward also one token seen and one token
+ * hidden, biases of +-1e300, and x of about 1e100. Each such case's name
+ * gives its shape and the seed. After each call of mha_forward on a layer,
+ * the layer's struct is compared with what it was (layer.h): a forward
+ * pass that changes its sizes or pointers fails, by the field's name.
+ *
+ * The checks of one function run in this order against one learner
+ * process, on cases of different shapes, so that state kept between calls
+ * shows. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +35,7 @@
 #include "examples/ch03-worked.h"
 #include "alias.h"
 #include "lab03.h"
+#include "layer.h"
 
 const char lab_id[] = "03";
 const char *const lab_title[2] = {
@@ -34,7 +48,23 @@ const char *const lab_functions[] = { "mha_split_heads", "mha_merge_heads", "mha
 /* ---- mha_split_heads and mha_merge_heads: the cases ------------------------------------- */
 
 enum { HC_WORKED, HC_PATTERN, HC_ONE_ROW, HC_ONE_HEAD, HC_DK_ONE, HC_RANDOM, HC_PACKED,
-       HC_BITS, HC_ROUND_TRIP };
+       HC_BITS, HC_ROUND_TRIP, HC_LONG, HC_LONG_AGAIN };
+
+/* the salts of the cases drawn from the run's seed (lab_random): a shape
+ * and the values of each */
+enum { SALT_HEADS_SHAPE = 301, SALT_HEADS_M, SALT_HEADS_M_AGAIN = 303,
+       SALT_FW_LONG_SHAPE = 311, SALT_FW_LONG = 312, SALT_FW_AGAIN = 313,
+       SALT_FW_T1_SHAPE = 321, SALT_FW_T1 = 322, SALT_FW_T1_HIDDEN = 323,
+       SALT_FW_EXTREME = 331, SALT_FW_LARGE_X = 341 };
+
+/* seed_text - " (seed 123456789)": the run's seed, as a random case's name ends */
+static const char *seed_text(void)
+{
+    static char buf[48];
+    snprintf(buf, sizeof buf, EN_ES(" (seed %llu)", " (semilla %llu)"),
+             (unsigned long long)lab_seed());
+    return buf;
+}
 
 /* a matrix of values that must be copied as they are: NaN, infinities, -0,
  * a subnormal */
@@ -108,6 +138,25 @@ static void heads_case_make(heads_case *c, int which, bool merge)
                     "valores copiados bit a bit: m = [[NaN,1.5,inf,-0],[-inf,4.9e-324,"
                     "0.25,-2]]");
         break;
+    case HC_LONG: case HC_LONG_AGAIN: {
+        /* a long m of a shape drawn from the run's seed, twice: the second
+         * time the same shape with fresh values */
+        c->T = (int)lab_random_int(256, 400, SALT_HEADS_SHAPE);
+        c->n_heads = (int)lab_random_int(2, 8, SALT_HEADS_SHAPE + 100);
+        c->d_k = (int)lab_random_int(1, 16, SALT_HEADS_SHAPE + 200);
+        bool again = which == HC_LONG_AGAIN;
+        m = lab_random((size_t)c->T * c->n_heads * c->d_k, 1.0,
+                       again ? SALT_HEADS_M_AGAIN : SALT_HEADS_M);
+        snprintf(c->name, sizeof c->name,
+                 again ? EN_ES("the same shape again, fresh values: random T=%d, n_heads=%d, "
+                               "d_k=%d%s",
+                               "la misma forma otra vez, valores nuevos: aleatoria T=%d, "
+                               "n_heads=%d, d_k=%d%s")
+                       : EN_ES("random T=%d, n_heads=%d, d_k=%d%s",
+                               "aleatoria T=%d, n_heads=%d, d_k=%d%s"),
+                 c->T, c->n_heads, c->d_k, seed_text());
+        break;
+    }
     case HC_ROUND_TRIP:
         c->T = 6, c->n_heads = 3, c->d_k = 4;
         m = lab_normals(72, 1.0, 35);
@@ -314,7 +363,8 @@ static void check_heads_alias(int arg)
 /* ---- mha_forward: the cases ---------------------------------------------------------------- */
 
 enum { FW_WORKED, FW_INIT, FW_SET, FW_ONE_HEAD, FW_DK_ONE, FW_ONE_TOKEN, FW_NO_WEIGHTS,
-       FW_BIAS, FW_HIDDEN, FW_HIDDEN_NO_WEIGHTS, FW_CAUSAL, FW_PLANTED };
+       FW_BIAS, FW_HIDDEN, FW_HIDDEN_NO_WEIGHTS, FW_CAUSAL, FW_PLANTED, FW_LONG, FW_LONG_AGAIN,
+       FW_T1, FW_T1_HIDDEN, FW_EXTREME_BIAS, FW_LARGE_X };
 
 /* a bias of 0 and -inf on 5 tokens: row 2 sees no key */
 static const double hidden_bias[25] = {
@@ -361,6 +411,110 @@ static void set_weights(mha *layer, const double *w)
     LAB_REF(mha_set_weights(layer, w, w + dd, w + 2 * dd, w + 3 * dd));
 }
 
+/* random_layer - a layer (d_model, n_heads) whose four matrices are drawn
+ * N(0, std^2) from the run's seed and salt */
+static mha *random_layer(int d_model, int n_heads, double std, uint64_t salt)
+{
+    mha *layer = NULL;
+    LAB_REF(mha_new(&layer, d_model, n_heads, 1));
+    set_weights(layer, lab_random(4 * (size_t)d_model * d_model, std, salt));
+    return layer;
+}
+
+/* extreme_bias - a (T, T) bias of very large and very negative finite
+ * values: row 0 all -1e300 (every key as far down: uniform weights), the
+ * other rows +1e300, -1e300, -inf or N(0, 1), drawn from the run's seed */
+static double *extreme_bias(int T, uint64_t salt)
+{
+    double *b = lab_random((size_t)T * T, 1.0, salt);
+    for (size_t e = 0; e < (size_t)T * T; e++) {
+        double u = b[e];
+        b[e] = e < (size_t)T || fabs(u) < 0.3 ? -1e300 : u > 1.0 ? 1e300
+             : u < -1.0 ? -INFINITY : u;
+    }
+    return b;
+}
+
+/* random_case - the cases of mha_forward drawn from the run's seed: shapes,
+ * values and weights (c->name says which, with the seed); the layer for
+ * mha_forward. Each pair of cases that shares a shape does so on purpose
+ * (fresh values for one shape); no other shares one with another case. */
+static mha *random_case(mha_case *c, int which)
+{
+    mha *layer = NULL;
+    const char *what = "";
+    int T, d, H;
+    c->weights = true;
+    switch (which) {
+    case FW_LONG: case FW_LONG_AGAIN: {
+        /* a long sequence at Mini-GPT's width, twice: the same shape again
+         * with fresh values, a bias that hides keys and no weights */
+        bool again = which == FW_LONG_AGAIN;
+        T = (int)lab_random_int(256, 320, SALT_FW_LONG_SHAPE);
+        d = 64, H = 1 << lab_random_int(0, 4, SALT_FW_LONG_SHAPE + 100);
+        uint64_t salt = again ? SALT_FW_AGAIN : SALT_FW_LONG;
+        layer = random_layer(d, H, 0.125, salt);
+        c->x = lab_random((size_t)T * d, 1.0, salt + 1000);
+        if (again) {
+            double *b = lab_random((size_t)T * T, 1.0, salt + 2000);
+            for (size_t e = 0; e < (size_t)T * T; e++)
+                if (b[e] > 1.2) b[e] = -INFINITY;
+            c->bias = b;
+            c->weights = false;
+            what = EN_ES("the same shape again, fresh values and a bias N(0, 1) that hides "
+                         "about a tenth of the keys, weights = NULL: ",
+                         "la misma forma otra vez, valores nuevos y un sesgo N(0, 1) que "
+                         "oculta una décima parte de las claves, weights = NULL: ");
+        }
+        break;
+    }
+    case FW_T1: case FW_T1_HIDDEN: {
+        /* one token: its one key seen (weight 1), or hidden (weight 0, out 0) */
+        bool hidden = which == FW_T1_HIDDEN;
+        T = 1;
+        H = (int)lab_random_int(1, 4, SALT_FW_T1_SHAPE);
+        d = H * (int)lab_random_int(3, 5, SALT_FW_T1_SHAPE + 100);   /* d_k >= 3: not (1, 6, 3) */
+        uint64_t salt = hidden ? SALT_FW_T1_HIDDEN : SALT_FW_T1;
+        layer = random_layer(d, H, 0.5, salt);
+        c->x = lab_random((size_t)d, 2.0, salt + 1000);
+        if (hidden) {
+            c->bias = lab_fresh(1, (const double[1]){ -INFINITY });
+            what = EN_ES("one token whose only key is hidden, bias = [[-inf]] (weights 0, "
+                         "out 0): ",
+                         "un token cuya única clave está oculta, sesgo = [[-inf]] (pesos 0, "
+                         "out 0): ");
+        }
+        break;
+    }
+    case FW_EXTREME_BIAS:
+        T = (int)lab_random_int(13, 24, SALT_FW_EXTREME), d = 8, H = 2;
+        layer = random_layer(d, H, 0.5, SALT_FW_EXTREME);
+        c->x = lab_random((size_t)T * d, 2.0, SALT_FW_EXTREME + 1000);
+        c->bias = extreme_bias(T, SALT_FW_EXTREME + 2000);
+        what = EN_ES("very large and very negative finite biases, +1e300 and -1e300 among "
+                     "-inf and N(0, 1), row 0 all -1e300: ",
+                     "sesgos finitos muy grandes y muy negativos, +1e300 y -1e300 entre -inf "
+                     "y N(0, 1), la fila 0 toda -1e300: ");
+        break;
+    default:             /* FW_LARGE_X */
+        T = (int)lab_random_int(4, 12, SALT_FW_LARGE_X), d = 12, H = 3;
+        layer = random_layer(d, H, 0.35, SALT_FW_LARGE_X);
+        c->x = lab_random((size_t)T * d, 1e100, SALT_FW_LARGE_X + 1000);
+        c->weights = false;       /* one tolerance for both outputs, out's: about 1e90 */
+        what = EN_ES("very large x, N(0, (1e100)^2), so that each query's scores, about "
+                     "1e200, pick one key, weights = NULL: ",
+                     "x muy grande, N(0, (1e100)^2), así que las puntuaciones de cada "
+                     "consulta, unas 1e200, eligen una clave, weights = NULL: ");
+        break;
+    }
+    c->T = T, c->d_model = d, c->n_heads = H;
+    snprintf(c->name, sizeof c->name,
+             EN_ES("%srandom T=%d, d_model=%d, %d head%s%s", "%saleatorio T=%d, d_model=%d, "
+                   "%d cabeza%s%s"),
+             what, T, d, H, H == 1 ? "" : "s", seed_text());
+    return layer;
+}
+
 static void mha_case_make(mha_case *c, int which)
 {
     memset(c, 0, sizeof *c);
@@ -395,6 +549,10 @@ static void mha_case_make(mha_case *c, int which)
                      "cuatro cabezas plantadas");
         break;
     }
+    case FW_LONG: case FW_LONG_AGAIN: case FW_T1: case FW_T1_HIDDEN: case FW_EXTREME_BIAS:
+    case FW_LARGE_X:
+        layer = random_case(c, which);
+        break;
     default: {
         if (which < FW_INIT || which > FW_CAUSAL) lab_bug("no case %d of mha_forward", which);
         const layer_shape *s = &shapes[which];
@@ -468,6 +626,68 @@ static void mha_case_make(mha_case *c, int which)
     }
 }
 
+/* the buffers of mha_forward, in the order of the call */
+enum { B_OUT, B_WEIGHTS, B_WQKV, B_WO, B_X, B_BIAS, N_BUFS };
+static const char *const buf_name[N_BUFS] = { "out", "weights", "layer->w_qkv", "layer->w_o",
+                                              "x", "bias" };
+static const char *const arg_name[N_BUFS] = { "out", "weights", "layer", "layer", "x", "bias" };
+
+/* layer_kept - after a call of mha_forward on a layer (d_model, n_heads):
+ * what its struct held then (seen, from calls.c: layer.h) must be what it
+ * held before; each field that changed is a failure that names it */
+static void layer_kept(const lab_mat *seen, int d_model, int n_heads)
+{
+    const double *v = seen->p;
+    if (v[0] == LAB_UNWRITTEN) lab_bug("the driver did not say what the layer held");
+    static const char *const size_name[3] = { "d_model", "n_heads", "d_k" };
+    const double was[3] = { d_model, n_heads, d_model / n_heads };
+    bool changed = false;
+    for (int f = LAYER_D_MODEL; f <= LAYER_D_K; f++)
+        if (v[f] != was[f]) {
+            lab_fail(EN_ES("mha_forward changed the layer it was given: layer->%s was %g "
+                           "before the call and is %g after it",
+                           "mha_forward cambió la capa que recibió: layer->%s era %g antes de "
+                           "la llamada y es %g después"), size_name[f], was[f], v[f]);
+            changed = true;
+        }
+    for (int f = LAYER_W_QKV; f <= LAYER_W_O; f++)
+        if (v[f] != LAYER_SAME) {
+            lab_fail(EN_ES("mha_forward changed the layer it was given: layer->%s pointed at "
+                           "the layer's weights before the call, and after it %s",
+                           "mha_forward cambió la capa que recibió: layer->%s apuntaba a los "
+                           "pesos de la capa antes de la llamada, y después %s"),
+                     f == LAYER_W_QKV ? "w_qkv" : "w_o",
+                     v[f] == LAYER_NULL ? EN_ES("is NULL", "es NULL")
+                                        : EN_ES("points elsewhere", "apunta a otro sitio"));
+            changed = true;
+        }
+    if (changed)
+        lab_hint(EN_ES("the layer is a const mha *: a forward pass reads it and leaves it as it "
+                       "was - its sizes, its two pointers and the weights they point at - "
+                       "since the caller runs the same layer on the next sequence and frees it "
+                       "with mha_free. Keep what you work out in variables and buffers of your "
+                       "own",
+                       "la capa es un const mha *: una pasada hacia delante la lee y la deja "
+                       "como estaba - sus tamaños, sus dos punteros y los pesos a los que "
+                       "apuntan - porque quien llama usa la misma capa con la siguiente "
+                       "secuencia y la libera con mha_free. Guarda lo que calcules en "
+                       "variables y búferes tuyos"));
+}
+
+/* forward_call - the learner's mha_forward with b[] (NULL layer->w_qkv:
+ * layer = NULL), T and the layer's sizes; the layer's struct, when there
+ * is one, read back after the call (layer_kept) */
+static mm_status forward_call(lab_mat *const b[N_BUFS], long T, int d_model, int n_heads)
+{
+    lab_mat *all[N_BUFS + 1];
+    memcpy(all, b, N_BUFS * sizeof *b);
+    all[N_BUFS] = b[B_WQKV] ? lab_out("*layer", 1, LAYER_SEEN) : NULL;
+    mm_status st = lab_call("mha_forward", b[B_WQKV] ? N_BUFS + 1 : N_BUFS, all, 3,
+                            (const long[3]){ T, d_model, n_heads });
+    if (all[N_BUFS]) layer_kept(all[N_BUFS], d_model, n_heads);
+    return st;
+}
+
 static void check_forward(int which)
 {
     mha_case c;
@@ -475,12 +695,10 @@ static void check_forward(int which)
     lab_case("%s", c.name);
     int T = c.T, d = c.d_model, H = c.n_heads;
     lab_mat *out[2] = { lab_out("out", T, d), c.weights ? lab_out("weights", H * T, T) : NULL };
-    lab_mat *w_qkv = lab_in("layer->w_qkv", d, 3 * d, c.w_qkv);
-    lab_mat *w_o = lab_in("layer->w_o", d, d, c.w_o);
-    lab_mat *x = lab_in("x", T, d, c.x);
-    lab_mat *bias = c.bias ? lab_in("bias", T, T, c.bias) : NULL;
-    mm_status st = lab_call("mha_forward", LAB_BUFS(out[0], out[1], w_qkv, w_o, x, bias),
-                            LAB_INTS(T, d, H));
+    lab_mat *b[N_BUFS] = { out[0], out[1], lab_in("layer->w_qkv", d, 3 * d, c.w_qkv),
+                           lab_in("layer->w_o", d, d, c.w_o), lab_in("x", T, d, c.x),
+                           c.bias ? lab_in("bias", T, T, c.bias) : NULL };
+    mm_status st = forward_call(b, T, d, H);
     const double *want[2] = { c.want_out, c.want_w };
     lab_check_values(st, c.weights ? 2 : 1, out, want, diagnose_forward, &c);
     if (st == MM_OK) return;
@@ -490,6 +708,23 @@ static void check_forward(int which)
                        "what it is given (the shapes) and its own checks",
                        "la llamada que falló es tu %.15s, desde dentro de tu mha_forward: "
                        "mira qué recibe (las formas) y sus propias comprobaciones"), why);
+    else if (which == FW_EXTREME_BIAS && st == MM_EINVAL)
+        lab_hint(EN_ES("a bias may hold any finite number, however large or negative: +1e300 "
+                       "and -1e300 are values to add to the scores (a row all -1e300 is a row "
+                       "of equal scores: uniform weights), not hidden keys; only a NaN or +inf "
+                       "is refused",
+                       "un sesgo puede tener cualquier número finito, por grande o negativo que "
+                       "sea: +1e300 y -1e300 son valores que sumar a las puntuaciones (una fila "
+                       "toda -1e300 es una fila de puntuaciones iguales: pesos uniformes), no "
+                       "claves ocultas; solo se rechaza un NaN o +inf"));
+    else if (which == FW_LARGE_X && st == MM_ERANGE)
+        lab_hint(EN_ES("scores of about 1e200 are large, but they are doubles: nothing "
+                       "overflows unless e^score is taken as it is. Subtract each row's largest "
+                       "score before the exponential (chapter 02's stable softmax; sdpa does it)",
+                       "unas puntuaciones de unos 1e200 son grandes, pero son doubles: nada "
+                       "desborda salvo que se tome e^puntuación tal cual. Resta la mayor "
+                       "puntuación de cada fila antes de la exponencial (el softmax estable del "
+                       "capítulo 02; sdpa lo hace)"));
     else if (st == MM_EINVAL && c.bias && strstr(why, "bias"))
         lab_hint(EN_ES("a bias of -inf is not an error: it hides a key, whose weight is 0; a "
                        "row whose every key is hidden has weights 0 and an output of 0 (sdpa "
@@ -509,12 +744,6 @@ static void check_forward(int which)
 }
 
 /* ---- mha_forward: bad arguments ------------------------------------------------------------ */
-
-/* the buffers of mha_forward, in the order of the call */
-enum { B_OUT, B_WEIGHTS, B_WQKV, B_WO, B_X, B_BIAS, N_BUFS };
-static const char *const buf_name[N_BUFS] = { "out", "weights", "layer->w_qkv", "layer->w_o",
-                                              "x", "bias" };
-static const char *const arg_name[N_BUFS] = { "out", "weights", "layer", "layer", "x", "bias" };
 
 /* the rooms: T = 2, d_model = 2, one head; W_Q = I, W_K = [[0,1],[1,0]],
  * W_V = [[2,0],[0,3]] packed, W_O = I, x = I, a bias of 0 */
@@ -572,7 +801,7 @@ static bool untouched(lab_mat *const b[N_BUFS], const char *when)
  * hint) */
 static bool refused(lab_mat *const b[N_BUFS], long T, mm_status want, const char *when)
 {
-    mm_status st = lab_call("mha_forward", N_BUFS, b, 3, (const long[3]){ T, 2, 1 });
+    mm_status st = forward_call(b, T, 2, 1);
     if (!lab_expect_status(st, want, when)) return false;
     if (want == MM_EINVAL) untouched(b, when);
     return true;
@@ -648,7 +877,7 @@ static void check_forward_aliases(int which)
                                       : lab_in(buf_name[other], 3, 2,
                                                (const double[6]){ 1, 0, 0, 1, 1, 1 });
         const char *shown = lab_alias_name(buf_name[other], off);
-        b[o] = lab_out(shown, 2, 2);
+        b[o]->name = shown;                       /* an output of rooms, (2, 2) */
         b[o]->p[0] = MHA_ALIAS_TAG - other;
         b[o]->p[1] = MHA_ALIAS_TAG - off;
         lab_case("%s = %s", buf_name[o], shown);
@@ -771,6 +1000,8 @@ const lab_check lab_checks[] = {
     { "mha_split_heads", "c6_random", check_split, HC_RANDOM },
     { "mha_split_heads", "c7_packed_qkv", check_split, HC_PACKED },
     { "mha_split_heads", "c8_bits", check_split, HC_BITS },
+    { "mha_split_heads", "c9_random_long", check_split, HC_LONG },
+    { "mha_split_heads", "c10_same_shape_again", check_split, HC_LONG_AGAIN },
     { "mha_split_heads", "e1_null", check_heads_nulls, 0 },
     { "mha_split_heads", "e2_bad_sizes", check_heads_sizes, 0 },
     { "mha_split_heads", "e3_same_buffer", check_heads_alias, 0 },
@@ -784,6 +1015,8 @@ const lab_check lab_checks[] = {
     { "mha_merge_heads", "c7_packed_qkv", check_merge, HC_PACKED },
     { "mha_merge_heads", "c8_bits", check_merge, HC_BITS },
     { "mha_merge_heads", "c9_round_trip", check_merge, HC_ROUND_TRIP },
+    { "mha_merge_heads", "c10_random_long", check_merge, HC_LONG },
+    { "mha_merge_heads", "c11_same_shape_again", check_merge, HC_LONG_AGAIN },
     { "mha_merge_heads", "e1_null", check_heads_nulls, 1 },
     { "mha_merge_heads", "e2_bad_sizes", check_heads_sizes, 1 },
     { "mha_merge_heads", "e3_same_buffer", check_heads_alias, 1 },
@@ -800,6 +1033,12 @@ const lab_check lab_checks[] = {
     { "mha_forward", "c10_hidden_no_weights", check_forward, FW_HIDDEN_NO_WEIGHTS },
     { "mha_forward", "c11_causal", check_forward, FW_CAUSAL },
     { "mha_forward", "c12_planted_heads", check_forward, FW_PLANTED },
+    { "mha_forward", "c13_random_long", check_forward, FW_LONG },
+    { "mha_forward", "c14_same_shape_again", check_forward, FW_LONG_AGAIN },
+    { "mha_forward", "c15_one_token_random", check_forward, FW_T1 },
+    { "mha_forward", "c16_one_token_hidden", check_forward, FW_T1_HIDDEN },
+    { "mha_forward", "c17_extreme_bias", check_forward, FW_EXTREME_BIAS },
+    { "mha_forward", "c18_large_x", check_forward, FW_LARGE_X },
     { "mha_forward", "e1_null_buffers", check_forward_nulls, 0 },
     { "mha_forward", "e2_bad_sizes", check_forward_sizes, 0 },
     { "mha_forward", "e3_same_buffer", check_forward_aliases, 0 },

@@ -13,15 +13,20 @@
  * layer->w_o). The call
  *     mha_forward_causal(out, weights, layer, x, T)
  * is requested, and shown in messages, as
- *     mha_forward_causal(out, weights, layer->w_qkv, layer->w_o, x, T, d_model, n_heads)
- * and a NULL W_QKV stands for layer = NULL. A buffer may stand for another
- * one, or for a part of it (alias.h): that is how a check passes the same
- * buffer twice. */
+ *     mha_forward_causal(out, weights, layer->w_qkv, layer->w_o, x, *layer, T, d_model,
+ *                        n_heads)
+ * and a NULL W_QKV stands for layer = NULL. *layer, when the check passes
+ * it, is not the learner's: after the call the adapter writes there what
+ * the struct holds then (layer.h), so that the judge sees a forward pass
+ * that changed the layer's sizes or pointers. A buffer may stand for
+ * another one, or for a part of it (alias.h): that is how a check passes
+ * the same buffer twice. */
 #include <stdbool.h>
 #include <stddef.h>
 #include "minimodel/attention/mask.h"
 #include "driver.h"
 #include "alias.h"
+#include "layer.h"
 
 /* tag_offset - the k of a tag's second element, or 0 with *ok false */
 static long tag_offset(double second, bool *ok)
@@ -80,13 +85,28 @@ static mm_status call_combine(void *const b[], const long n[])
                         (int)n[1]);
 }
 
+/* layer_seen - what the struct now holds, into seen (LAYER_SEEN doubles,
+ * layer.h), given what it was */
+static void layer_seen(double *seen, const mha *now, const mha *was)
+{
+    seen[LAYER_D_MODEL] = now->d_model;
+    seen[LAYER_N_HEADS] = now->n_heads;
+    seen[LAYER_D_K] = now->d_k;
+    seen[LAYER_W_QKV] = now->w_qkv == was->w_qkv ? LAYER_SAME
+                      : now->w_qkv ? LAYER_ELSEWHERE : LAYER_NULL;
+    seen[LAYER_W_O] = now->w_o == was->w_o ? LAYER_SAME : now->w_o ? LAYER_ELSEWHERE : LAYER_NULL;
+}
+
 static mm_status call_forward_causal(void *const b[], const long n[])
 {
     static const int doubles[] = { 0, 1 };
     int d_model = (int)n[1], n_heads = (int)n[2];
-    mha layer = { d_model, n_heads, n_heads > 0 ? d_model / n_heads : 0, b[2], b[3] };
-    return mha_forward_causal(arg(b, 5, 0, doubles, 2), arg(b, 5, 1, doubles, 2),
-                              b[2] ? &layer : NULL, b[4], (int)n[0]);
+    const mha was = { d_model, n_heads, n_heads > 0 ? d_model / n_heads : 0, b[2], b[3] };
+    mha layer = was;
+    mm_status st = mha_forward_causal(arg(b, 5, 0, doubles, 2), arg(b, 5, 1, doubles, 2),
+                                      b[2] ? &layer : NULL, b[4], (int)n[0]);
+    if (b[5]) layer_seen(b[5], &layer, &was);
+    return st;
 }
 
 const lab_entry lab_entries[] = {

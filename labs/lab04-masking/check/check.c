@@ -14,9 +14,24 @@
  * (the first 7 outputs of 12 tokens are those of the 7 alone); and every
  * checked error of each function, with the outputs untouched (mask_combine:
  * bias as it was). The learner's results (from its own process, through
- * lab_call) are compared with the library's, the reference. The checks of
- * one function run in this order against one learner process, on cases of
- * different shapes, so that state kept between calls shows. */
+ * lab_call) are compared with the library's, the reference.
+ *
+ * Besides those fixed cases, cases drawn from the run's seed (lab_random:
+ * a fresh seed each run, printed; LAB_SEED=N replays it), which the
+ * learner's code cannot know in advance: each function on a long one
+ * (T from 256 to 512, and 1024 tokens for the causal layer) and, where
+ * there are values, the same shape again with fresh values (one key
+ * hidden, for the padding mask and the truth table); mask_combine with
+ * pairs of +-1e308 whose sums cancel, +inf in bias and an overflowing pair
+ * at a random place; the causal layer on one token and with a future key
+ * whose score would overflow. Each such case's name gives its shape and
+ * the seed. After each call of mha_forward_causal on a layer, the layer's
+ * struct is compared with what it was (layer.h): a forward pass that
+ * changes its sizes or pointers fails, by the field's name.
+ *
+ * The checks of one function run in this order against one learner
+ * process, on cases of different shapes, so that state kept between calls
+ * shows. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +42,7 @@
 #include "minimodel/core/rng.h"
 #include "alias.h"
 #include "lab04.h"
+#include "layer.h"
 
 const char lab_id[] = "04";
 const char *const lab_title[2] = {
@@ -56,21 +72,62 @@ static const char *const large_hint[2] = {
     "producto sea como mucho MM_MAX_ELEMENTS"
 };
 
+/* the salts of the cases drawn from the run's seed (lab_random): a shape
+ * and the values of each */
+enum { SALT_CAUSAL = 401, SALT_PADDING = 411, SALT_FROM_BOOL = 421, SALT_COMBINE = 431,
+       SALT_COMBINE_AGAIN = 432, SALT_COMBINE_INF = 441, SALT_COMBINE_OVERFLOW = 451,
+       SALT_FC_LONG = 461, SALT_FC_AGAIN = 462, SALT_FC_1024 = 463, SALT_FC_T1 = 471,
+       SALT_FC_FUTURE = 481 };
+
+/* seed_text - " (seed 123456789)": the run's seed, as a random case's name ends */
+static const char *seed_text(void)
+{
+    static char buf[48];
+    snprintf(buf, sizeof buf, EN_ES(" (seed %llu)", " (semilla %llu)"),
+             (unsigned long long)lab_seed());
+    return buf;
+}
+
+/* random_cell - a cell (i, j) of an (n, n) matrix off its diagonal, drawn
+ * from the run's seed: the place of a value a transposed read would miss */
+static void random_cell(int n, uint64_t salt, int *i, int *j)
+{
+    *i = (int)lab_random_int(0, n - 1, salt);
+    *j = (*i + (int)lab_random_int(1, n - 1, salt + 1)) % n;
+}
+
+/* random_mask - n doubles N(0, 1) drawn from the run's seed, about one in
+ * eight -inf (a hidden key) */
+static double *random_mask(size_t n, uint64_t salt)
+{
+    double *m = lab_random(n, 1.0, salt);
+    for (size_t e = 0; e < n; e++)
+        if (m[e] > 1.15) m[e] = -INFINITY;
+    return m;
+}
+
 /* ---- refused calls: nothing written -------------------------------------------------------- */
+
+/* refused_status - the status of call_refused's last call */
+static mm_status refused_status;
 
 /* call_refused - call fn with b[] and n[], require the status want, and
  * (for any failure) every output as it was before the call; when says
  * which call. False if the status was not want (a write before the refusal
- * is a failure of its own, with its own hint) */
-static bool call_refused(const char *fn, int n_bufs, lab_mat *const b[], int n_ints,
-                         const long n[], mm_status want, const char *when)
+ * is a failure of its own, with its own hint). call_refused_kept: only the
+ * first n_kept buffers are the call's own (after them, the layer's record,
+ * layer.h), and only they are compared, if kept (the causal layer's outputs
+ * after MM_ERANGE are unspecified). */
+static bool call_refused_kept(const char *fn, int n_bufs, lab_mat *const b[], int n_kept,
+                              bool kept, int n_ints, const long n[], mm_status want,
+                              const char *when)
 {
     const double *before[LAB_MAX_ARGS] = { 0 };
-    for (int i = 0; i < n_bufs; i++)
+    for (int i = 0; i < n_kept && kept; i++)
         if (b[i] && !b[i]->input) before[i] = lab_fresh(b[i]->n, b[i]->p);
-    mm_status st = lab_call(fn, n_bufs, b, n_ints, n);
+    mm_status st = refused_status = lab_call(fn, n_bufs, b, n_ints, n);
     if (!lab_expect_status(st, want, when)) return false;
-    for (int i = 0; i < n_bufs; i++) {
+    for (int i = 0; i < n_kept; i++) {
         const lab_mat *m = b[i];
         if (!before[i]) continue;
         for (size_t e = 0; e < m->n; e++)
@@ -93,6 +150,12 @@ static bool call_refused(const char *fn, int n_bufs, lab_mat *const b[], int n_i
     return true;
 }
 
+static bool call_refused(const char *fn, int n_bufs, lab_mat *const b[], int n_ints,
+                         const long n[], mm_status want, const char *when)
+{
+    return call_refused_kept(fn, n_bufs, b, n_bufs, true, n_ints, n, want, when);
+}
+
 /* ---- the masks: the cases ---------------------------------------------------------------- */
 
 /* the truth tables and pairs of masks of the cases */
@@ -103,6 +166,59 @@ static const double combine3_other[4] = { -INFINITY, 1.5, -INFINITY, -0.5 };
 static const double combine4_bias[4] = { 8e307, -1e308, -INFINITY, 2.5 };
 static const double combine4_other[4] = { 8e307, 5e307, 7, -0.0 };
 
+/* random_table - a long truth table of a random shape: random (one_hidden
+ * false), or (one_hidden) the same shape all true but one cell */
+static void random_table(mask_case *c, bool one_hidden)
+{
+    c->T_q = (int)lab_random_int(256, 400, SALT_FROM_BOOL);
+    c->T_k = (int)lab_random_int(256, 400, SALT_FROM_BOOL + 1);
+    size_t n = (size_t)c->T_q * c->T_k;
+    unsigned char *a = lab_temp(n);
+    const double *r = lab_random(n, 1.0, SALT_FROM_BOOL + 2);
+    for (size_t e = 0; e < n; e++) a[e] = one_hidden || r[e] > 0;
+    int i = (int)lab_random_int(0, c->T_q - 1, SALT_FROM_BOOL + 3);
+    int j = (int)lab_random_int(0, c->T_k - 1, SALT_FROM_BOOL + 4);
+    if (one_hidden) a[(size_t)i * c->T_k + j] = 0;
+    c->allowed = a;
+    if (one_hidden)
+        snprintf(c->name, sizeof c->name,
+                 EN_ES("the same shape again, all true but allowed[%d][%d]: T_q=%d T_k=%d%s",
+                       "la misma forma otra vez, todo true salvo allowed[%d][%d]: T_q=%d "
+                       "T_k=%d%s"), i, j, c->T_q, c->T_k, seed_text());
+    else
+        snprintf(c->name, sizeof c->name,
+                 EN_ES("a random table: T_q=%d T_k=%d%s", "una tabla aleatoria: T_q=%d T_k=%d%s"),
+                 c->T_q, c->T_k, seed_text());
+}
+
+/* random_combine - two long square masks of a random size: N(0, 1) with
+ * hidden keys, and (which 5) pairs of +-1e308 whose sums cancel, placed so
+ * that a transposed read adds two of the same sign; (which 6) the same
+ * shape again with fresh values */
+static void random_combine(mask_case *c, int which, double *b, double *o)
+{
+    int T = c->T_q;
+    size_t n = (size_t)T * T;
+    uint64_t salt = which == 5 ? SALT_COMBINE : SALT_COMBINE_AGAIN;
+    memcpy(b, random_mask(n, salt + 1), n * sizeof *b);
+    memcpy(o, random_mask(n, salt + 2), n * sizeof *o);
+    for (int k = 0; which == 5 && k < 4; k++) {
+        int i, j;
+        random_cell(T, salt + 10 + 2 * k, &i, &j);
+        size_t ij = (size_t)i * T + j, ji = (size_t)j * T + i;
+        b[ij] = -1e308, o[ij] = 1e308;        /* sums 0; bias[j][i] + other[i][j] = 2e308 */
+        b[ji] = 1e308, o[ji] = -1e308;
+    }
+    snprintf(c->name, sizeof c->name,
+             which == 5 ? EN_ES("random biases N(0, 1) with hidden keys, and 4 pairs of +-1e308 "
+                                "whose sums cancel: T_q=T_k=%d%s",
+                                "sesgos aleatorios N(0, 1) con keys ocultas, y 4 pares de "
+                                "+-1e308 cuyas sumas se anulan: T_q=T_k=%d%s")
+                        : EN_ES("the same shape again, fresh values: T_q=T_k=%d%s",
+                                "la misma forma otra vez, valores nuevos: T_q=T_k=%d%s"),
+             T, seed_text());
+}
+
 static void mask_case_make(mask_case *c, mask_fn fn, int which)
 {
     memset(c, 0, sizeof *c);
@@ -112,6 +228,12 @@ static void mask_case_make(mask_case *c, mask_fn fn, int which)
     switch (fn) {
     case FN_CAUSAL: {
         static const int T[] = { 3, 1, 6, 2 };
+        if (which == 4) {                               /* a long one, of random length */
+            c->T_q = c->T_k = (int)lab_random_int(256, 512, SALT_CAUSAL);
+            snprintf(name, size, EN_ES("random T=%d%s", "aleatoria T=%d%s"), c->T_q,
+                     seed_text());
+            break;
+        }
         c->T_q = c->T_k = T[which];
         if (which == 0)
             snprintf(name, size, EN_ES("the chapter's causal mask: T = 3",
@@ -125,6 +247,21 @@ static void mask_case_make(mask_case *c, mask_fn fn, int which)
     case FN_PADDING: {
         static const int shape[][3] = { { 3, 5, 2 }, { 3, 4, 4 }, { 4, 4, 0 }, { 1, 6, 3 },
                                         { 5, 2, 1 } };
+        if (which >= 5) {                       /* long, of a random shape, twice */
+            c->T_q = (int)lab_random_int(256, 400, SALT_PADDING);
+            c->T_k = (int)lab_random_int(256, 400, SALT_PADDING + 1);
+            c->length = which == 5 ? (int)lab_random_int(1, c->T_k - 2, SALT_PADDING + 2)
+                                   : c->T_k - 1;
+            snprintf(name, size,
+                     which == 5 ? EN_ES("random T_q=%d T_k=%d length=%d%s",
+                                        "aleatoria T_q=%d T_k=%d length=%d%s")
+                                : EN_ES("the same shape again, one key hidden: T_q=%d T_k=%d "
+                                        "length=%d%s",
+                                        "la misma forma otra vez, una key oculta: T_q=%d "
+                                        "T_k=%d length=%d%s"),
+                     c->T_q, c->T_k, c->length, seed_text());
+            break;
+        }
         c->T_q = shape[which][0], c->T_k = shape[which][1], c->length = shape[which][2];
         const char *what = which == 1 ? EN_ES("every key real", "todas las keys reales")
                          : which == 2 ? EN_ES("no key real: every query sees nothing",
@@ -137,6 +274,10 @@ static void mask_case_make(mask_case *c, mask_fn fn, int which)
     }
     case FN_FROM_BOOL: {
         static const int shape[][2] = { { 4, 4 }, { 4, 5 }, { 2, 3 }, { 3, 3 }, { 1, 1 } };
+        if (which >= 5) {
+            random_table(c, which == 6);
+            break;
+        }
         c->T_q = shape[which][0], c->T_k = shape[which][1];
         size_t n = (size_t)c->T_q * c->T_k;
         unsigned char *a = lab_temp(n);
@@ -169,10 +310,17 @@ static void mask_case_make(mask_case *c, mask_fn fn, int which)
     }
     case FN_COMBINE: {
         static const int shape[][2] = { { 4, 4 }, { 3, 5 }, { 2, 3 }, { 2, 2 }, { 1, 4 } };
-        c->T_q = shape[which][0], c->T_k = shape[which][1];
+        if (which >= 5) c->T_q = c->T_k = (int)lab_random_int(256, 320, SALT_COMBINE);
+        else c->T_q = shape[which][0], c->T_k = shape[which][1];
         int T_q = c->T_q, T_k = c->T_k;
         size_t n = (size_t)T_q * T_k;
         double *b = lab_fresh(n, NULL), *o = lab_fresh(n, NULL);
+        c->bias0 = b;
+        c->other = o;
+        if (which >= 5) {
+            random_combine(c, which, b, o);
+            break;
+        }
         const char *what = NULL;
         switch (which) {
         case 0:
@@ -212,8 +360,6 @@ static void mask_case_make(mask_case *c, mask_fn fn, int which)
                          "sumas cerca del mayor double, ninguna desborda: bias = %s, other = %s");
             break;
         }
-        c->bias0 = b;
-        c->other = o;
         char tb[160], to[160];
         lab_mat_text(tb, sizeof tb, b, T_q, T_k);
         lab_mat_text(to, sizeof to, o, T_q, T_k);
@@ -277,7 +423,9 @@ static void check_mask(int arg)
         return;
     }
     const char *why = lab_learner_error();
-    if (fn == FN_COMBINE && st == MM_EINVAL && c.same && !strstr(why, "NaN") &&
+    if (fn == FN_COMBINE && combine_status_hint(&c, MM_OK, st))
+        ;                                       /* a transposed read, said */
+    else if (fn == FN_COMBINE && st == MM_EINVAL && c.same && !strstr(why, "NaN") &&
         !strstr(why, "nan") && !strstr(why, "inf"))
         lab_hint(EN_ES("bias and other may be the same buffer - a mask combined with itself, "
                        "bias += bias - and that is not an overlap to refuse: only buffers that "
@@ -453,6 +601,7 @@ static void check_combine_values(int overflow)
         { { "bias[1][1] = NaN", "bias[1][1] = NaN" }, NAN, 0, MM_EINVAL },
         { { "other[1][1] = +inf", "other[1][1] = +inf" }, 0, INFINITY, MM_EINVAL },
         { { "other[1][1] = NaN", "other[1][1] = NaN" }, -INFINITY, NAN, MM_EINVAL },
+        { { "bias[1][1] = +inf", "bias[1][1] = +inf" }, INFINITY, 0, MM_EINVAL },
         { { "bias[1][1] = 1e308, other[1][1] = 1e308: the sum overflows to +inf",
             "bias[1][1] = 1e308, other[1][1] = 1e308: la suma desborda a +inf" },
           1e308, 1e308, MM_ERANGE },
@@ -461,7 +610,7 @@ static void check_combine_values(int overflow)
           -1e308, -1e308, MM_ERANGE },
     };
     bool ok = true;
-    for (size_t i = overflow ? 3 : 0; i < (overflow ? 5u : 3u); i++) {
+    for (size_t i = overflow ? 4 : 0; i < (overflow ? 6u : 4u); i++) {
         lab_mat *b[2];
         mask_rooms(FN_COMBINE, b);
         b[0]->p[3] = calls[i].b;
@@ -492,6 +641,61 @@ static void check_combine_values(int overflow)
                        "cualquiera de las dos se rechaza con MM_EINVAL, antes de escribir nada "
                        "(un NaN haría NaN la suma, y la atención la rechaza después; +inf más "
                        "-inf es NaN)"));
+}
+
+/* check_combine_random_bad - two long square masks of a random size, N(0, 1)
+ * with hidden keys, and one cell off the diagonal, drawn from the run's
+ * seed, that makes the call fail: (overflow 0) bias +inf there, MM_EINVAL;
+ * (overflow 1) bias and other 1e308 there, whose sum overflows, MM_ERANGE.
+ * Bias must be as it was. */
+static void check_combine_random_bad(int overflow)
+{
+    uint64_t salt = overflow ? SALT_COMBINE_OVERFLOW : SALT_COMBINE_INF;
+    int T = (int)lab_random_int(256, 320, salt), i, j;
+    size_t n = (size_t)T * T;
+    mask_case c;
+    memset(&c, 0, sizeof c);
+    c.fn = FN_COMBINE;
+    c.T_q = c.T_k = T;
+    double *b = random_mask(n, salt + 1), *o = random_mask(n, salt + 2);
+    random_cell(T, salt + 3, &i, &j);
+    b[(size_t)i * T + j] = overflow ? 1e308 : INFINITY;
+    if (overflow) o[(size_t)i * T + j] = 1e308;
+    c.bias0 = b, c.other = o;
+    if (overflow)
+        lab_case(EN_ES("bias[%d][%d] = other[%d][%d] = 1e308, whose sum overflows, in random "
+                       "masks: T_q=T_k=%d%s",
+                       "bias[%d][%d] = other[%d][%d] = 1e308, cuya suma desborda, en máscaras "
+                       "aleatorias: T_q=T_k=%d%s"), i, j, i, j, T, seed_text());
+    else
+        lab_case(EN_ES("bias[%d][%d] = +inf in random masks: T_q=T_k=%d%s",
+                       "bias[%d][%d] = +inf en máscaras aleatorias: T_q=T_k=%d%s"),
+                 i, j, T, seed_text());
+    lab_mat *bias = lab_out("bias", T, T), *other = lab_in("other", T, T, o);
+    memcpy(bias->p, b, n * sizeof *b);
+    char when[160];
+    snprintf(when, sizeof when, overflow ? EN_ES("for bias[%d][%d] + other[%d][%d] = 2e308",
+                                                 "con bias[%d][%d] + other[%d][%d] = 2e308")
+                                         : EN_ES("for bias[%d][%d] = +inf",
+                                                 "con bias[%d][%d] = +inf"), i, j, i, j);
+    mm_status want = overflow ? MM_ERANGE : MM_EINVAL;
+    if (call_refused("mask_combine", LAB_BUFS(bias, other), LAB_INTS(T, T), want, when) ||
+        combine_status_hint(&c, want, refused_status))
+        return;
+    if (overflow)
+        lab_hint(EN_ES("two finite values can add up to an infinity, wherever they are in the "
+                       "masks: refuse it with MM_ERANGE, before anything is written - "
+                       "isfinite(b) && isfinite(o) && isinf(b + o) for each pair",
+                       "dos valores finitos pueden sumar un infinito, estén donde estén en las "
+                       "máscaras: recházalo con MM_ERANGE, antes de escribir nada - "
+                       "isfinite(b) && isfinite(o) && isinf(b + o) para cada par"));
+    else
+        lab_hint(EN_ES("+inf is not a mask value, in bias as in other: refuse it with "
+                       "MM_EINVAL, before anything is written (a mask holds finite values or "
+                       "-inf; +inf plus -inf would be NaN)",
+                       "+inf no es un valor de máscara, ni en bias ni en other: recházalo con "
+                       "MM_EINVAL, antes de escribir nada (una máscara tiene valores finitos o "
+                       "-inf; +inf más -inf sería NaN)"));
 }
 
 /* check_combine_overlap - other starting 2 elements into bias, and bias
@@ -535,7 +739,8 @@ static void check_combine_overlap(int unused)
 /* ---- mha_forward_causal: the cases ------------------------------------------------------- */
 
 enum { FC_WORKED, FC_WORKED_NO_WEIGHTS, FC_INIT, FC_SET_NO_WEIGHTS, FC_ONE_TOKEN, FC_DK_ONE,
-       FC_PLANTED, FC_PLANTED_NO_WEIGHTS, FC_PREFIX, FC_PREFIX_PART };
+       FC_PLANTED, FC_PLANTED_NO_WEIGHTS, FC_PREFIX, FC_PREFIX_PART, FC_1024, FC_LONG,
+       FC_LONG_AGAIN, FC_T1, FC_FUTURE };
 
 /* the fixed layers: shapes, and where the weights come from */
 typedef struct {
@@ -559,6 +764,89 @@ static void set_weights(mha *layer, const double *w)
 {
     size_t dd = (size_t)layer->d_model * layer->d_model;
     LAB_REF(mha_set_weights(layer, w, w + dd, w + 2 * dd, w + 3 * dd));
+}
+
+/* random_layer - a layer (d_model, n_heads) whose four matrices are drawn
+ * N(0, std^2) from the run's seed and salt */
+static mha *random_layer(int d_model, int n_heads, double std, uint64_t salt)
+{
+    mha *layer = NULL;
+    LAB_REF(mha_new(&layer, d_model, n_heads, 1));
+    set_weights(layer, lab_random(4 * (size_t)d_model * d_model, std, salt));
+    return layer;
+}
+
+/* future_layer - the case of a future key whose score would overflow:
+ * (T, 8) x and a layer of 2 heads, random, but token T - 1 is 1e300 e_0,
+ * and row 0 of W_Q, W_K, W_V is 0 but for W_K[0][0] = 1: its key is 1e300
+ * in column 0, its query and value 0. Column 0 of W_Q is 1e12 e_1, and
+ * x[i][1] >= 1 for the other tokens: their queries hold 1e12 or more in
+ * column 0, so q_i . k_(T-1) is past 1e308 - a score the causal mask hides
+ * from every query but T - 1's, whose query is 0 */
+static mha *future_layer(causal_case *c, int T)
+{
+    enum { D = 8 };
+    double *w = lab_random(4 * D * D, 0.35, SALT_FC_FUTURE);     /* W_Q, W_K, W_V, W_O */
+    double *w_q = w, *w_k = w + D * D, *w_v = w + 2 * D * D;
+    for (int col = 0; col < D; col++) w_q[col] = w_k[col] = w_v[col] = 0.0;
+    w_k[0] = 1.0;
+    for (int r = 0; r < D; r++) w_q[r * D] = r == 1 ? 1e12 : 0.0;
+    double *x = lab_random((size_t)T * D, 1.0, SALT_FC_FUTURE + 1);
+    for (int t = 0; t < T - 1; t++) x[t * D + 1] = 1.0 + fabs(x[t * D + 1]);
+    for (int col = 0; col < D; col++) x[(T - 1) * D + col] = col == 0 ? 1e300 : 0.0;
+    c->x = x;
+    mha *layer = NULL;
+    LAB_REF(mha_new(&layer, D, 2, 1));
+    set_weights(layer, w);
+    return layer;
+}
+
+/* random_causal - the cases of mha_forward_causal drawn from the run's
+ * seed (c->name says which, with the seed); the layer. Each pair of cases
+ * that shares a shape does so on purpose (fresh values for one shape); no
+ * other shares one with another case. */
+static mha *random_causal(causal_case *c, int which)
+{
+    mha *layer = NULL;
+    const char *what = "";
+    int T, d, H;
+    c->weights = true;
+    if (which == FC_1024 || which == FC_LONG || which == FC_LONG_AGAIN) {
+        /* long sequences at Mini-GPT's width: 1024 tokens (2 or 4 heads: their
+         * weights, 32 MB at most, fit in the harness's shared memory), then a
+         * random length twice, the same shape again with fresh values and no
+         * weights */
+        bool again = which == FC_LONG_AGAIN;
+        T = which == FC_1024 ? 1024 : (int)lab_random_int(256, 320, SALT_FC_LONG);
+        d = 64, H = 1 << lab_random_int(1, 2, which == FC_1024 ? SALT_FC_1024 : SALT_FC_LONG);
+        uint64_t salt = which == FC_1024 ? SALT_FC_1024 : again ? SALT_FC_AGAIN : SALT_FC_LONG;
+        layer = random_layer(d, H, 0.125, salt);
+        c->x = lab_random((size_t)T * d, 1.0, salt + 1000);
+        c->weights = !again;
+        if (again)
+            what = EN_ES("the same shape again, fresh values, weights = NULL: ",
+                         "la misma forma otra vez, valores nuevos, weights = NULL: ");
+    } else if (which == FC_T1) {
+        T = 1, H = (int)lab_random_int(1, 4, SALT_FC_T1);
+        d = H * (int)lab_random_int(3, 5, SALT_FC_T1 + 1);          /* d_k >= 3: not (1, 6, 3) */
+        layer = random_layer(d, H, 0.5, SALT_FC_T1);
+        c->x = lab_random((size_t)d, 2.0, SALT_FC_T1 + 1000);
+    } else {                                                        /* FC_FUTURE */
+        T = (int)lab_random_int(13, 31, SALT_FC_FUTURE), d = 8, H = 2;
+        layer = future_layer(c, T);
+        what = EN_ES("a future key whose score would overflow - the last token's key holds "
+                     "1e300, every earlier query 1e12 or more in that column (q . k past 1e308, "
+                     "were it computed) - hidden by the causal mask: ",
+                     "una key futura cuya puntuación desbordaría - la key del último token "
+                     "tiene 1e300, cada query anterior 1e12 o más en esa columna (q . k más "
+                     "allá de 1e308, si se calculara) - oculta por la máscara causal: ");
+    }
+    c->T = T, c->d_model = d, c->n_heads = H;
+    snprintf(c->name, sizeof c->name,
+             EN_ES("%srandom T=%d, d_model=%d, %d head%s%s", "%saleatorio T=%d, d_model=%d, "
+                   "%d cabeza%s%s"),
+             what, T, d, H, H == 1 ? "" : "s", seed_text());
+    return layer;
 }
 
 mha causal_layer(const causal_case *c)
@@ -605,6 +893,9 @@ static void causal_case_make(causal_case *c, int which)
                      "cuatro cabezas plantadas, con máscara causal");
         break;
     }
+    case FC_1024: case FC_LONG: case FC_LONG_AGAIN: case FC_T1: case FC_FUTURE:
+        layer = random_causal(c, which);
+        break;
     default: {
         const layer_shape *s = &shapes[which];
         c->T = s->T, c->d_model = s->d_model, c->n_heads = s->n_heads, c->weights = s->weights;
@@ -661,18 +952,77 @@ static void causal_case_make(causal_case *c, int which)
     }
 }
 
+/* the buffers of mha_forward_causal, in the order of the call */
+enum { B_OUT, B_WEIGHTS, B_WQKV, B_WO, B_X, N_BUFS };
+static const char *const buf_name[N_BUFS] = { "out", "weights", "layer->w_qkv", "layer->w_o",
+                                              "x" };
+static const char *const arg_name[N_BUFS] = { "out", "weights", "layer", "layer", "x" };
+
+/* layer_kept - after a call of mha_forward_causal on a layer (d_model,
+ * n_heads): what its struct held then (seen, from calls.c: layer.h) must
+ * be what it held before; each field that changed is a failure that names
+ * it */
+static void layer_kept(const lab_mat *seen, int d_model, int n_heads)
+{
+    const double *v = seen->p;
+    if (v[0] == LAB_UNWRITTEN) lab_bug("the driver did not say what the layer held");
+    static const char *const size_name[3] = { "d_model", "n_heads", "d_k" };
+    const double was[3] = { d_model, n_heads, d_model / n_heads };
+    bool changed = false;
+    for (int f = LAYER_D_MODEL; f <= LAYER_D_K; f++)
+        if (v[f] != was[f]) {
+            lab_fail(EN_ES("mha_forward_causal changed the layer it was given: layer->%s was "
+                           "%g before the call and is %g after it",
+                           "mha_forward_causal cambió la capa que recibió: layer->%s era %g "
+                           "antes de la llamada y es %g después"), size_name[f], was[f], v[f]);
+            changed = true;
+        }
+    for (int f = LAYER_W_QKV; f <= LAYER_W_O; f++)
+        if (v[f] != LAYER_SAME) {
+            lab_fail(EN_ES("mha_forward_causal changed the layer it was given: layer->%s "
+                           "pointed at the layer's weights before the call, and after it %s",
+                           "mha_forward_causal cambió la capa que recibió: layer->%s apuntaba "
+                           "a los pesos de la capa antes de la llamada, y después %s"),
+                     f == LAYER_W_QKV ? "w_qkv" : "w_o",
+                     v[f] == LAYER_NULL ? EN_ES("is NULL", "es NULL")
+                                        : EN_ES("points elsewhere", "apunta a otro sitio"));
+            changed = true;
+        }
+    if (changed)
+        lab_hint(EN_ES("the layer is a const mha *: the causal layer reads it and leaves it as "
+                       "it was - its sizes, its two pointers and the weights they point at - "
+                       "since the caller runs the same layer on the next sequence and frees it "
+                       "with mha_free. Keep what you work out in variables and buffers of your "
+                       "own",
+                       "la capa es un const mha *: la capa causal la lee y la deja como estaba "
+                       "- sus tamaños, sus dos punteros y los pesos a los que apuntan - porque "
+                       "quien llama usa la misma capa con la siguiente secuencia y la libera "
+                       "con mha_free. Guarda lo que calcules en variables y búferes tuyos"));
+}
+
+/* with_record - b[N_BUFS] and, after them, the record of the layer's struct
+ * (layer.h) when a layer is passed, into all; the number of buffers */
+static int with_record(lab_mat *all[N_BUFS + 1], lab_mat *const b[N_BUFS])
+{
+    memcpy(all, b, N_BUFS * sizeof *b);
+    all[N_BUFS] = b[B_WQKV] ? lab_out("*layer", 1, LAYER_SEEN) : NULL;
+    return b[B_WQKV] ? N_BUFS + 1 : N_BUFS;
+}
+
 /* causal_call - the learner's mha_forward_causal on case c: out[0] out,
- * out[1] weights (or NULL) */
+ * out[1] weights (or NULL); the layer's struct read back after the call */
 static mm_status causal_call(const causal_case *c, lab_mat *out[2])
 {
     int T = c->T, d = c->d_model, H = c->n_heads;
     out[0] = lab_out("out", T, d);
     out[1] = c->weights ? lab_out("weights", H * T, T) : NULL;
-    lab_mat *w_qkv = lab_in("layer->w_qkv", d, 3 * d, c->w_qkv);
-    lab_mat *w_o = lab_in("layer->w_o", d, d, c->w_o);
-    lab_mat *x = lab_in("x", T, d, c->x);
-    return lab_call("mha_forward_causal", LAB_BUFS(out[0], out[1], w_qkv, w_o, x),
-                    LAB_INTS(T, d, H));
+    lab_mat *b[N_BUFS] = { out[0], out[1], lab_in("layer->w_qkv", d, 3 * d, c->w_qkv),
+                           lab_in("layer->w_o", d, d, c->w_o), lab_in("x", T, d, c->x) };
+    lab_mat *all[N_BUFS + 1];
+    mm_status st = lab_call("mha_forward_causal", with_record(all, b), all, 3,
+                            (const long[3]){ T, d, H });
+    layer_kept(all[N_BUFS], d, H);
+    return st;
 }
 
 /* above_diagonal_zero - every weight above the diagonal exactly 0 (the
@@ -702,6 +1052,25 @@ static void above_diagonal_zero(const causal_case *c, const lab_mat *w)
             }
 }
 
+/* future_key_hint - the case of a future key whose score overflows failed
+ * with a status, or with NaN in out: the layer looked at that score */
+static void future_key_hint(void)
+{
+    lab_hint(EN_ES("the last token's key, hidden from every earlier query, gives a score that "
+                   "overflows - and your layer computed it (or added the mask to it: inf + "
+                   "(-inf) is NaN). A key the mask hides must not matter: with -INFINITY in the "
+                   "mask, sdpa scores no key after a row's last visible one; a finite mask "
+                   "(-1e9) gets it scored, and so does attention that scores every key before "
+                   "it masks (drop a hidden key's score before you look at it)",
+                   "la key del último token, oculta a todas las queries anteriores, da una "
+                   "puntuación que desborda - y tu capa la calculó (o le sumó la máscara: inf "
+                   "+ (-inf) es NaN). Una key que la máscara oculta no debe contar: con "
+                   "-INFINITY en la máscara, sdpa no puntúa ninguna key después de la última "
+                   "visible de una fila; una máscara finita (-1e9) hace que se puntúe, y "
+                   "también una atención que puntúa todas las keys antes de aplicar la máscara "
+                   "(descarta la puntuación de una key oculta antes de mirarla)"));
+}
+
 static void check_causal(int which)
 {
     causal_case c;
@@ -712,6 +1081,12 @@ static void check_causal(int which)
     const double *want[2] = { c.want_out, c.want_w };
     if (lab_check_values(st, c.weights ? 2 : 1, out, want, diagnose_causal, &c)) {
         if (c.weights) above_diagonal_zero(&c, out[1]);
+        return;
+    }
+    bool nan_out = false;
+    for (size_t e = 0; st == MM_OK && e < out[0]->n; e++) nan_out |= isnan(out[0]->p[e]);
+    if (which == FC_FUTURE && (st != MM_OK || nan_out)) {
+        future_key_hint();
         return;
     }
     const char *why = lab_learner_error();
@@ -818,12 +1193,6 @@ static void check_prefix(int unused)
 
 /* ---- mha_forward_causal: bad arguments --------------------------------------------------- */
 
-/* the buffers of mha_forward_causal, in the order of the call */
-enum { B_OUT, B_WEIGHTS, B_WQKV, B_WO, B_X, N_BUFS };
-static const char *const buf_name[N_BUFS] = { "out", "weights", "layer->w_qkv", "layer->w_o",
-                                              "x" };
-static const char *const arg_name[N_BUFS] = { "out", "weights", "layer", "layer", "x" };
-
 /* the rooms: T = 2, d_model = 2, one head; W_Q = I, W_K = [[0,1],[1,0]],
  * W_V = [[2,0],[0,3]] packed, W_O = I, x = I */
 #define ROOM_WQKV 1, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3
@@ -839,10 +1208,16 @@ static void rooms_with(lab_mat *b[N_BUFS], const double *wqkv, const double *x)
     b[B_X] = lab_in("x", 2, 2, x ? x : room_eye);
 }
 
+/* causal_refused - call_refused for mha_forward_causal on a layer (2, 1),
+ * the outputs as they were after MM_EINVAL (after MM_ERANGE they are
+ * unspecified), the layer's struct read back after the call */
 static bool causal_refused(lab_mat *const b[N_BUFS], long T, mm_status want, const char *when)
 {
-    return call_refused("mha_forward_causal", N_BUFS, b, 3, (const long[3]){ T, 2, 1 }, want,
-                        when);
+    lab_mat *all[N_BUFS + 1];
+    bool right = call_refused_kept("mha_forward_causal", with_record(all, b), all, N_BUFS,
+                                   want == MM_EINVAL, 3, (const long[3]){ T, 2, 1 }, want, when);
+    if (all[N_BUFS]) layer_kept(all[N_BUFS], 2, 1);
+    return right;
 }
 
 static void check_causal_nulls(int unused)
@@ -964,6 +1339,34 @@ static void check_causal_overflow(int unused)
                        "el estado que da, sea cual sea"));
 }
 
+/* check_causal_one_token_overflow - one token whose score with itself
+ * overflows: MM_ERANGE (one token attends to itself: its weight is 1 only
+ * if its score is a number) */
+static void check_causal_one_token_overflow(int unused)
+{
+    (void)unused;
+    lab_mat *b[N_BUFS] = { lab_out("out", 1, 2), lab_out("weights", 1, 1),
+                           lab_in(buf_name[B_WQKV], 2, 6, (const double[12]){ 1, 0, 1, 0, 1, 0,
+                                                                             0, 1, 0, 1, 0, 1 }),
+                           lab_in(buf_name[B_WO], 2, 2, room_eye),
+                           lab_in("x", 1, 2, (const double[2]){ 1e160, 0 }) };
+    const char *name = EN_ES("one token, x = [[1e160, 0]], W_Q = W_K = W_V = I: its score with "
+                             "itself, q . k = 1e320, overflows",
+                             "un token, x = [[1e160, 0]], W_Q = W_K = W_V = I: su puntuación "
+                             "consigo mismo, q . k = 1e320, desborda");
+    char when[200];
+    lab_case_when(when, sizeof when, "%s", name);
+    if (!causal_refused(b, 1, MM_ERANGE, when))
+        lab_hint(EN_ES("one token sees itself only: its weight is 1 if its score q . k / "
+                       "sqrt(d_k) is a number, and here it is not - attention returns MM_ERANGE "
+                       "(sdpa's status, through mha_forward). A shortcut for T = 1 that skips "
+                       "the score skips that too",
+                       "un token solo se ve a sí mismo: su peso es 1 si su puntuación q . k / "
+                       "sqrt(d_k) es un número, y aquí no lo es - la atención devuelve "
+                       "MM_ERANGE (el estado de sdpa, por mha_forward). Un atajo para T = 1 que "
+                       "se salta la puntuación se salta también eso"));
+}
+
 /* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
 
 #define MASK(fn, i) ((fn) * 16 + (i))
@@ -973,6 +1376,7 @@ const lab_check lab_checks[] = {
     { "mask_causal", "c2_one_token", check_mask, MASK(FN_CAUSAL, 1) },
     { "mask_causal", "c3_six", check_mask, MASK(FN_CAUSAL, 2) },
     { "mask_causal", "c4_two", check_mask, MASK(FN_CAUSAL, 3) },
+    { "mask_causal", "c5_random_long", check_mask, MASK(FN_CAUSAL, 4) },
     { "mask_causal", "e1_null", check_mask_nulls, FN_CAUSAL },
     { "mask_causal", "e2_bad_sizes", check_mask_sizes, FN_CAUSAL },
     { "mask_causal", "e3_too_large", check_mask_too_large, FN_CAUSAL },
@@ -981,6 +1385,8 @@ const lab_check lab_checks[] = {
     { "mask_padding", "c3_length_zero", check_mask, MASK(FN_PADDING, 2) },
     { "mask_padding", "c4_one_query", check_mask, MASK(FN_PADDING, 3) },
     { "mask_padding", "c5_more_queries", check_mask, MASK(FN_PADDING, 4) },
+    { "mask_padding", "c6_random_long", check_mask, MASK(FN_PADDING, 5) },
+    { "mask_padding", "c7_same_shape_one_hidden", check_mask, MASK(FN_PADDING, 6) },
     { "mask_padding", "e1_null", check_mask_nulls, FN_PADDING },
     { "mask_padding", "e2_bad_sizes", check_mask_sizes, FN_PADDING },
     { "mask_padding", "e3_bad_length", check_padding_length, 0 },
@@ -990,6 +1396,8 @@ const lab_check lab_checks[] = {
     { "mask_from_bool", "c3_all_true", check_mask, MASK(FN_FROM_BOOL, 2) },
     { "mask_from_bool", "c4_all_false", check_mask, MASK(FN_FROM_BOOL, 3) },
     { "mask_from_bool", "c5_one_cell", check_mask, MASK(FN_FROM_BOOL, 4) },
+    { "mask_from_bool", "c6_random_long", check_mask, MASK(FN_FROM_BOOL, 5) },
+    { "mask_from_bool", "c7_same_shape_one_hidden", check_mask, MASK(FN_FROM_BOOL, 6) },
     { "mask_from_bool", "e1_null", check_mask_nulls, FN_FROM_BOOL },
     { "mask_from_bool", "e2_bad_sizes", check_mask_sizes, FN_FROM_BOOL },
     { "mask_from_bool", "e3_overlap", check_from_bool_overlap, 0 },
@@ -999,12 +1407,16 @@ const lab_check lab_checks[] = {
     { "mask_combine", "c3_same_buffer", check_mask, MASK(FN_COMBINE, 2) },
     { "mask_combine", "c4_minus_inf", check_mask, MASK(FN_COMBINE, 3) },
     { "mask_combine", "c5_near_max", check_mask, MASK(FN_COMBINE, 4) },
+    { "mask_combine", "c6_random_long", check_mask, MASK(FN_COMBINE, 5) },
+    { "mask_combine", "c7_same_shape_again", check_mask, MASK(FN_COMBINE, 6) },
     { "mask_combine", "e1_null", check_mask_nulls, FN_COMBINE },
     { "mask_combine", "e2_bad_sizes", check_mask_sizes, FN_COMBINE },
     { "mask_combine", "e3_not_a_mask", check_combine_values, 0 },
     { "mask_combine", "e4_overflow", check_combine_values, 1 },
     { "mask_combine", "e5_overlap", check_combine_overlap, 0 },
     { "mask_combine", "e6_too_large", check_mask_too_large, FN_COMBINE },
+    { "mask_combine", "e7_random_plus_inf", check_combine_random_bad, 0 },
+    { "mask_combine", "e8_random_overflow", check_combine_random_bad, 1 },
     { "mha_forward_causal", "c1_worked_example", check_causal, FC_WORKED },
     { "mha_forward_causal", "c2_worked_no_weights", check_causal, FC_WORKED_NO_WEIGHTS },
     { "mha_forward_causal", "c3_initial_weights", check_causal, FC_INIT },
@@ -1014,10 +1426,16 @@ const lab_check lab_checks[] = {
     { "mha_forward_causal", "c7_planted_heads", check_causal, FC_PLANTED },
     { "mha_forward_causal", "c8_planted_no_weights", check_causal, FC_PLANTED_NO_WEIGHTS },
     { "mha_forward_causal", "c9_prefix_invariance", check_prefix, 0 },
+    { "mha_forward_causal", "c10_random_1024", check_causal, FC_1024 },
+    { "mha_forward_causal", "c11_random_long", check_causal, FC_LONG },
+    { "mha_forward_causal", "c12_same_shape_again", check_causal, FC_LONG_AGAIN },
+    { "mha_forward_causal", "c13_one_token_random", check_causal, FC_T1 },
+    { "mha_forward_causal", "c14_future_key_overflows", check_causal, FC_FUTURE },
     { "mha_forward_causal", "e1_null", check_causal_nulls, 0 },
     { "mha_forward_causal", "e2_bad_sizes", check_causal_sizes, 0 },
     { "mha_forward_causal", "e3_not_finite", check_causal_x, 0 },
     { "mha_forward_causal", "e4_overlap", check_causal_aliases, 0 },
     { "mha_forward_causal", "e5_overflow", check_causal_overflow, 0 },
+    { "mha_forward_causal", "e6_one_token_overflow", check_causal_one_token_overflow, 0 },
     { NULL, NULL, NULL, 0 }
 };

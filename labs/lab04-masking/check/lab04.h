@@ -46,6 +46,12 @@ typedef struct {
 lab_diagnose diagnose_mask;
 lab_diagnose diagnose_causal;
 
+/* combine_status_hint - mask_combine on case c returned got, where the
+ * reference returns want: if reading bias, or other, transposed gives got
+ * (an overflow found where the right sums have none, or one missed), say
+ * so; true if that was said */
+bool combine_status_hint(const mask_case *c, mm_status want, mm_status got);
+
 /* show_hidden_rows - after a wrong mask: when want (T, T) has a row that
  * hides every key and got holds no NaN or +inf, run chapter 03's
  * mha_forward with got as its bias and say what that row of the weights

@@ -742,6 +742,8 @@ def numpy_cases():
          "en", right, 0, ["| sees Makefile: False - sees /root or /home: False", "NumPy: 10 of 10 tables right"]),
         ("print-flood", "300 MiB written to file descriptor 2: what is kept is bounded", [("    O = A @ V", "    O = A @ V\n    import os\n    for _ in range(300):\n        os.write(2, b'x' * (1 << 20))")],
          "en", right, 0, ["NumPy: 10 of 10 tables right, 0 wrong, 0 pending; large inputs: ok."]),
+        ("huge-dict", "a dict of 200,000 more keys: only the ten tables and eight others are read", [('    return {"Q": Q,', '    return {**{("k%d" % i): i for i in range(200000)}, "Q": Q,')],
+         "en", right, 0, ["NumPy: 10 of 10 tables right", "Your dict has keys the checker does not know: k0, k1, k10, k100, k1000, k10000, k100000"]),
         # hand tables against NumPy
         ("hand-differs", "right NumPy, a wrong hand table", [], "en", "a-columns.txt", 0,
          ["[A] NumPy and the reference agree; your hand table differs at row 0, column 0: you wrote 0.38, NumPy gives 0.6285."]),

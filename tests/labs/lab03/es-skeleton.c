@@ -1,8 +1,8 @@
 /* es-skeleton.c - skeleton.c with the report in Spanish.
  * run-lang: es
  * expect-exit: 0
- * expect: 43 comprobaciones pendientes (funciones que aún llaman a LAB_TODO()), 0 superadas, ninguna falla.
- * expect-re: ^mha_forward +18 +0 +0$
+ * expect: 53 comprobaciones pendientes (funciones que aún llaman a LAB_TODO()), 0 superadas, ninguna falla.
+ * expect-re: ^mha_forward +24 +0 +0$
  * expect: función                  pendientes  superadas   fallidas
  */
 #include "pristine-skeleton.c"

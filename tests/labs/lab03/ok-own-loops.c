@@ -7,7 +7,7 @@
  * its own (an overflow is MM_ERANGE, as mm_matmul reports it). Every check
  * passes.
  * expect-exit: 0
- * expect: All 43 checks pass
+ * expect: All 53 checks pass
  */
 #include <limits.h>
 #include <string.h>

@@ -4,9 +4,9 @@
  * wherever it gets as far as the split); what runs without it passes, and
  * nothing fails.
  * expect-exit: 0
- * expect-re: ^mha_split_heads +12 +0 +0$
- * expect-re: ^mha_merge_heads +1 +12 +0$
- * expect-re: ^mha_forward +14 +4 +0$
+ * expect-re: ^mha_split_heads +14 +0 +0$
+ * expect-re: ^mha_merge_heads +1 +14 +0$
+ * expect-re: ^mha_forward +20 +4 +0$
  * expect-not: FAIL
  */
 #define MUTANT_mha_split_heads

@@ -7,8 +7,8 @@
  * run-only: mha_forward
  * expect-exit: nonzero
  * expect: HANG  mha_forward, case 'weights set N(0, 0.5^2) (seed 102), x random (seed 12): T=7 d_model=6 n_heads=3 d_k=2': did not return within
- * expect: call in flight: mha_forward(out, weights, layer->w_qkv, layer->w_o, x, NULL, 7, 6, 3)
- * expect-re: ^mha_forward +0 +2 +16$
+ * expect: call in flight: mha_forward(out, weights, layer->w_qkv, layer->w_o, x, NULL, *layer, 7, 6, 3)
+ * expect-re: ^mha_forward +0 +2 +22$
  */
 #define MUTANT_mha_forward
 #include "base.h"

@@ -8,8 +8,8 @@
  * build: sees tangled/minimodel/attention/mha.c (the sandbox shows a learner's build
  *   the library's headers only)
  * expect-exit: 0
- * expect: All 43 checks pass
- * expect-re: ^total +0 +43 +0$
+ * expect: All 53 checks pass
+ * expect-re: ^total +0 +53 +0$
  */
 #include "minimodel/attention/mha.h"
 #define LAB03_UNUSED(name, ...) \

@@ -4,10 +4,10 @@
  * tests/labs/pristine.sh): every check is pending, none fails, and the run
  * succeeds.
  * expect-exit: 0
- * expect: 43 checks pending
- * expect-re: ^mha_split_heads +12 +0 +0$
- * expect-re: ^mha_merge_heads +13 +0 +0$
- * expect-re: ^mha_forward +18 +0 +0$
+ * expect: 53 checks pending
+ * expect-re: ^mha_split_heads +14 +0 +0$
+ * expect-re: ^mha_merge_heads +15 +0 +0$
+ * expect-re: ^mha_forward +24 +0 +0$
  * expect-not: FAIL
  */
 #include "pristine-skeleton.c"

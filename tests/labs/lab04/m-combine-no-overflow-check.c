@@ -3,7 +3,7 @@
  * run-only: mask_combine
  * expect-exit: 1
  * expect: hint: two finite values can add up to an infinity
- * expect-re: ^mask_combine +0 +10 +1$
+ * expect-re: ^mask_combine +0 +13 +2$
  */
 #define COMBINE_OVERFLOWS(b, o) 0
 #include "base.h"

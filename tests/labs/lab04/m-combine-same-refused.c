@@ -3,7 +3,7 @@
  * run-only: mask_combine
  * expect-exit: 1
  * expect: hint: bias and other may be the same buffer
- * expect-re: ^mask_combine +0 +10 +1$
+ * expect-re: ^mask_combine +0 +14 +1$
  */
 #define COMBINE_SAME_REFUSED
 #include "base.h"

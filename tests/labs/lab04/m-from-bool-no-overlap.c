@@ -3,7 +3,7 @@
  * run-only: mask_from_bool
  * expect-exit: 1
  * expect: hint: bias and allowed must not share memory
- * expect-re: ^mask_from_bool +0 +8 +1$
+ * expect-re: ^mask_from_bool +0 +10 +1$
  */
 #define ARGS_BOOL_NO_OVERLAP
 #include "base.h"

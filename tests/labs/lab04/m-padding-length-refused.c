@@ -3,7 +3,7 @@
  * run-only: mask_padding
  * expect-exit: 1
  * expect: hint: length may be anything from 0 (no key visible) to T_k (every key visible)
- * expect-re: ^mask_padding +0 +7 +2$
+ * expect-re: ^mask_padding +0 +9 +2$
  */
 #define PADDING_LENGTH_OK (length > 0 && length < T_k)
 #include "base.h"

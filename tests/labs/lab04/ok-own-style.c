@@ -7,7 +7,7 @@
  * own mask (not calling mask_causal) in calloc'd memory before
  * mha_forward. Every check passes.
  * expect-exit: 0
- * expect: All 50 checks pass
+ * expect: All 65 checks pass
  */
 #include <math.h>
 #include <stdbool.h>

@@ -1,13 +1,18 @@
 /* own.h - the causal layer with each head's attention written out (no
  * mha_forward), for the subjects of tests/labs/lab04/ whose mistake lives
  * inside the attention: X W_QKV, the library's mha_split_heads, then for
- * each head and query i the scores q_i . k_j / sqrt(d_k) over every key j,
- * OWN_SCORE(s, i, j) (the masked score), a softmax with the row maximum
- * subtracted (OWN_EXP(s, top): exp(s - top); a row that sees nothing has
- * top = -inf), OWN_WEIGHT(w, i, j) (the weight kept), the blend with V,
- * mha_merge_heads and W_O (OWN_OUT(out, concat): mm_matmul). The argument checks are the library's; a NaN x
- * or an overlap is refused, a product that overflows is MM_ERANGE. */
+ * each head and query i the scores q_i . k_j / sqrt(d_k),
+ * OWN_SCORE(s, i, j) (the masked score; a key it hides whatever s is,
+ * OWN_SCORE(0, i, j) = -inf, is not scored at all unless OWN_ALL_SCORES
+ * is defined), a softmax with the row maximum subtracted (OWN_EXP(s, top):
+ * exp(s - top); a row that sees nothing has top = -inf), OWN_WEIGHT(w, i,
+ * j) (the weight kept), the blend with V over the keys of weight not 0,
+ * mha_merge_heads and W_O (OWN_OUT(out, concat): mm_matmul). The argument
+ * checks are the library's; a NaN x or an overlap is refused, a product
+ * that overflows is MM_ERANGE, and so is a score that overflows unless
+ * OWN_SCORE hides it. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include "minimodel/attention/mha.h"
 #include "minimodel/core/error.h"
@@ -21,6 +26,11 @@
 #endif
 #ifndef OWN_WEIGHT
 #define OWN_WEIGHT(w, i, j) (w)
+#endif
+#ifdef OWN_ALL_SCORES
+#define OWN_ALL 1
+#else
+#define OWN_ALL 0
 #endif
 #ifndef OWN_OUT
 #define OWN_OUT(out, concat) mm_matmul(out, concat, layer->w_o, T, d, d, false)
@@ -51,11 +61,16 @@ static mm_status own_causal(double *out, double *weights, const mha *layer, cons
         for (int i = 0; i < T; i++) {
             double top = -INFINITY, sum = 0.0;
             for (int j = 0; j < T; j++) {
+                bool seen = OWN_SCORE(0.0, i, j) != -INFINITY;
                 double dot = 0.0;
-                for (int p = 0; p < d_k; p++) dot += q[i * d_k + p] * k[j * d_k + p];
+                for (int p = 0; (seen || OWN_ALL) && p < d_k; p++)
+                    dot += q[i * d_k + p] * k[j * d_k + p];
                 s[j] = OWN_SCORE(dot * scale, i, j);
+                if (!isfinite(dot) && seen)
+                    st = mm_fail(MM_ERANGE, "own_causal: score (%d, %d) overflows", i, j);
                 if (s[j] > top) top = s[j];
             }
+            if (st != MM_OK) break;
             for (int j = 0; j < T; j++) sum += s[j] = OWN_EXP(s[j], top);
             for (int j = 0; j < T; j++) {
                 s[j] = OWN_WEIGHT(sum > 0 || isnan(sum) ? s[j] / sum : 0.0, i, j);
@@ -63,7 +78,8 @@ static mm_status own_causal(double *out, double *weights, const mha *layer, cons
             }
             for (int p = 0; p < d_k; p++) {
                 double acc = 0.0;
-                for (int j = 0; j < T; j++) acc += s[j] * v[j * d_k + p];
+                for (int j = 0; j < T; j++)
+                    if (s[j] != 0.0) acc += s[j] * v[j * d_k + p];
                 o[h * hs + (size_t)i * d_k + p] = acc;
             }
         }

@@ -3,9 +3,9 @@
  * mha_forward_causal that gets as far as the mask (the base's layer calls
  * mask_causal); the checks it refuses before that pass, and nothing fails.
  * expect-exit: 0
- * expect-re: ^mask_causal +7 +0 +0$
- * expect-re: ^mask_padding +0 +9 +0$
- * expect-re: ^mha_forward_causal +12 +2 +0$
+ * expect-re: ^mask_causal +8 +0 +0$
+ * expect-re: ^mask_padding +0 +11 +0$
+ * expect-re: ^mha_forward_causal +18 +2 +0$
  * expect-not: FAIL
  */
 #define MUTANT_mask_causal

@@ -5,7 +5,7 @@
  * expect-exit: 1
  * expect: CRASH mask_causal, case 'T = INT_MAX': wrote past the end of bias (element 4; bias is (2, 2), elements 0 to 3)
  * expect: call in flight: mask_causal(bias, 2147483647)
- * expect-re: ^mask_causal +0 +6 +1$
+ * expect-re: ^mask_causal +0 +7 +1$
  */
 #define ARGS_NO_SIZE_PRODUCT
 #include "base.h"

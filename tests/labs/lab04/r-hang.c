@@ -7,7 +7,7 @@
  * expect-exit: nonzero
  * expect: HANG  mask_padding, case 'every key real: T_q=3 T_k=4 length=4': did not return within
  * expect: call in flight: mask_padding(bias, 3, 4, 4)
- * expect-re: ^mask_padding +0 +1 +8$
+ * expect-re: ^mask_padding +0 +1 +10$
  */
 #define MUTANT_mask_padding
 #include "base.h"

@@ -3,7 +3,7 @@
  * run-only: mha_forward_causal
  * expect-exit: 1
  * expect: leaked memory: mha_forward_causal allocated 1 block (72 bytes) with malloc/calloc/realloc and did not free it
- * expect-re: ^mha_forward_causal +0 +2 +12$
+ * expect-re: ^mha_forward_causal +0 +2 +18$
  */
 #define FC_FREE(p) ((void)(p))
 #include "base.h"

@@ -4,7 +4,7 @@
  * build: sees tangled/minimodel/attention/mask.c (the sandbox shows a learner's build
  *   the library's headers only)
  * expect-exit: 0
- * expect: All 50 checks pass
- * expect-re: ^total +0 +50 +0$
+ * expect: All 65 checks pass
+ * expect-re: ^total +0 +65 +0$
  */
 #include "minimodel/attention/mask.c"

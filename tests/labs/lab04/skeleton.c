@@ -4,12 +4,12 @@
  * tests/labs/pristine.sh): every check is pending, none fails, and the run
  * succeeds.
  * expect-exit: 0
- * expect: 50 checks pending
- * expect-re: ^mask_causal +7 +0 +0$
- * expect-re: ^mask_padding +9 +0 +0$
- * expect-re: ^mask_from_bool +9 +0 +0$
- * expect-re: ^mask_combine +11 +0 +0$
- * expect-re: ^mha_forward_causal +14 +0 +0$
+ * expect: 65 checks pending
+ * expect-re: ^mask_causal +8 +0 +0$
+ * expect-re: ^mask_padding +11 +0 +0$
+ * expect-re: ^mask_from_bool +11 +0 +0$
+ * expect-re: ^mask_combine +15 +0 +0$
+ * expect-re: ^mha_forward_causal +20 +0 +0$
  * expect-not: FAIL
  */
 #include "pristine-skeleton.c"

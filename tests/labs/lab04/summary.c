@@ -3,11 +3,11 @@
  * pending, passed and failed, separated by tabs - and nothing else.
  * run-args: --summary
  * expect-exit: 0
- * expect-re: ^mask_causal	0	7	0$
- * expect-re: ^mask_padding	0	9	0$
- * expect-re: ^mask_from_bool	0	9	0$
- * expect-re: ^mask_combine	0	11	0$
- * expect-re: ^mha_forward_causal	0	14	0$
+ * expect-re: ^mask_causal	0	8	0$
+ * expect-re: ^mask_padding	0	11	0$
+ * expect-re: ^mask_from_bool	0	11	0$
+ * expect-re: ^mask_combine	0	15	0$
+ * expect-re: ^mha_forward_causal	0	20	0$
  * expect-not-re: ^[^	]*$
  */
 #include "base.h"
