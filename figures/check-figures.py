@@ -84,10 +84,11 @@ LABELS = {
     "mha-split": {
         "en": ["split: head h takes columns", "of every token", "reshape without transpose",
                "is run h of T", "head 0", "head 1", "“head 0”", "“head 1”", "Q's memory: 2 runs of 6",
-               "token 2", "split", "reshape", "(2, 3, 2)"],
-        "es": ["split: la cabeza h toma las columnas", "de cada token", "reshape sin transponer",
+               "token 2", "✗ token 0", "split", "reshape", "(2, 3, 2)"],
+        "es": ["corte: la cabeza h toma las columnas", "de cada token", "reshape sin transponer",
                "es el tramo h de T", "cabeza 0", "cabeza 1", "«cabeza 0»", "«cabeza 1»",
-               "memoria de Q: 2 tramos de 6", "token 2", "split", "reshape", "(2, 3, 2)"],
+               "memoria de Q: 2 tramos de 6", "token 2", "✗ token 0", "corte", "reshape",
+               "(2, 3, 2)"],
     },
     "mask-heads": {
         "en": ["causal mask B", "head 0", "previous token", "head 1", "same word", "head 2",
@@ -893,13 +894,16 @@ def check_sizes(out, names, per_pt):
 #     heatmap: its palette ("set palette defined" in NAME.gp or a file it
 #     loads) must be monotonic in luminance, so that the order of the values
 #     survives, and its two ends at least GREY_MIN apart.
+# An area filled with one of gnuplot's patterns ("fillstyle pattern N", an
+# SVG <pattern> of hatch lines) has the hatch lines' colour, and its hatch
+# as its form: two areas hatched alike are compared, hatched otherwise not.
 # Hatching drawn by a plot of its own (lines over an area) is declared in
 # GREY_HATCHED, and the check verifies that lines of the hatch's colour exist.
 GREY_MIN = 3.0
 # Figures of chapters still being reshaped, whose own colours (in NAME.gp,
 # not style.gp's) fail: listed as "pending", not failed. Remove a name once
 # its figure passes (the check says so).
-GREY_PENDING = {"sdpa-variance", "sdpa-saturation", "sdpa-worked", "mha-split", "mask-after"}
+GREY_PENDING = set()
 GREY_PALETTE_PLOT = 8
 GREY_HATCHED = {   # figure: {area colour: hatch line colour}
     "mask-heads": {"#d4d4d4": "#737373"},
@@ -950,6 +954,19 @@ def svg_series(path):
     def blend(rgb, alpha):
         return tuple(round(alpha * c + (1 - alpha) * 255) for c in rgb)
 
+    # gnuplot's "fillstyle pattern N": <pattern id> holding one path of
+    # hatch lines, style 'stroke:rgb(...)'; an area filled with url(#id) is
+    # the hatch's colour, and its form is the hatch (its path)
+    hatches = {}
+    for pat in root.iter(SVG_NS + "pattern"):
+        line = pat.find(SVG_NS + "path")
+        style = dict((k.strip(), v) for k, v in
+                     (kv.split(":", 1) for kv in (line.get("style") or "").split(";")
+                      if ":" in kv)) if line is not None else {}
+        rgb = parse_colour(style.get("stroke"))
+        if rgb and pat.get("id"):
+            hatches[pat.get("id")] = (rgb, "hatch " + " ".join(line.get("d").split()))
+
     def walk(el, ctx):
         ctx = dict(ctx)
         for key in ("fill", "stroke", "color", "stroke-dasharray", "fill-opacity"):
@@ -974,7 +991,11 @@ def svg_series(path):
             return
         if plot and tag in ("path", "polygon", "rect", "polyline", "line", "circle"):
             fill = (ctx.get("fill") or "none").lower() if tag != "polyline" else "none"
-            if el.get("fill") is not None and fill not in ("none",):
+            hatch = re.fullmatch(r"url\(#([^)]+)\)", (el.get("fill") or "").strip())
+            if el.get("fill") is not None and hatch and hatch.group(1) in hatches:
+                rgb, form = hatches[hatch.group(1)]
+                series.setdefault((plot[0], "area", rgb, form, ""), plot[1])
+            elif el.get("fill") is not None and fill not in ("none",):
                 rgb = resolve(fill)
                 if rgb:
                     rgb = blend(rgb, float(ctx.get("fill-opacity") or 1))
@@ -1106,8 +1127,8 @@ def check_greyscale(out, name, src="figures"):
         for b in keys[i + 1:]:
             if a[1] != b[1] or a[2] == b[2]:
                 continue                         # another kind, or the same colour
-            if a[1] == "line" and (a[3] != b[3] or a[4] != b[4]):
-                continue                         # another dash pattern or marker
+            if a[3] != b[3] or a[4] != b[4]:
+                continue                         # another dash pattern, marker or hatch
             if a[1] == "area" and (a[2] in hatched) != (b[2] in hatched):
                 continue                         # one of the two is hatched
             ratio = contrast(a[2], b[2])
@@ -1174,9 +1195,28 @@ def self_test(work, out, name):
             or len([f for f in grey if "not monotonic in luminance" in f]) != 1:
         sys.exit(f"check-figures --self-test: expected bars 1.5:1 apart in luminance and a "
                  f"palette dark at both ends to fail the greyscale check; got {grey}")
+    # two bands hatched alike in colours 1.3:1 apart fail; hatched the other
+    # way (gnuplot's pattern 5 against 4) they are told apart by their form
+    hatched = []
+    for second in (4, 5):
+        with open(f"{grey_work}/hatch.gp", "w", encoding="utf-8") as f:
+            f.write(f"set terminal svg\nset output '{grey_work}/en/hatch.svg'\n"
+                    f"plot '+' using 1:1:($1 + 1) with filledcurves fillstyle pattern 4 "
+                    f"noborder linecolor rgb '#d6604d' title 'a', '+' using 1:($1 + 2):($1 + 3) "
+                    f"with filledcurves fillstyle pattern {second} noborder "
+                    f"linecolor rgb '#2171b5' title 'b'\n")
+        subprocess.run(["gnuplot", f"{grey_work}/hatch.gp"], check=True)
+        check_greyscale(grey_work, "hatch", grey_work)
+        hatched.append(list(failures))
+        failures.clear()
+    if len([f for f in hatched[0] if "greyscale its area series" in f]) != 1 or hatched[1]:
+        sys.exit(f"check-figures --self-test: expected two areas hatched alike, 1.3:1 apart, "
+                 f"to fail the greyscale check and hatched in two directions to pass; got "
+                 f"{hatched}")
     print(f"check-figures --self-test: 7 pt text and a half-width inclusion fail as they "
           f"should, e.g. {small_font[0][:120]}...")
     print(f"check-figures --self-test: greyscale: {grey[0][:150]}...")
+    print(f"check-figures --self-test: greyscale, hatched alike: {hatched[0][0][:150]}...")
 
 
 def main():
@@ -1220,7 +1260,7 @@ def main():
           f"smallest text as printed (pt): {', '.join(sizes)} (target {MIN_PT:g}, "
           f"scripts {SCRIPT * MIN_PT:.1f})")
     print(f"check-figures: smallest greyscale contrast between series that must differ "
-          f"(target {GREY_MIN:g}:1; 'by form': told apart by dashes or markers): "
+          f"(target {GREY_MIN:g}:1; 'by form': told apart by dashes, markers or hatching): "
           f"{', '.join(greys)}")
 
 

@@ -1,10 +1,11 @@
 # mask-after.gp - chapter 04's argument 1: mask before the softmax, not
 # after. Row 1 of head 0 of chapter 03's worked example, scaled scores
 # (0, 1, 1)/sqrt 2, key 2 hidden: the weights of keys 0, 1, 2 as grouped
-# bars, masked before the softmax (blue), masked after it (red), and masked
-# after it with the future score 3/sqrt 2 (dark red); over each group the
-# row's sum, and for a key set to 0 after the softmax, dashed, the weight
-# it had (the share of the row the future took).
+# bars, masked before the softmax (dark blue), masked after it (orange),
+# and masked after it with the future score 3/sqrt 2 (pale blue): style.gp's
+# col_dark, col_mid and col_light, 3:1 apart in greyscale, bordered. Over
+# each group the row's sum, and for a key set to 0 after the softmax,
+# dashed, the weight it had (the share of the row the future took).
 # Data: mask-after (index 0: group key weight cut; index 1: group sum f).
 # Printed at width=\textwidth (book/*/04-masking.nw).
 fig_fraction = 1.0
@@ -24,7 +25,7 @@ set rmargin at screen 1 - sx(PR)
 set bmargin at screen sy(PB)
 set tmargin at screen 1 - sy(PT)
 
-colour(g) = (g == 0) ? 0x2171b5 : (g == 1) ? 0xd6604d : 0x99000d
+colour(g) = (g == 0) ? col_dark : (g == 1) ? col_mid : col_light
 bar(g, j) = g + (j - 1) * 0.32      # x of key j's bar in group g
 BW = 0.3
 
@@ -61,9 +62,9 @@ do for [g = 0:2] {
 }
 set key at screen 1 - sx(PR), screen 1 - sy(0.35) right Left reverse samplen 1.5 noautotitle
 
-set style fill solid 0.9 noborder
-plot data index 0 using (bar($1, $2)):3:(BW):(colour($1)) \
-        with boxes linecolor rgb variable notitle, \
+set style fill solid 1.0 border linecolor rgb col_edge
+plot for [g = 0:2] data index 0 using (bar($1, $2)):($1 == g ? $3 : NaN):(BW) \
+        with boxes linecolor rgb colour(g) notitle, \
      '' index 0 using (bar($1, $2)):4:(BW) with boxes fillstyle empty \
         dashtype 2 linewidth 1.5 linecolor rgb '#606060' \
         title tr("key 2's weight before it was set to 0", \

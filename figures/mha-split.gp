@@ -3,8 +3,9 @@
 # Top: the split; head h takes column block h of every token. Bottom: a
 # reshape without the transpose; "head h" is the h-th run of T d_k numbers
 # in memory (whole rows), so its rows mix tokens and blocks. A cell's
-# colour is the head its column belongs to; a row label is the token the
-# row came from, red where it is not the token of that row of a head.
+# colour is the head its column belongs to (col_light, col_mid: 3:1 apart
+# in greyscale); a row label is the token the row came from, black, or
+# orange with a cross where it is not the token of that row of a head.
 # Data: mha-split (index 0 Q: t c value block; index 1 split, index 2
 # reshape: h t c value src_t src_c).
 # Printed at width=1.0\textwidth (book/*/03-multi-head.nw).
@@ -18,11 +19,12 @@ NH = int(S_max_x) + 1
 DK = int(S_max_y) + 1
 
 # x: token labels | Q | arrow | labels | head 0 | labels | head 1
-LAB = 2.0                           # room for "token 0" left of a grid
+LAB = 2.0                           # room for "token 0" left of Q
+LABH = 2.6                          # and for "✗ token 0" left of a head
 xQ = 0
 xA0 = D + 0.4                       # the arrow
 xA1 = D + 2.4
-xH(h) = xA1 + LAB + h * (DK + LAB)  # left of head h's grid
+xH(h) = xA1 + LABH + h * (DK + LABH)  # left of head h's grid
 xmin = -LAB
 xmax = xH(NH - 1) + DK + 0.2
 # y, each of the two panels: title, column heads, grid, name below
@@ -46,16 +48,17 @@ unset border
 unset tics
 unset key
 
-fill(b) = (b == 0) ? 0xc6dbef : 0xfdd0a2      # head 0 blue, head 1 orange
-ink(b) = (b == 0) ? 0x08519c : 0xa63603       # the same, dark, for text
-red = 0xcb181d
-grey = 0x404040
+rgb(c) = int("0x" . c[2:])                    # style.gp's '#rrggbb' as a number
+fill(b) = rgb((b == 0) ? col_light : col_mid)  # head 0 pale blue, head 1 orange
+ink(b) = (b == 0) ? col_dark : col_mid         # the heads' names over Q
+grey = rgb(col_edge)
+wrong = rgb(col_mid)                           # a row from another token, crossed
 head = tr("head", "cabeza")
 quoted(s) = tr("“", "«") . s . tr("”", "»")
 
 # titles
 set label tr("split: head h takes columns h d_k … (h+1) d_k − 1 of every token", \
-             "split: la cabeza h toma las columnas h d_k … (h+1) d_k − 1 de cada token") \
+             "corte: la cabeza h toma las columnas h d_k … (h+1) d_k − 1 de cada token") \
     at xmin + 0.1, yT(0) left
 set label tr("reshape without transpose: “head h” is run h of T d_k numbers in memory", \
              "reshape sin transponer: la «cabeza h» es el tramo h de T d_k números en memoria") \
@@ -68,7 +71,7 @@ do for [p = 0:1] {
     # the arrow from Q to the stack, its name above, the stack's shape below
     set arrow from xA0, yG(p) + T / 2.0 to xA1, yG(p) + T / 2.0 \
         head filled size 0.35,25 linewidth 2 linecolor rgb grey
-    set label (p == 0 ? "split" : "reshape") at (xA0 + xA1) / 2, yG(p) + T / 2.0 - 0.45 center
+    set label (p == 0 ? tr("split", "corte") : "reshape") at (xA0 + xA1) / 2, yG(p) + T / 2.0 - 0.45 center
     set label sprintf("(%d, %d, %d)", NH, T, DK) at (xA0 + xA1) / 2, yG(p) + T / 2.0 + 0.55 center
     do for [h = 0:NH - 1] {
         name = sprintf("%s %d", head, h)
@@ -112,5 +115,6 @@ plot for [p = 0:1] data index 0 using (xQ + $2 + cell):(yG(p) + $1 + cell):(cell
      for [p = 0:1] data index 0 using (xQ - 0.2):(yG(p) + $1 + cell):($2 == 0 ? sprintf("token %d", $1) : "") \
          with labels right, \
      for [p = 0:1] data index p + 1 using (xH($1) - 0.2):(yG(p) + $2 + cell): \
-         ($3 == 0 ? sprintf("token %d", $5) : ""):($5 == $2 ? grey : red) \
+         ($3 == 0 ? sprintf($5 == $2 ? "token %d" : "✗ token %d", $5) : ""): \
+         ($5 == $2 ? 0 : wrong) \
          with labels right textcolor rgb variable

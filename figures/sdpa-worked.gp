@@ -7,8 +7,8 @@ eval figure(0.8, 6.4)
 set bmargin 3.2
 set tmargin 1
 set rmargin 5
-unscaled = '#d6604d'
-scaled = '#2171b5'
+unscaled = col_orange         # 5.5:1 from col_dark in greyscale
+scaled = col_dark
 
 set xrange [-0.7:1.7]
 set xtics 0,1,1 scale 0
@@ -21,7 +21,7 @@ set grid ytics linecolor rgb '#dddddd'
 set y2range [0:1.02]
 set y2tics ("1/2" 0.5) scale 0.5 textcolor rgb '#606060'
 set key top left Left reverse samplen 1.5 spacing 1.1
-set style fill solid 0.9 noborder
+set style fill solid 1.0 noborder
 set boxwidth 0.34
 plot 0.5 with lines dashtype 2 linecolor rgb '#808080' notitle, \
      data using ($1 - 0.18):2 with boxes linecolor rgb unscaled \

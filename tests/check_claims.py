@@ -12,6 +12,10 @@ edition given, grouped as in the table (16{,}384), with a thin space
 (16\\,384, the Spanish style) or, below 10 000, ungrouped (3072). Then every
 decimal number and every grouped number in any edition's prose must be in the
 table, so a number cannot be added to a chapter without being checked.
+A number right after "PyTorch", "Python", "version(s)" or "versión/versiones"
+(PyTorch~1.13, la versión 2.5) is a version, not a computed number: skipped.
+
+    check_claims.py --self-test   the numbers it finds and skips in sample prose
 """
 import argparse
 import collections
@@ -23,6 +27,9 @@ import sys
 
 NUMBER = re.compile(r"(?<![\w.\\])\d+(?:\{,\}\d{3})+(?![\d])|(?<![\w.\\])\d+\.\d+(?!\d|\.\d)")
 LAYOUT = re.compile(r"\s*\\(?:textwidth|linewidth|columnwidth)|\s*(?:em|ex|pt|cm|mm|in)\b")
+# a version: the number follows one of these words, with only spaces or ~ between
+VERSION = re.compile(r"(?:\bPyTorch|\bPython|\b[Vv]ersions?|\b[Vv]ersi(?:ón|ones))"
+                     r"(?:~|\\ |\s)+$")
 
 
 def prose(path):
@@ -42,8 +49,31 @@ def prose(path):
 
 def numbers_in(text):
     for m in NUMBER.finditer(text):
-        if not LAYOUT.match(text, m.end()):
+        if not LAYOUT.match(text, m.end()) and \
+                not VERSION.search(text, max(0, m.start() - 40), m.start()):
             yield m.group(0)
+
+
+# the numbers numbers_in must find in a line of prose (and so not skip)
+SELF_TEST = [
+    ("In PyTorch~1.13 the row is NaN; since PyTorch 2.5, zeros.", []),
+    ("la versión 2.5 de PyTorch y las versiones 2.0 y 2.1", ["2.1"]),
+    ("Python~3.11 and version 1.2, versions 0.5", []),
+    ("PyTorch gives 0.3302 and 0.6698.", ["0.3302", "0.6698"]),
+    ("the weight 0.9550 of version-free prose, 16{,}384 parameters", ["0.9550", "16{,}384"]),
+    ("a width of 0.8\\textwidth, 2.5 cm", []),
+]
+
+
+def self_test():
+    bad = [(text, list(numbers_in(text)), want) for text, want in SELF_TEST
+           if list(numbers_in(text)) != want]
+    for text, got, want in bad:
+        print(f"claims self-test: in {text!r} found {got}, expected {want}")
+    if not bad:
+        print(f"claims self-test: versions after PyTorch, Python, version(s), versión(es) "
+              f"are skipped, other numbers found ({len(SELF_TEST)} samples)")
+    return 1 if bad else 0
 
 
 def facts(path):
@@ -104,6 +134,8 @@ def agrees(literal, value, how):
 
 
 def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
     args = argparse.ArgumentParser(description="check the chapters' numbers")
     args.add_argument("--dir", action="append", default=[], help="where facts programs are")
     args.add_argument("table")

@@ -20,6 +20,7 @@ CLAIMS_TEST  := $(TEST_BIN)/claims-selftest
 # exist, a source whose program does not exist. Each must fail for its reason.
 check-claims: $(FIGURE_BINS) examples
 	$(Q)$(CHECK_CLAIMS) tests/claims.tsv $(NW_EN) $(NW_ES)
+	$(Q)python3 tests/check_claims.py --self-test
 	@mkdir -p $(CLAIMS_TEST)/en
 	@sed 's/0\.7311/0.7312/' book/en/01-qkv.nw > $(CLAIMS_TEST)/en/01-qkv.nw
 	@$(call claims_first_source,p ":no.such.key") tests/claims.tsv > $(CLAIMS_TEST)/no-key.tsv

@@ -244,7 +244,7 @@ MIN_FIGURE_PX = 11.0     # smallest label of a figure, in CSS px, unless it open
 CODE_SCROLL_MAX = 0.25   # share of code lines (at 390 px) wider than the code box
 # display formulas wider than the column at 390 px that a page may still have
 # (each is listed by --notes); the lead lowers these as chapters are reshaped
-WIDE_FORMULAS_ALLOWED = {"ch01.html": 4, "ch02.html": 1, "ch03.html": 3, "ch04.html": 1}
+WIDE_FORMULAS_ALLOWED = {"ch01.html": 4}
 # tables that may still hide columns at 390 px, by page (none: style.css fits them)
 HIDDEN_TABLES_ALLOWED = {}
 
