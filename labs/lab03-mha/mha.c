@@ -94,9 +94,12 @@ mm_status mha_merge_heads(double *m, const double *heads,
  *   bias (T, T) or NULL: added to every head's scaled scores;       read
  *           -INFINITY hides a key
  * MM_EINVAL, and nothing written: out, layer or x NULL; T not positive, or
- * T x 3 d_model, T x T or (with weights) n_heads x T x T too large for a
- * buffer; out or weights sharing a byte with each other, x, bias or the
- * layer's weights; x not finite; a bias that is NaN or +INFINITY.
+ * T x (4 d_model + 4 d_k), T x T or (with weights) n_heads x T x T too
+ * large for a buffer (the first is the library's work buffer: [Q | K | V],
+ * the heads' outputs side by side, and one head's Q_h, K_h, V_h and
+ * output; check the size of yours); out or weights sharing a byte with
+ * each other, x, bias or the layer's weights; x not finite; a bias that is
+ * NaN or +INFINITY.
  * MM_ERANGE: a product or a score overflows (finite inputs can). MM_ENOMEM:
  * memory you need cannot be had. After MM_ERANGE or MM_ENOMEM, out and
  * weights may hold anything. A row of the bias that is all -INFINITY sees

@@ -42,8 +42,8 @@ lines that scroll sideways or wrap); at 390 px these fail:
                  own) is under MIN_FIGURE_PX, and the figure is not a link to
                  its own image (one tap: the figure at full size).
   formula-wide   a page has more display formulas wider than the column than
-                 WIDE_FORMULAS_ALLOWED grants it (the chapters' formulas still
-                 to restructure; --notes lists each by page, number, section).
+                 WIDE_FORMULAS_ALLOWED grants it (none today: every formula
+                 fits; the message lists each by number, section and width).
   table-hidden   a table hides columns (it scrolls), beyond
                  HIDDEN_TABLES_ALLOWED; names the hidden column heads.
   code-scroll    more than CODE_SCROLL_MAX of a page's code lines are wider
@@ -243,8 +243,8 @@ return out;
 MIN_FIGURE_PX = 11.0     # smallest label of a figure, in CSS px, unless it opens full size
 CODE_SCROLL_MAX = 0.25   # share of code lines (at 390 px) wider than the code box
 # display formulas wider than the column at 390 px that a page may still have
-# (each is listed by --notes); the lead lowers these as chapters are reshaped
-WIDE_FORMULAS_ALLOWED = {"ch01.html": 4}
+# (each is listed by --notes); none: every chapter's formulas fit the column
+WIDE_FORMULAS_ALLOWED = {}
 # tables that may still hide columns at 390 px, by page (none: style.css fits them)
 HIDDEN_TABLES_ALLOWED = {}
 

@@ -64,10 +64,10 @@ static const struct {
     { { "large negative scores: s = (-1000, -1001, -1010)",
         "puntuaciones negativas grandes: s = (-1000, -1001, -1010)" },
       3, { -1000, -1001, -1010 } },
-    { { "hidden keys: s = (-inf, 2, -inf, 0.5)", "claves ocultas: s = (-inf, 2, -inf, 0.5)" },
+    { { "hidden keys: s = (-inf, 2, -inf, 0.5)", "keys ocultas: s = (-inf, 2, -inf, 0.5)" },
       4, { -INFINITY, 2, -INFINITY, 0.5 } },
     { { "every key hidden: s = (-inf, -inf, -inf)",
-        "todas las claves ocultas: s = (-inf, -inf, -inf)" },
+        "todas las keys ocultas: s = (-inf, -inf, -inf)" },
       3, { -INFINITY, -INFINITY, -INFINITY } },
 };
 enum { SM_WORKED, SM_THREE, SM_ONE_HIDDEN, SM_LARGE, SM_LARGE_NEG, SM_HIDDEN, SM_ALL_HIDDEN,
@@ -150,7 +150,7 @@ static double *seeded_row(softmax_case *c, int which)
         s[hidden] = -INFINITY;
         snprintf(c->name, sizeof c->name,
                  EN_ES("long row: n=%d, N(0, 2^2) scores, key %d hidden (seed %llu)",
-                       "fila larga: n=%d, puntuaciones N(0, 2^2), clave %d oculta (semilla %llu)"),
+                       "fila larga: n=%d, puntuaciones N(0, 2^2), key %d oculta (semilla %llu)"),
                  c->n, hidden, (unsigned long long)lab_seed());
         return s;
     }
@@ -210,7 +210,7 @@ static void check_softmax(int which)
     if (st == MM_EINVAL && has_minus_inf(c.s, c.n))
         lab_hint(EN_ES("-inf is not a bad score: it hides a key, whose weight is exactly 0 "
                        "(exp(-inf) = 0); only NaN and +inf are refused",
-                       "-inf no es una puntuación errónea: oculta una clave, cuyo peso es "
+                       "-inf no es una puntuación errónea: oculta una key, cuyo peso es "
                        "exactamente 0 (exp(-inf) = 0); solo se rechazan NaN y +inf"));
 }
 
@@ -465,20 +465,20 @@ static void seeded_sdpa(sdpa_case *c, int which)
     case SD_RANDOM_BIAS:
         random_shape(c, any_lo, any_hi, shape, false);
         what = EN_ES("random, a bias N(0, 1) with one key hidden",
-                     "aleatorio, un sesgo N(0, 1) con una clave oculta");
+                     "aleatorio, un sesgo N(0, 1) con una key oculta");
         break;
     case SD_ONE_KEY: case SD_ONE_HIDDEN_KEY:
         random_shape(c, one_lo, one_hi, shape, true);
-        what = which == SD_ONE_KEY ? EN_ES("one query, one key", "una consulta, una clave")
+        what = which == SD_ONE_KEY ? EN_ES("one query, one key", "una query, una key")
              : EN_ES("one query, one key, hidden: bias [[-inf]]",
-                     "una consulta, una clave, oculta: sesgo [[-inf]]");
+                     "una query, una key, oculta: sesgo [[-inf]]");
         break;
     case SD_EXTREME:
         random_shape(c, ext_lo, ext_hi, shape, true);
         what = EN_ES("extreme scores (biases above FLT_MAX or below -DBL_MAX/2, queries "
                      "times 1e40)",
                      "puntuaciones extremas (sesgos por encima de FLT_MAX o por debajo de "
-                     "-DBL_MAX/2, consultas por 1e40)");
+                     "-DBL_MAX/2, queries por 1e40)");
         break;
     case SD_LONG:
         random_shape(c, long_lo, long_hi, shape, false);
@@ -512,12 +512,12 @@ static void sdpa_case_make(sdpa_case *c, int which)
     case SD_FEWER_QUERIES:
         set_shape(c, 2, 4, 3, 2, true);
         set_fixed(c, fq_q, fq_k, fq_v, NULL);
-        fmt = EN_ES("fewer queries than keys", "menos consultas que claves");
+        fmt = EN_ES("fewer queries than keys", "menos queries que keys");
         break;
     case SD_MORE_QUERIES:
         set_shape(c, 4, 3, 2, 3, true);
         set_fixed(c, mq_q, mq_k, mq_v, NULL);
-        fmt = EN_ES("more queries than keys", "más consultas que claves");
+        fmt = EN_ES("more queries than keys", "más queries que keys");
         break;
     case SD_LARGE:
         set_shape(c, 2, 3, 4, 2, true);
@@ -535,8 +535,8 @@ static void sdpa_case_make(sdpa_case *c, int which)
         set_fixed(c, hid_q, hid_k, hid_v, hid_b);
         fmt = EN_ES("hidden keys: bias [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
                     "(row 1 sees no key)",
-                    "claves ocultas: sesgo [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
-                    "(la fila 1 no ve ninguna clave)");
+                    "keys ocultas: sesgo [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
+                    "(la fila 1 no ve ninguna key)");
         break;
     default:
         seeded_sdpa(c, which);
@@ -577,8 +577,8 @@ static void check_sdpa(int which)
         strstr(lab_learner_error(), "bias"))
         lab_hint(EN_ES("a bias of -inf is not an error: it hides a key, whose weight is 0; "
                        "a row whose every key is hidden has weights 0 and an output of 0",
-                       "un sesgo de -inf no es un error: oculta una clave, cuyo peso es 0; "
-                       "una fila con todas sus claves ocultas tiene pesos 0 y salida 0"));
+                       "un sesgo de -inf no es un error: oculta una key, cuyo peso es 0; "
+                       "una fila con todas sus keys ocultas tiene pesos 0 y salida 0"));
 }
 
 /* ---- sdpa: bad arguments ---------------------------------------------------------- */
@@ -784,7 +784,7 @@ static void check_sdpa_values(int unused)
                        "MM_EINVAL; for bias, look for a NaN or +inf yourself. Check before "
                        "computing anything, so that a refused call writes nothing",
                        "q, k y v tienen que ser finitas, y un sesgo finito o -inf (que oculta "
-                       "una clave): MM_NEED_FINITE(q, T_q, d_k) rechaza un NaN o un infinito "
+                       "una key): MM_NEED_FINITE(q, T_q, d_k) rechaza un NaN o un infinito "
                        "con MM_EINVAL; en bias, busca tú un NaN o un +inf. Compruébalo antes "
                        "de calcular nada, para que una llamada rechazada no escriba nada"));
 }
@@ -812,8 +812,8 @@ static void check_sdpa_overflow(int unused)
                        "unas entradas finitas pueden dar aun así una puntuación no finita: q . "
                        "k puede desbordar (mm_matmul devuelve entonces MM_ERANGE), y también "
                        "una puntuación más su sesgo; mira cada puntuación tras sumar el sesgo "
-                       "(== INFINITY) y devuelve mm_fail(MM_ERANGE, ...) nombrando la consulta "
-                       "y la clave"));
+                       "(== INFINITY) y devuelve mm_fail(MM_ERANGE, ...) nombrando la query "
+                       "y la key"));
 }
 
 /* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */

@@ -108,9 +108,9 @@ void diagnose_softmax(const double *const got[], const double *const want[], dou
         lab_hint(EN_ES("every score of this row is -inf (every key hidden), so its maximum is "
                        "-inf too, and s_j - max = -inf - (-inf) is NaN: a row that sees no "
                        "key has weights all 0 (check for it once you have the maximum)",
-                       "todas las puntuaciones de esta fila son -inf (todas las claves "
+                       "todas las puntuaciones de esta fila son -inf (todas las keys "
                        "ocultas), así que su máximo también es -inf, y s_j - máx = -inf - "
-                       "(-inf) es NaN: una fila que no ve ninguna clave tiene todos sus pesos "
+                       "(-inf) es NaN: una fila que no ve ninguna key tiene todos sus pesos "
                        "a 0 (compruébalo en cuanto tengas el máximo)"));
         return;
     }
@@ -138,7 +138,7 @@ void diagnose_softmax(const double *const got[], const double *const want[], dou
                                   "se vuelve +inf en él, y cada peso 0/0 = NaN")
                           : EN_ES("becomes -inf there, as if the row saw no key",
                                   "se vuelve -inf en él, como si la fila no viera ninguna "
-                                  "clave"));
+                                  "key"));
         return;
     }
     softmax_as(SM_NOT_NORMALISED, w, c->s, n);
@@ -174,15 +174,15 @@ void diagnose_softmax(const double *const got[], const double *const want[], dou
     if (m == -INFINITY && isfinite(sum) && sum != 0.0) {
         lab_hint(EN_ES("every score of this row is -inf (every key hidden): the row sees no "
                        "key, so its weights are all 0, even when it has one score",
-                       "todas las puntuaciones de esta fila son -inf (todas las claves "
-                       "ocultas): la fila no ve ninguna clave, así que sus pesos son todos 0, "
+                       "todas las puntuaciones de esta fila son -inf (todas las keys "
+                       "ocultas): la fila no ve ninguna key, así que sus pesos son todos 0, "
                        "aunque tenga una sola puntuación"));
         return;
     }
     if (isfinite(sum) && fabs(sum - 1.0) > 1e-6 && m > -INFINITY)
         lab_hint(EN_ES("your weights sum to %.10g: the weights of a row that sees any key "
                        "sum to 1", "tus pesos suman %.10g: los pesos de una fila que ve "
-                       "alguna clave suman 1"), sum);
+                       "alguna key suman 1"), sum);
 }
 
 /* ---- sdpa -------------------------------------------------------------------------------- */
@@ -330,7 +330,7 @@ static void way_hint(sdpa_way way, const sdpa_case *c)
                        "j of K, k[j * d_k + p] for p = 0 .. d_k - 1, and score (i, j) is the "
                        "dot product of row i of Q with row j of K - Q K^T (with mm_matmul: "
                        "b_transposed = true)",
-                       "leíste K como si estuviera guardada traspuesta, (d_k, T_k): la clave "
+                       "leíste K como si estuviera guardada traspuesta, (d_k, T_k): la key "
                        "j es la fila j de K, k[j * d_k + p] para p = 0 .. d_k - 1, y la "
                        "puntuación (i, j) es el producto escalar de la fila i de Q con la "
                        "fila j de K - Q K^T (con mm_matmul: b_transposed = true)"));
@@ -339,17 +339,17 @@ static void way_hint(sdpa_way way, const sdpa_case *c)
         lab_hint(EN_ES("you blended row i of V (the query's index) where row j belongs (the "
                        "key's): out_i = sum over j of a_ij v_j, with v_j = v[j * d_v + c] - "
                        "the value that goes with key j",
-                       "mezclaste la fila i de V (el índice de la consulta) donde va la fila "
-                       "j (el de la clave): out_i = suma sobre j de a_ij v_j, con v_j = v[j * "
-                       "d_v + c] - el valor que va con la clave j"));
+                       "mezclaste la fila i de V (el índice de la query) donde va la fila "
+                       "j (el de la key): out_i = suma sobre j de a_ij v_j, con v_j = v[j * "
+                       "d_v + c] - el value que va con la key j"));
         break;
     case SD_KEYS_T_Q:
         lab_hint(EN_ES("you went over T_q = %d keys where there are T_k = %d: each query is "
                        "scored against every row of K, j = 0 .. T_k - 1 (T_q counts the "
                        "queries, T_k the keys and values; in cross-attention they differ)",
-                       "recorriste T_q = %d claves donde hay T_k = %d: cada consulta se puntúa "
+                       "recorriste T_q = %d keys donde hay T_k = %d: cada query se puntúa "
                        "contra todas las filas de K, j = 0 .. T_k - 1 (T_q cuenta las "
-                       "consultas, T_k las claves y los valores; en la atención cruzada "
+                       "queries, T_k las keys y los values; en la atención cruzada "
                        "difieren)"),
                  c->T_q, c->T_k);
         break;
@@ -357,7 +357,7 @@ static void way_hint(sdpa_way way, const sdpa_case *c)
         lab_hint(EN_ES("you wrote row i of weights at i * T_q: a row holds one weight per "
                        "key, so row i starts at i * T_k (weights is (T_q, T_k) = (%d, %d))",
                        "escribiste la fila i de weights en i * T_q: una fila tiene un peso "
-                       "por clave, así que la fila i empieza en i * T_k (weights es (T_q, "
+                       "por key, así que la fila i empieza en i * T_k (weights es (T_q, "
                        "T_k) = (%d, %d))"),
                  c->T_q, c->T_k);
         break;
@@ -365,8 +365,8 @@ static void way_hint(sdpa_way way, const sdpa_case *c)
         lab_hint(EN_ES("you took the softmax over each column (over the queries): each row "
                        "is one query's softmax over all the keys, so that every row of "
                        "weights sums to 1",
-                       "hiciste el softmax de cada columna (sobre las consultas): cada fila "
-                       "es el softmax de una consulta sobre todas las claves, así que cada "
+                       "hiciste el softmax de cada columna (sobre las queries): cada fila "
+                       "es el softmax de una query sobre todas las keys, así que cada "
                        "fila de weights suma 1"));
         break;
     case SD_NO_SCALE:
@@ -449,7 +449,7 @@ static void way_hint(sdpa_way way, const sdpa_case *c)
         lab_hint(EN_ES("a row whose every key is hidden (all its scores -inf) gives NaN: "
                        "its maximum is -inf, and -inf - (-inf) is NaN; such a row has weights "
                        "0 and an output of 0",
-                       "una fila con todas sus claves ocultas (todas sus puntuaciones -inf) "
+                       "una fila con todas sus keys ocultas (todas sus puntuaciones -inf) "
                        "da NaN: su máximo es -inf, y -inf - (-inf) es NaN; esa fila tiene "
                        "pesos 0 y salida 0"));
         break;
@@ -579,7 +579,7 @@ void diagnose_sdpa_refusal(const sdpa_case *c, const lab_mat *weights)
                    "mm_matmul, which refuses it%s",
                    "argumentos válidos, así que el valor no finito es tuyo: un NaN o un "
                    "infinito en tus pesos (una exp que desbordó, un 0/0 de una fila cuyas "
-                   "exps se quedaron todas en 0 o cuyas claves están todas ocultas) llegó a "
+                   "exps se quedaron todas en 0 o cuyas keys están todas ocultas) llegó a "
                    "mm_matmul, que lo rechaza%s"),
              weights ? "" : EN_ES(" (printf your rows of weights to see which one)",
                                   " (imprime tus filas de pesos con printf para ver cuál)"));
@@ -597,6 +597,6 @@ void diagnose_sdpa(const double *const got[], const double *const want[], double
         lab_hint(EN_ES("out is right but weights is not: when weights is not NULL, row i of "
                        "it holds query i's softmax weights, the ones out_i is made with",
                        "out está bien pero weights no: cuando weights no es NULL, su fila i "
-                       "guarda los pesos del softmax de la consulta i, con los que se hace "
+                       "guarda los pesos del softmax de la query i, con los que se hace "
                        "out_i"));
 }

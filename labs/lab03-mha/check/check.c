@@ -465,7 +465,7 @@ static mha *random_case(mha_case *c, int which)
             what = EN_ES("the same shape again, fresh values and a bias N(0, 1) that hides "
                          "about a tenth of the keys, weights = NULL: ",
                          "la misma forma otra vez, valores nuevos y un sesgo N(0, 1) que "
-                         "oculta una décima parte de las claves, weights = NULL: ");
+                         "oculta una décima parte de las keys, weights = NULL: ");
         }
         break;
     }
@@ -482,7 +482,7 @@ static mha *random_case(mha_case *c, int which)
             c->bias = lab_fresh(1, (const double[1]){ -INFINITY });
             what = EN_ES("one token whose only key is hidden, bias = [[-inf]] (weights 0, "
                          "out 0): ",
-                         "un token cuya única clave está oculta, sesgo = [[-inf]] (pesos 0, "
+                         "un token cuya única key está oculta, sesgo = [[-inf]] (pesos 0, "
                          "out 0): ");
         }
         break;
@@ -505,7 +505,7 @@ static mha *random_case(mha_case *c, int which)
         what = EN_ES("very large x, N(0, (1e100)^2), so that each query's scores, about "
                      "1e200, pick one key, weights = NULL: ",
                      "x muy grande, N(0, (1e100)^2), así que las puntuaciones de cada "
-                     "consulta, unas 1e200, eligen una clave, weights = NULL: ");
+                     "query, unas 1e200, eligen una key, weights = NULL: ");
         break;
     }
     c->T = T, c->d_model = d, c->n_heads = H;
@@ -590,7 +590,7 @@ static void mha_case_make(mha_case *c, int which)
         case FW_HIDDEN: case FW_HIDDEN_NO_WEIGHTS:
             c->bias = lab_fresh(25, hidden_bias);
             what = EN_ES("hidden keys: a bias of 0 and -inf, row 2 sees no key",
-                         "claves ocultas: un sesgo de 0 y -inf, la fila 2 no ve ninguna clave");
+                         "keys ocultas: un sesgo de 0 y -inf, la fila 2 no ve ninguna key");
             break;
         case FW_CAUSAL: {
             double *b = lab_fresh(36, NULL);
@@ -717,7 +717,7 @@ static void check_forward(int which)
                        "un sesgo puede tener cualquier número finito, por grande o negativo que "
                        "sea: +1e300 y -1e300 son valores que sumar a las puntuaciones (una fila "
                        "toda -1e300 es una fila de puntuaciones iguales: pesos uniformes), no "
-                       "claves ocultas; solo se rechaza un NaN o +inf"));
+                       "keys ocultas; solo se rechaza un NaN o +inf"));
     else if (which == FW_LARGE_X && st == MM_ERANGE)
         lab_hint(EN_ES("scores of about 1e200 are large, but they are doubles: nothing "
                        "overflows unless e^score is taken as it is. Subtract each row's largest "
@@ -730,8 +730,8 @@ static void check_forward(int which)
         lab_hint(EN_ES("a bias of -inf is not an error: it hides a key, whose weight is 0; a "
                        "row whose every key is hidden has weights 0 and an output of 0 (sdpa "
                        "does both)",
-                       "un sesgo de -inf no es un error: oculta una clave, cuyo peso es 0; una "
-                       "fila con todas sus claves ocultas tiene pesos 0 y salida 0 (sdpa hace "
+                       "un sesgo de -inf no es un error: oculta una key, cuyo peso es 0; una "
+                       "fila con todas sus keys ocultas tiene pesos 0 y salida 0 (sdpa hace "
                        "las dos cosas)"));
     else if (st == MM_EINVAL && strncmp(why, "sdpa", 4) == 0)
         lab_hint(EN_ES("sdpa refused what your mha_forward gave it: look at its sizes (T, T, "

@@ -305,10 +305,10 @@ static void fw_hint(fw_way way, const mha_case *c)
                        "same columns of the K block (from d_model = %d on), its values of the "
                        "V block; split [Q | K | V] into heads first",
                        "usaste X W_QKV, (T, 3 d_model) = (%d, %d), como si ya fuera "
-                       "(3 n_heads, T, d_k) - un reshape sin la trasposición: las consultas "
+                       "(3 n_heads, T, d_k) - un reshape sin la trasposición: las queries "
                        "de la cabeza h son las columnas h d_k .. h d_k + %d de cada fila, sus "
-                       "claves las mismas columnas del bloque K (desde d_model = %d), sus "
-                       "valores las del bloque V; divide antes [Q | K | V] en cabezas"),
+                       "keys las mismas columnas del bloque K (desde d_model = %d), sus "
+                       "values las del bloque V; divide antes [Q | K | V] en cabezas"),
                  c->T, 3 * d, d_k - 1, d);
         break;
     case FW_EACH_RESHAPED:
@@ -333,7 +333,7 @@ static void fw_hint(fw_way way, const mha_case *c)
         lab_hint(EN_ES("every head used head 0's queries, keys and values, so all %d heads "
                        "give the same output: head h's are its own columns, h d_k .. h d_k + "
                        "%d, of Q, of K and of V",
-                       "todas las cabezas usaron las consultas, claves y valores de la cabeza "
+                       "todas las cabezas usaron las queries, keys y values de la cabeza "
                        "0, así que las %d cabezas dan la misma salida: las de la cabeza h son "
                        "sus propias columnas, h d_k .. h d_k + %d, de Q, de K y de V"),
                  H, d_k - 1);
@@ -341,8 +341,8 @@ static void fw_hint(fw_way way, const mha_case *c)
     case FW_K_FROM_V:
         lab_hint(EN_ES("your keys are the values: X W_QKV is [Q | K | V], the keys are its "
                        "middle block, columns %d .. %d, and the values its last, %d .. %d",
-                       "tus claves son los valores: X W_QKV es [Q | K | V], las claves son su "
-                       "bloque central, columnas %d .. %d, y los valores el último, %d .. %d"),
+                       "tus keys son los values: X W_QKV es [Q | K | V], las keys son su "
+                       "bloque central, columnas %d .. %d, y los values el último, %d .. %d"),
                  d, 2 * d - 1, 2 * d, 3 * d - 1);
         break;
     case FW_ONE_WIDE_HEAD:
@@ -369,8 +369,8 @@ static void fw_hint(fw_way way, const mha_case *c)
                        "(%d x %d at once): each head has a softmax of its own over the T keys, "
                        "so that each head's row of weights sums to 1",
                        "hiciste un solo softmax sobre las puntuaciones de todas las cabezas de "
-                       "una consulta (%d x %d a la vez): cada cabeza tiene su propio softmax "
-                       "sobre las T claves, así que la fila de pesos de cada cabeza suma 1"),
+                       "una query (%d x %d a la vez): cada cabeza tiene su propio softmax "
+                       "sobre las T keys, así que la fila de pesos de cada cabeza suma 1"),
                  H, c->T);
         break;
     case FW_NO_BIAS:
@@ -408,7 +408,7 @@ static const fw_way fw_tried[] = {
     FW_WEIGHTS_ONE_SLOT,
 };
 
-/* ---- mha_forward: blame the split or the merge ------------------------------------------------- */
+/* ---- mha_forward: blame the split or the merge ---------------------------------------------- */
 
 /* learner_split - the learner's mha_split_heads on m (T, H d_k); NULL if
  * it did not return MM_OK */
@@ -560,7 +560,7 @@ void diagnose_forward(const double *const got[], const double *const want[], dou
                        "softmax: the values each head blends (V's block, head h's columns), "
                        "the merge of the heads' outputs, or W_O",
                        "los pesos de todas las cabezas están bien, así que el error viene "
-                       "después del softmax: los valores que mezcla cada cabeza (el bloque de "
+                       "después del softmax: los values que mezcla cada cabeza (el bloque de "
                        "V, las columnas de la cabeza h), la unión de las salidas de las "
                        "cabezas, o W_O"));
 }
