@@ -20,7 +20,7 @@ mm_status attention_param_count(long *count, int d_model, int n_heads)
     if (d_model % n_heads != 0) return MM_EINVAL;
     long d = d_model, d_k = d_model / n_heads, n = d * d;
     if (d > LONG_MAX / 4 / d) return MM_ERANGE;
-    for (int h = 0; h != n_heads; h += 2) {  /* two heads at a time */
+    for (long h = 0; h != n_heads; h += 2) {  /* two heads at a time, past INT_MAX */
         if (mm_need_positive("attention_param_count", "d_k", d_k) != MM_OK) return MM_EINVAL;
         n += 2 * 3 * d * d_k;
     }
