@@ -184,10 +184,11 @@ include book/book.mk
 include book/html.mk
 include figures/figures.mk
 include tests/tests.mk
-include $(sort $(wildcard labs/*/lab.mk))
--include $(sort $(wildcard tests/labs/*.mk))
--include labs/learner.mk
--include tools/grade/grade.mk
+include $(sort $(wildcard judge/lab*/lab.mk labs/*/lab.mk))
+-include $(sort $(wildcard judge/lab*/selftest.mk))
+-include labs/labs.mk
+-include judge/grade/grade.mk
+-include judge/selftest/learner.mk
 
 # ---- the OpenBLAS build and other builds, in make check-all ---------------------
 # The library's tests, the comparisons with NumPy and PyTorch and the book's

@@ -1,6 +1,6 @@
 # tests.mk - the book's claims, the editions; the library's gates
 # (tests/library/library.mk), the oracle (tests/oracle/oracle.mk) and the
-# bench (tests/bench/bench.mk, make bench) are included at the end.
+# bench (bench/bench.mk, make bench) are included at the end.
 
 TEST_BIN  := $(BUILD)/tests
 
@@ -81,4 +81,4 @@ check-blueprint: $(BUILD)/tangle.stamp
 	$(Q)python3 tests/book/check-blueprint.py --self-test $(BLUEPRINT) $(filter tangled/minimodel/attention/%.h,$(ROOTS))
 
 include tests/oracle/oracle.mk
-include tests/bench/bench.mk
+include bench/bench.mk

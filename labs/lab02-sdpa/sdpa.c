@@ -24,7 +24,7 @@
  *                                                    a message of your own
  * MM_TRY(call) returns the status of a call that fails. You may call the
  * library's helpers, mm_matmul (core/matrix.h) among them, and the C
- * functions of labs/harness/allowed.txt (exp, sqrt, isnan, malloc, ...). */
+ * functions of judge/harness/allowed.txt (exp, sqrt, isnan, malloc, ...). */
 #include <math.h>
 #include <stdlib.h>
 #include "minimodel/attention/sdpa.h"

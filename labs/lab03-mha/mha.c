@@ -29,7 +29,7 @@
  * MM_TRY(call) returns the status of a call that fails. You may call the
  * library up to chapter 02 - mm_matmul (core/matrix.h), sdpa and
  * softmax_row (attention/sdpa.h), qkv_split and the other qkv_ functions
- * (attention/qkv.h) - and the C functions of labs/harness/allowed.txt
+ * (attention/qkv.h) - and the C functions of judge/harness/allowed.txt
  * (memcpy, malloc, free, sqrt, ...). */
 #include <limits.h>
 #include <math.h>

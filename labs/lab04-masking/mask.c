@@ -26,7 +26,7 @@
  * MM_TRY(call) returns the status of a call that fails. You may call the
  * library up to chapter 03 - mha_forward (attention/mha.h), sdpa and
  * softmax_row (attention/sdpa.h), mm_matmul (core/matrix.h), ... - and the
- * C functions of labs/harness/allowed.txt (memcpy, malloc, free, isnan,
+ * C functions of judge/harness/allowed.txt (memcpy, malloc, free, isnan,
  * isinf, isfinite, ...). Your mha_forward_causal may call your own
  * mask_causal. */
 #include <math.h>

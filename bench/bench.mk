@@ -1,0 +1,118 @@
+# bench.mk - `make bench`: the library's causal multi-head layer,
+# mha_forward_causal, timed next to NumPy and PyTorch (bench/README.md),
+# in two builds side by side: the readable loops and mm_matmul by OpenBLAS;
+# `make check-bench-smoke` (in make check): the same programs on one tiny
+# shape for one round, so that a broken bench does not go unnoticed.
+# Nothing about the times is asserted anywhere.
+#   make bench CFLAGS='-O3 -march=native'     the flags of the run
+#   make bench BENCH_BUDGET=30                seconds for the timed rounds
+#   make bench BENCH_OPENBLAS_CORETYPE=SkylakeX   OpenBLAS's kernels, for all
+#                                                 (OPENBLAS_CORETYPE)
+#   make bench BENCH_ARGS='--shapes 64,64,4'  other shapes (T,d_model,n_heads)
+# The table is printed and written, with its TSV and plots, to $(BENCH_OUT).
+
+BENCH_DIR    := bench
+BENCH_OUT    := $(BUILD)/bench
+BENCH_PYTHON ?= /usr/bin/python3
+BENCH_BUDGET ?= 75
+BENCH_ARGS   ?=
+
+# The library compiled again for the bench, twice, with this make's flags:
+# the objects of $(LIB) may have been compiled with other CFLAGS than the ones
+# the table states. The readable build never has -DMM_BLAS_OPENBLAS, the
+# OpenBLAS build always has it (and -lopenblas), whatever BLAS says. Each
+# flags file changes (and its build is redone) only when its flags do.
+BENCH_CC_LOOPS = $(filter-out -DMM_BLAS_OPENBLAS,$(COMPILE))
+BENCH_CC_OB    = $(BENCH_CC_LOOPS) -DMM_BLAS_OPENBLAS
+BENCH_LD_LOOPS = $(filter-out -lopenblas,$(LDLIBS))
+BENCH_LD_OB    = $(BENCH_LD_LOOPS) -lopenblas
+
+BENCH_OBJS     := $(LIB_SRCS:tangled/%.c=$(BENCH_OUT)/obj/%.o)
+BENCH_OBJS_OB  := $(LIB_SRCS:tangled/%.c=$(BENCH_OUT)/obj-openblas/%.o)
+BENCH_LIB      := $(BENCH_OUT)/libminimodel.a
+BENCH_LIB_OB   := $(BENCH_OUT)/libminimodel-openblas.a
+BENCH_PROG     := $(BENCH_OUT)/mha_bench
+BENCH_PROG_OB  := $(BENCH_OUT)/mha_bench_openblas
+BENCH_SO       := $(BENCH_OUT)/alloc_count.so
+BENCH_FLAGS    := $(BENCH_OUT)/flags.txt
+BENCH_FLAGS_OB := $(BENCH_OUT)/flags-openblas.txt
+BENCH_OPENBLAS_CORETYPE ?=
+# every malloc, calloc, realloc and free of mha_bench and of the library
+# goes through alloc_count.c (which also defines mmap and munmap)
+BENCH_WRAP  := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+BENCH_SRCS  := $(BENCH_DIR)/mha_bench.c $(BENCH_DIR)/alloc_count.c
+bench_sh     = '$(subst ','\'',$(1))'
+bench_line_loops = $(BENCH_CC_LOOPS) | $(BENCH_LD_LOOPS) | $(BENCH_WRAP)
+bench_line_ob    = $(BENCH_CC_OB) | $(BENCH_LD_OB) | $(BENCH_WRAP)
+
+.PHONY: bench check-bench-smoke bench-always
+CHECK_ALL_TARGETS += check-bench-smoke
+
+$(BENCH_FLAGS): bench-always
+	@mkdir -p $(@D)
+	@printf '%s\n' $(call bench_sh,$(bench_line_loops)) | cmp -s - $@ \
+	  || printf '%s\n' $(call bench_sh,$(bench_line_loops)) > $@
+$(BENCH_FLAGS_OB): bench-always
+	@mkdir -p $(@D)
+	@printf '%s\n' $(call bench_sh,$(bench_line_ob)) | cmp -s - $@ \
+	  || printf '%s\n' $(call bench_sh,$(bench_line_ob)) > $@
+
+$(BENCH_OUT)/obj/%.o: tangled/%.c $(BENCH_FLAGS)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(BENCH_CC_LOOPS) -MMD -MP -c $< -o $@
+$(BENCH_OUT)/obj-openblas/%.o: tangled/%.c $(BENCH_FLAGS_OB)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(BENCH_CC_OB) -MMD -MP -c $< -o $@
+-include $(BENCH_OBJS:.o=.d) $(BENCH_OBJS_OB:.o=.d)
+
+$(BENCH_LIB): $(BENCH_OBJS) $(BUILD)/roots.txt
+	$(call say,AR,$@)
+	@rm -f $@
+	$(Q)ar rcs $@ $(BENCH_OBJS)
+$(BENCH_LIB_OB): $(BENCH_OBJS_OB) $(BUILD)/roots.txt
+	$(call say,AR,$@)
+	@rm -f $@
+	$(Q)ar rcs $@ $(BENCH_OBJS_OB)
+
+# (the library's headers too: the .d of a compile of two sources names one)
+$(BENCH_PROG): $(BENCH_SRCS) $(BENCH_DIR)/alloc_count.h $(LIB_HDRS) $(BENCH_LIB) $(BENCH_FLAGS)
+	$(call say,CCLD,$@)
+	$(Q)$(BENCH_CC_LOOPS) -MMD -MP -I$(BENCH_DIR) $(BENCH_SRCS) \
+	  $(BENCH_LIB) $(BENCH_LD_LOOPS) $(BENCH_WRAP) -o $@
+$(BENCH_PROG_OB): $(BENCH_SRCS) $(BENCH_DIR)/alloc_count.h $(LIB_HDRS) $(BENCH_LIB_OB) $(BENCH_FLAGS_OB)
+	$(call say,CCLD,$@)
+	$(Q)$(BENCH_CC_OB) -MMD -MP -I$(BENCH_DIR) $(BENCH_SRCS) \
+	  $(BENCH_LIB_OB) $(BENCH_LD_OB) $(BENCH_WRAP) -o $@
+-include $(BENCH_PROG).d $(BENCH_PROG_OB).d
+
+# the same counter as a shared object that Python preloads (LD_PRELOAD)
+$(BENCH_SO): $(BENCH_DIR)/alloc_count.c $(BENCH_DIR)/alloc_count.h $(BENCH_FLAGS)
+	$(call say,CCLD,$@)
+	$(Q)$(BENCH_CC_LOOPS) -fPIC -shared -DALLOC_COUNT_PRELOAD $< -o $@
+
+BENCH_RUN = $(BENCH_PYTHON) $(BENCH_DIR)/bench.py --prog $(BENCH_PROG) --memcount $(BENCH_SO) \
+  --prog-openblas $(BENCH_PROG_OB) --openblas-coretype=$(call bench_sh,$(BENCH_OPENBLAS_CORETYPE)) \
+  --cc $(call bench_sh,$(CC)) --cflags=$(call bench_sh,$(CFLAGS)) \
+  --compile=$(call bench_sh,$(BENCH_CC_LOOPS) $(BENCH_LD_LOOPS)) --lib $(BENCH_LIB) \
+  --compile-openblas=$(call bench_sh,$(BENCH_CC_OB) $(BENCH_LD_OB)) --lib-openblas $(BENCH_LIB_OB) \
+  --gnuplot $(BENCH_DIR)/bench.gp
+BENCH_ALL = $(BENCH_PROG) $(BENCH_PROG_OB) $(BENCH_SO)
+
+bench: $(BENCH_ALL)
+	$(Q)$(BENCH_RUN) --out $(BENCH_OUT) --budget $(BENCH_BUDGET) --projections 256 $(BENCH_ARGS)
+
+# one tiny shape (7, 12, 3), one round: mha_bench's output is mha_forward's
+# with mask_causal bit for bit, mha_bench_openblas's, NumPy's and PyTorch's
+# agree with it within 1e-12, the roof runs (alone, and in the round), the
+# report and both plots are written; the self-tests (of both programs) show
+# that the counters count and that the comparisons can fail; the
+# projections' timing runs
+check-bench-smoke: $(BENCH_ALL)
+	$(Q)$(BENCH_PROG) --self-test
+	$(Q)OPENBLAS_NUM_THREADS=1 $(BENCH_PROG_OB) --self-test
+	$(Q)$(BENCH_RUN) --out $(BUILD)/bench-smoke --smoke
+	$(Q)$(BENCH_PROG) --projections 16 > $(BUILD)/bench-smoke/projections.txt \
+	  || { cat $(BUILD)/bench-smoke/projections.txt; exit 1; }
+	@echo "bench smoke: chapter 01's projections, separate vs fused, timed at T = 16 (the same bits)"

@@ -1,0 +1,1219 @@
+#!/usr/bin/python3
+"""grade.py - grade a class's labs with the learner's own harness, into a
+grade book (CSV), JUnit XML, TAP, Gradescope's results.json, GitHub
+Classroom's results, and a similarity report.
+
+    grade.py --config LABS.TSV --out DIR [--work DIR] [--jobs N] [--labs '00 01']
+             [--seed N] [--similarity PERCENT|off] [--isolation auto|ns|uid|none]
+             [--format all|csv|junit|tap|json|gradescope|classroom] [--stdout] [--quiet]
+             [--keep-work] [--id NAME] [--shipped REV]
+             class SUBMISSIONS_DIR        every entry: a folder, .zip, .tar.gz, .tgz or .tar
+             one SUBMISSION               one folder or archive (Gradescope: /autograder/submission)
+    grade.py hold-uids CMD [ARG...]       CMD holding a block of learners' uids (check-grade)
+
+LABS.TSV is written by judge/grade/grade.mk from the labs' own make
+variables (NN<TAB>key<TAB>value): for a C lab of the harness its judge and
+the command that builds a driver from a learner's file (harness.mk's
+lab_driver_cmd, with @SOURCE@ and @DIR@), for Lab 00 its checkers. So each
+learner's file is built and judged by the commands of `make lab NN=...`.
+
+How a learner is graded, and what the grader trusts:
+  - the submission is read, never run in place (submission.py): names are
+    bytes, a folder is walked without following anything (a link, a device or
+    a hard link is refused), an archive is read as a stream within limits,
+    and only the lab files are copied, into WORK/ID/labs/ (a scratch copy per
+    learner; the repository's labs/ is never written);
+  - every process that touches a learner's file runs, when the grader is root,
+    as a uid of its own (one per learner and lab, from a block of uids that
+    this run alone holds), with no capabilities, no new privileges, and where
+    the kernel allows it in namespaces of its own: PID, network, IPC, and a
+    private /tmp and /dev/shm (judge/grade/sandbox.sh); its scratch folder is
+    the only place of the grader's it can write. Without namespaces (some
+    containers) it says so, on the terminal and in every report;
+  - the verdicts are the checkers' --summary lines only (read from the judge's
+    stdout, where the learner's code cannot write), checked against the
+    catalogue of the lab (every function, its number of checks) taken from the
+    shipped skeleton; the checkers' --brief text is kept only as the
+    explanation (`output`) of a failing function;
+  - every judge of a run draws its random cases from one seed (--seed, or a
+    fresh one), written in the reports;
+  - the reports hold no time and no absolute path, so grading the same class
+    twice with the same seed gives the same bytes; they are written 0600 in
+    a folder of mode 0700; the times go to OUT/timing.txt.
+"""
+import sys
+sys.dont_write_bytecode = True
+import concurrent.futures
+import fcntl
+import glob
+import os
+import re
+import resource
+import selectors
+import shlex
+import shutil
+import signal
+import stat
+import subprocess
+import tempfile
+import threading
+import time
+
+import reports
+from reports import clean_text, cap_lines
+import submission as sub
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SANDBOX = os.path.join(HERE, "sandbox.sh")
+LAUNCHER = os.path.join(HERE, "sandbox-run")
+
+# ---- limits --------------------------------------------------------------------------------
+BUILD_TIMEOUT = 120           # seconds, one learner's file built
+JUDGE_TIMEOUT = 600           # seconds, one checker run (the checkers have their own deadlines)
+OUTPUT_CAP = 1 << 20          # bytes kept of a process's stdout and of its stderr
+UID_BASE = int(os.environ.get("GRADE_UID_BASE", "1500000000"))
+UIDS_PER_LEARNER = 128        # uid = base + learner * 128 + lab number; gid = base + learner * 128
+UID_BLOCK = 1 << 24           # one run's uids (131,072 learners), see uid_block
+UID_END = 0xffffffff          # (uid_t) -1 is no user: the kernel reads it as "unchanged"
+
+LAB_STATES = ("done", "pending", "failing", "missing", "unreadable", "does not compile",
+              "refused", "does not link", "error")
+# what a run writes in OUT: removed first, so that nothing of an earlier run stays
+OUTPUTS = ("gradebook.csv", "junit.xml", "results.tap", "results.json", "similarity.csv",
+           "timing.txt", "summary.md", "gradescope", "classroom", "work", "catalogue")
+KNOWN = OUTPUTS + ("labs.tsv",)
+
+
+def safe_id(name):
+    import unicodedata
+    name = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    i = re.sub(r"[^A-Za-z0-9._@+-]", "_", name).strip("._") or "learner"
+    return i[:64]
+
+
+# ---- the labs ------------------------------------------------------------------------------
+class Lab:
+    def __init__(self, nn):
+        self.nn, self.kind, self.conf = nn, None, {}
+        self.rows = []            # the catalogue: [(name, number of checks)]
+
+    @property
+    def files(self):
+        """the learner's files of the lab, relative to labs/ (role, path)"""
+        out = [("file", self.conf["file"])]
+        if self.kind == "byhand" and "numpy" in self.conf:
+            out.append(("numpy", self.conf["numpy"]))
+        return [(r, p[len("labs/"):] if p.startswith("labs/") else p) for r, p in out]
+
+
+def read_config(path, only):
+    labs, repo = {}, None
+    try:
+        lines = open(path, encoding="utf-8").read().split("\n")
+    except OSError as e:
+        sys.exit("grade: cannot read %s, the labs' description (%s): make grade-config writes it"
+                 % (path, e.strerror))
+    for line in lines:
+        if line.count("\t") < 2:
+            continue
+        nn, key, value = line.split("\t", 2)
+        if nn == "-":
+            if key == "repo":
+                repo = value
+            continue
+        lab = labs.setdefault(nn, Lab(nn))
+        if key == "kind":
+            lab.kind = value
+        else:
+            lab.conf[key] = value
+    if only:
+        want = [n.zfill(2) for n in only.replace(",", " ").split()]
+        unknown = [n for n in want if n not in labs]
+        if unknown:
+            sys.exit("grade: no lab %s (the labs: %s)" % (" ".join(unknown), " ".join(sorted(labs))))
+        labs = {n: l for n, l in labs.items() if n in want}
+    return repo, [labs[n] for n in sorted(labs)]
+
+
+# ---- the learners' uids --------------------------------------------------------------------
+def processes():
+    """(pid, [real, effective, saved, filesystem uid]) of every process there is"""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/status" % pid) as f:
+                for line in f:
+                    if line.startswith("Uid:"):
+                        yield int(pid), [int(u) for u in line.split()[1:]]
+                        break
+        except OSError:
+            pass
+
+
+def uid_lock_dir():
+    """the folder of the blocks' locks, root's alone: no one else can hold a
+    block's lock or put a link in its place"""
+    for d in ("/run/grade-uids", os.path.join(tempfile.gettempdir(), "grade-uids")):
+        try:
+            os.mkdir(d, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            continue          # no /run, or a read-only one: the temporary folder
+        st = os.lstat(d)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o077:
+            sys.exit("grade: %s, where runs take their blocks of uids, must be a folder of root's "
+                     "alone (remove it: it is made again)" % d)
+        return d
+    sys.exit("grade: no folder for the runs' blocks of uids: /run/grade-uids cannot be made")
+
+
+def uid_block():
+    """this run's learners' uids, (first, end, lock): a block of UID_BLOCK uids
+    from GRADE_UID_BASE that no other run holds (an flock of DIR/FIRST, kept
+    until this process and those it passes the descriptor to end) and that no
+    process uses (one a killed run left, or anyone's). So two runs at once never
+    share a uid, and every process with one of them is this run's: killing a
+    learner's leftovers by uid (Sandbox.sweep), or looking for them after the
+    run, touches nothing else. GRADE_UIDS=FIRST-END: a block the caller holds
+    (grade.py hold-uids)."""
+    held = os.environ.get("GRADE_UIDS")
+    if held:
+        first, end = (int(u) for u in held.split("-"))
+        return first, end, None
+    if UID_BASE + UID_BLOCK > UID_END:
+        sys.exit("grade: GRADE_UID_BASE=%d leaves no block of %d uids below %d"
+                 % (UID_BASE, UID_BLOCK, UID_END))
+    locks = uid_lock_dir()
+    for first in range(UID_BASE, UID_END - UID_BLOCK + 1, UID_BLOCK):
+        end = first + UID_BLOCK
+        fd = os.open(os.path.join(locks, str(first)), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        if any(first <= u < end for _, uids in processes() for u in uids):
+            os.close(fd)
+            continue
+        return first, end, fd
+    sys.exit("grade: every block of %d uids from GRADE_UID_BASE=%d is another run's, or a process "
+             "runs as one of its uids" % (UID_BLOCK, UID_BASE))
+
+
+def hold_uids(cmd):
+    """grade.py hold-uids CMD [ARG...]: CMD run holding a block of uids, named
+    in GRADE_UIDS for the grade.py it starts. check-grade grades twice, then
+    looks for its learners' processes: all in one block, which no other run
+    can take in between"""
+    if not cmd:
+        sys.exit("usage: grade.py hold-uids CMD [ARG...]")
+    if os.geteuid() == 0:
+        first, end, fd = uid_block()
+        if fd is not None:
+            os.set_inheritable(fd, True)
+        os.environ["GRADE_UIDS"] = "%d-%d" % (first, end)
+    try:
+        os.execvp(cmd[0], cmd)
+    except OSError as e:
+        sys.exit("grade: cannot run %s: %s" % (cmd[0], e.strerror))
+
+
+# ---- the sandbox ---------------------------------------------------------------------------
+ISOLATION = {"ns": "namespaces", "uid": "uid only", "none": "none"}
+SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+
+
+class Sandbox:
+    """how learners' processes run: 'ns' (own uid; PID, network and IPC
+    namespaces; private /tmp and /dev/shm), 'uid' (own uid only: containers
+    that refuse namespaces), 'none' (not root)"""
+
+    def __init__(self, repo, probe_paths, want="auto", keep=()):
+        self.mode = "none"
+        kept = []                 # what must stay seen under a private /tmp (GRADE_SANDBOX_KEEP)
+        for k in sorted(set(os.path.realpath(k) for k in keep)):
+            if any(k.startswith(t + "/") for t in SHARED_TMP) and \
+                    not any(k.startswith(x + "/") for x in kept):
+                kept.append(k)
+        self.keep = "\n".join(kept)
+        self.warning = None
+        self.degraded = False
+        self.uids = (UID_BASE, UID_BASE + UID_BLOCK)
+        if os.geteuid() != 0:
+            self.warning = ("grade: not run as root, so the learners' code runs as you, with only the "
+                            "harness's own confinement (fine for your own work; grade a class as root, "
+                            "e.g. in a container)")
+            return
+        first, end, self.lock = uid_block()
+        self.uids = (first, end)
+        uid = end - 1
+        test = ["sh", "-c", 'for f; do if [ -d "$f" ]; then test -x "$f"; else test -r "$f"; fi || '
+                '{ echo "$f"; exit 1; }; done', "sh"] + probe_paths
+        why = {}
+        for mode in ("ns", "uid"):
+            if want == "none" or (want != "auto" and mode != want):
+                why[mode] = "GRADE_ISOLATION=%s" % want
+                continue
+            try:
+                p = subprocess.run([SANDBOX, str(uid), str(uid)] + test, cwd=repo, capture_output=True,
+                                   env=dict(self.env(), GRADE_SANDBOX=mode, GRADE_SANDBOX_KEEP=self.keep),
+                                   timeout=30)
+            except (OSError, subprocess.TimeoutExpired) as e:
+                why[mode] = str(e)
+                continue
+            if p.returncode == 0:
+                self.mode = mode
+                break
+            if p.stdout.strip():
+                sys.exit("grade: the learners' code runs as another user (uid %d), who cannot read %s: "
+                         "put the repository, BUILD and the work folder where every user can read them "
+                         "(chmod o+rX), or set GRADE_UID_BASE" % (uid, p.stdout.decode().strip()))
+            why[mode] = clean_text(p.stderr).split("\n")[-1] or "status %d" % p.returncode
+        if self.mode == "uid":
+            self.degraded = True
+            self.warning = ("grade: no namespaces here (%s): the learners' code runs as users of its own, "
+                            "but shares the process table, the network, /tmp and /dev/shm; what it leaves "
+                            "there is swept after each lab. Every report says `isolation: uid only`."
+                            % why.get("ns", "?"))
+        elif self.mode == "ns":
+            pass
+        elif want == "none":
+            self.degraded = True
+            self.warning = ("grade: GRADE_ISOLATION=none: the learners' code runs as root, unconfined. "
+                            "Every report says `isolation: none`.")
+        else:
+            sys.exit("grade: the learners' code cannot run as users of their own here (%s): grading "
+                     "would run it as root, unconfined. Run the grader where setpriv and unshare work "
+                     "(as root, in a container that allows them), or set GRADE_ISOLATION=none to grade "
+                     "anyway." % "; ".join("%s: %s" % kv for kv in sorted(why.items())))
+
+    @property
+    def isolation(self):
+        return ISOLATION[self.mode]
+
+    @staticmethod
+    def env():
+        keep = {k: os.environ[k] for k in ("PATH", "CC", "TERM") if k in os.environ}
+        return dict(keep, LANG="C.UTF-8", LC_ALL="C.UTF-8", LAB_LANG="en", HOME="/nonexistent",
+                    TMPDIR="/tmp", PYTHONDONTWRITEBYTECODE="1")
+
+    def cmd(self, uid, gid, argv):
+        if self.mode == "none" or os.geteuid() != 0:
+            return argv
+        return [SANDBOX, str(uid), str(gid)] + argv
+
+    def sweep(self, uid):
+        """what uid left, where there is no namespace to end it: its
+        processes killed, its files in /tmp, /var/tmp and /dev/shm and its
+        System V IPC objects removed"""
+        if self.mode != "uid":
+            return
+        for _ in range(20):
+            left = [pid for pid, uids in processes() if uid in uids]
+            if not left:
+                break
+            for pid in left:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            time.sleep(0.05)
+        for d in SHARED_TMP:
+            try:
+                names = os.listdir(d)
+            except OSError:
+                continue
+            for n in names:
+                p = os.path.join(d, n)
+                try:
+                    st = os.lstat(p)
+                except OSError:
+                    continue
+                if st.st_uid != uid:
+                    continue
+                try:
+                    if stat.S_ISDIR(st.st_mode):
+                        shutil.rmtree(p)
+                    else:
+                        os.unlink(p)
+                except OSError:
+                    pass
+        for kind, flag in (("shm", "-m"), ("msg", "-q"), ("sem", "-s")):
+            try:
+                with open("/proc/sysvipc/" + kind) as f:
+                    rows = [l.split() for l in f.readlines()[1:]]
+            except OSError:
+                continue
+            col = {"shm": 7, "msg": 7, "sem": 4}[kind]
+            for r in rows:
+                if len(r) > col and r[col] == str(uid):
+                    subprocess.run(["ipcrm", flag, r[1]], capture_output=True)
+
+
+def limits():
+    """resource limits for a learner's processes (set before the sandbox drops root)"""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
+    resource.setrlimit(resource.RLIMIT_NPROC, (256, 256))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+    resource.setrlimit(resource.RLIMIT_CPU, (300, 300))
+    os.setsid()
+
+
+CHECKER_MEMORY = 512 << 20    # address space of numpy_check.py (a soft limit: it raises its child's)
+
+
+def checker_limits():
+    """limits() and at most CHECKER_MEMORY of address space for Lab 00's NumPy
+    checker, which parses what the learner's Python answers"""
+    limits()
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    resource.setrlimit(resource.RLIMIT_AS, (CHECKER_MEMORY, hard))
+
+
+def run(argv, cwd, env, timeout, preexec=limits):
+    """run argv in a session of its own; (returncode or 'timeout', stdout,
+    stderr), each of at most OUTPUT_CAP bytes: the rest is read and dropped,
+    so that nothing a learner's code prints costs the grader memory"""
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, preexec_fn=preexec, close_fds=True)
+    keep = {p.stdout: bytearray(), p.stderr: bytearray()}
+    sel = selectors.DefaultSelector()
+    for f in keep:
+        sel.register(f, selectors.EVENT_READ)
+    deadline = time.monotonic() + timeout
+    timed_out, ended = False, None
+    try:
+        while sel.get_map():
+            now = time.monotonic()
+            if ended is None and p.poll() is not None:
+                ended = now
+            if ended is not None and now > ended + 2:
+                break                   # the pipes are held by a process outside the group
+            if now >= deadline:
+                if timed_out:
+                    break
+                timed_out = True
+                kill_group(p.pid)
+                deadline = now + 5      # what is still in the pipes
+            for key, _ in sel.select(min(max(deadline - now, 0.01), 0.5)):
+                chunk = os.read(key.fileobj.fileno(), 1 << 16)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                buf = keep[key.fileobj]
+                if len(buf) < OUTPUT_CAP:
+                    buf += chunk[:OUTPUT_CAP - len(buf)]
+    finally:
+        sel.close()
+        for f in keep:
+            f.close()
+    if not timed_out:
+        try:
+            p.wait(max(deadline - time.monotonic(), 0.01))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+    kill_group(p.pid)               # whatever the process left in its group
+    code = p.wait()
+    return ("timeout" if timed_out else code), bytes(keep[p.stdout]), bytes(keep[p.stderr])
+
+
+def kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+# ---- a learner -----------------------------------------------------------------------------
+class Learner:
+    def __init__(self, ident, source, index, uid_base):
+        self.id, self.source, self.index, self.uid_base = ident, source, index, uid_base
+        self.notes = []
+        self.files = {}           # rel -> ('ok'|'missing'|'unreadable', scratch path or None, note)
+        self.labs = {}            # nn -> result dict
+        self.similar = {}         # nn -> [(other, percent)]
+        self.seconds = 0.0
+        self.work = None
+
+    @property
+    def gid(self):
+        return self.uid_base + self.index * UIDS_PER_LEARNER
+
+    def uid(self, lab):
+        return self.gid + 1 + int(lab.nn) % (UIDS_PER_LEARNER - 1)
+
+
+def encoding_problem(data):
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "is UTF-16 (it starts with a byte-order mark): save it as UTF-8"
+    if b"\0" in data:
+        return "holds NUL bytes (UTF-16 without a byte-order mark, or not text): save it as UTF-8"
+    return None
+
+
+def missing_note(rel, s):
+    """what is said of a lab file not found: the names that come near it"""
+    text = "labs/%s is not in the submission: its checks are pending" % rel
+    near = sub.near_misses(s.entries, rel)
+    base = rel.split("/")[-1]
+    if near:
+        e = near[0]
+        where = sub.q(e.path)
+        text += "; found %s: rename it `%s`" % (where, base)
+        if e.kind == "refused":
+            text += " (and hand in the file itself: it %s)" % e.why
+        if len(near) > 1:
+            text += " (and %d more like it)" % (len(near) - 1)
+    else:
+        other = sub.other_archives(s.entries)
+        if other:
+            text += "; found %s, an archive the grader does not read: hand in a .zip or .tar.gz" \
+                    % sub.q(other[0].path)
+    return text
+
+
+def prepare(learner, labs, work, sandbox):
+    """copy the learner's lab files into WORK/ID/labs/ (the scratch copy)"""
+    notes = learner.notes
+    d = os.path.join(work, learner.id)
+    private = os.path.join(work, ".grader", learner.id)
+    for x in (d, private):
+        if os.path.lexists(x):
+            shutil.rmtree(x)
+    os.makedirs(os.path.join(d, "labs"))
+    os.makedirs(os.path.join(d, "build"))
+    learner.work = d
+    s = sub.Submission(learner.source, private)
+    try:
+        s.open()
+        found, used = {}, set()
+        for lab in labs:
+            for role, rel in lab.files:
+                e, note = sub.find_file(s.entries, rel)
+                if e is None:
+                    learner.files[rel] = ("missing", None, missing_note(rel, s))
+                    continue
+                used.add(e.path)
+                if note:
+                    notes.append(note)
+                if e.kind == "refused":
+                    learner.files[rel] = ("unreadable", None, "labs/%s %s" % (rel, e.why))
+                    continue
+                found[rel] = e
+        data = s.read(list(found.values()))
+        for rel, e in found.items():
+            learner.files[rel] = copy_lab_file(rel, data[e], d)
+        # extra top-level folders (archives and folders alike): said once
+        tops = sorted({e.parts[0] for e in s.entries if len(e.parts) > 1})
+        useful = {p.split(b"/")[0] for p in used}
+        extra = [t for t in tops if t not in useful and t not in (b"labs", b"harness", b"__MACOSX")
+                 and not re.match(rb"^lab[0-9][0-9]", t) and not t.startswith(b".")]
+        if extra:
+            notes.append("ignored: %s" % ", ".join(sub.q(t + b"/") for t in extra[:5])
+                         + (" and %d more" % (len(extra) - 5) if len(extra) > 5 else ""))
+        notes.extend(s.tally.render())
+    finally:
+        s.close()
+        shutil.rmtree(private, ignore_errors=True)
+    # ownership: the learner's files readable by every lab of this learner (group), written by none;
+    # each lab's build folder its own (see Learner.uid)
+    if sandbox.mode != "none":
+        for dd, dirs, files in os.walk(d):
+            os.chown(dd, 0, learner.gid)
+            os.chmod(dd, 0o750)
+            for f in files:
+                os.chown(os.path.join(dd, f), 0, learner.gid)
+                os.chmod(os.path.join(dd, f), 0o640)
+    for lab in labs:
+        b = os.path.join(d, "build", "lab" + lab.nn)
+        os.makedirs(b, exist_ok=True)
+        if sandbox.mode != "none":
+            os.chown(b, learner.uid(lab), learner.gid)
+            os.chmod(b, 0o700)
+
+
+def copy_lab_file(rel, data, d):
+    """(state, scratch path, note) of a lab file read (bytes) or not (text)"""
+    if isinstance(data, str):
+        return ("unreadable", None, "labs/%s %s" % (rel, data))
+    if len(data) > sub.MAX_FILE:
+        return ("unreadable", None, "labs/%s is larger than %d KiB: not graded" % (rel, sub.MAX_FILE >> 10))
+    bad = encoding_problem(data)
+    if bad:
+        return ("unreadable", None, "labs/%s %s" % (rel, bad))
+    warn = None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as x:
+        warn = "labs/%s is not valid UTF-8 (byte %d; Latin-1?): graded as it is" % (rel, x.start)
+    dest = os.path.join(d, "labs", rel)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "wb") as f:
+        f.write(data)
+    return ("ok", dest, warn)
+
+
+# ---- checking one lab ----------------------------------------------------------------------
+SUMMARY_RE = re.compile(r"^([^\t ][^\t]*)\t([0-9]+)\t([0-9]+)\t([0-9]+)$")
+# the judge's measurements of a call that hung: seconds of CPU and of the
+# clock, the memory its blocks held, the requests it made
+MEASURED = re.compile(r"(it used |s of CPU in |held |after )[0-9]+(?:\.[0-9]+)?"
+                      r"(?= s of CPU| s[);]| MiB near the deadline| requests in this call)")
+# whether a request was refused at the limit before the deadline depends on
+# the machine's speed too: the clause goes
+REFUSED = re.compile(r", [0-9]+ of them refused at the limit of [0-9]+ MiB")
+
+
+def parse_summary(text, expect):
+    """the rows of a --summary, checked against the catalogue's (name, total)
+    list expect; (rows by name, problem or None)"""
+    rows, problem = {}, None
+    totals = dict(expect)
+    for line in text.decode("utf-8", "replace").split("\n"):
+        if not line:
+            continue
+        m = SUMMARY_RE.match(line)
+        if not m:
+            problem = "the checker's summary has a line that is not a summary line"
+            continue
+        name, p, a, f = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
+        if name not in totals:
+            problem = "the checker's summary names %r, which the lab does not have" % name[:40]
+        elif name in rows:
+            problem = "the checker's summary names %s twice" % name
+        elif p + a + f != totals[name]:
+            problem = "the checker's summary counts %d checks for %s, not %d" % (p + a + f, name, totals[name])
+        else:
+            rows[name] = (p, a, f)
+    return rows, problem
+
+
+class Job:
+    def __init__(self, learner, lab, ctx):
+        self.learner, self.lab, self.ctx = learner, lab, ctx
+
+    def scrub(self, text):
+        """a checker's text with the scratch folder's and the repository's paths
+        taken out, and what it measured while the learner's code ran (the CPU
+        time and memory of a call that hung, which the machine's load
+        changes) left as `...` (and whether a request was refused at the
+        limit, left out): the reports hold no times"""
+        s = clean_text(text)
+        work, out, repo = self.learner.work, self.ctx.work, self.ctx.repo
+        # absolute, and as the tools print them from the repository (the build's cwd)
+        for prefix in (work, out, os.path.relpath(work, repo), os.path.relpath(out, repo), repo):
+            s = s.replace(prefix + "/", "")
+        return MEASURED.sub(lambda m: m.group(1) + "...", REFUSED.sub("", s))
+
+    def env(self):
+        c = self.ctx
+        return dict(c.env, GRADE_SANDBOX=c.sandbox.mode, GRADE_SANDBOX_KEEP=c.sandbox.keep,
+                    LAB_SEED=str(c.seed))
+
+    def sandboxed(self, argv, timeout, cwd=None):
+        c = self.ctx
+        uid = self.learner.uid(self.lab)
+        try:
+            return run(c.sandbox.cmd(uid, self.learner.gid, argv), cwd or c.repo, self.env(), timeout)
+        finally:
+            c.sandbox.sweep(uid)
+
+    def result(self, status, rows, note=None, outputs=None):
+        return {"status": status, "rows": rows, "notes": [n for n in [note] if n], "outputs": outputs or {}}
+
+    def all_rows(self, names, state):
+        """every row of names as pending ('pending') or failed (anything else)"""
+        cat = dict(self.lab.rows)
+        return {n: (cat[n], 0, 0) if state == "pending" else (0, 0, cat[n]) for n in names}
+
+    def go(self):
+        t0 = time.monotonic()
+        try:
+            r = self.harness() if self.lab.kind == "harness" else self.byhand()
+        except Exception as e:           # a bug of the grader's: this lab only
+            names = [n for n, _ in self.lab.rows]
+            r = self.result("error", self.all_rows(names, "error"), "the grader failed on this lab: %r" % e)
+        r["seconds"] = time.monotonic() - t0
+        return r
+
+    # -- a C lab of the harness
+    def harness(self):
+        lab, L = self.lab, self.learner
+        names = [n for n, _ in lab.rows]
+        rel = lab.files[0][1]
+        state, path, note = L.files[rel]
+        if state != "ok":
+            return self.result("missing" if state == "missing" else "unreadable",
+                               self.all_rows(names, "pending" if state == "missing" else "failed"), note)
+        notes = [note] if note else []
+        d = os.path.join(L.work, "build", "lab" + lab.nn)
+        cmd = lab.conf["build"].replace("@SOURCE@", shlex.quote(path)).replace("@DIR@", shlex.quote(d))
+        rc, out, err = self.sandboxed(["sh", "-c", cmd], BUILD_TIMEOUT)
+        if rc != 0:
+            text = self.scrub(out) or self.scrub(err)
+            if rc == "timeout":
+                status, text = "does not compile", "building it took more than %d s: stopped" % BUILD_TIMEOUT
+            elif "does not compile" in text:
+                status = "does not compile"
+            elif "the harness refuses it" in text:
+                status = "refused"
+            elif "does not link" in text:
+                status = "does not link"
+            else:
+                status = "does not compile"
+            text = cap_lines(re.sub(r"\n*\(The compiler's full output is in [^)]*\)", "", text), 12)
+            r = self.result(status, self.all_rows(names, "failed"), None)
+            r["notes"] = notes + [clean_text(text, 2000)]
+            return r
+        judge = [lab.conf["judge"], "--driver", os.path.join(d, "driver"), "--lang=en"]
+        rc, out, err = self.sandboxed(judge + ["--summary"], JUDGE_TIMEOUT)
+        rows, problem = parse_summary(out, lab.rows)
+        if rc != 0 or problem or set(rows) != set(names):
+            why = problem or ("the judge stopped (%s)" % ("after %d s" % JUDGE_TIMEOUT if rc == "timeout"
+                                                         else "status %s" % rc))
+            tail = cap_lines(self.scrub(err), 6)
+            r = self.result("error", self.all_rows(names, "failed"), why + (": " + tail if tail else ""))
+            r["notes"] = notes + r["notes"]
+            return r
+        outputs = {}
+        if any(f for _, _, f in rows.values()):
+            rc2, text, _ = self.sandboxed(judge + ["--brief"], JUDGE_TIMEOUT)
+            outputs = split_harness_text(self.scrub(text), names)
+        r = self.result(lab_state(rows), rows, None, outputs)
+        r["notes"] = notes
+        return r
+
+    # -- Lab 00: the hand tables, then NumPy
+    def byhand(self):
+        lab, L, c = self.lab, self.learner, self.ctx
+        hand_names = [n for n, _ in lab.rows if not n.startswith("numpy:")]
+        np_names = [n for n, _ in lab.rows if n.startswith("numpy:")]
+        rows, notes, outputs, broken = {}, [], {}, None
+        rel = lab.files[0][1]
+        state, path, note = L.files[rel]
+        answers_ok = False
+        if note:
+            notes.append(note)
+        if state != "ok":
+            rows.update(self.all_rows(hand_names, "pending" if state == "missing" else "failed"))
+            broken = None if state == "missing" else "unreadable"
+        else:
+            check = [lab.conf["check"], "--lang=en"]
+            rc, out, err = self.sandboxed(check + ["--summary", path], JUDGE_TIMEOUT)
+            got, problem = parse_summary(out, [r for r in lab.rows if r[0] in hand_names])
+            if rc == 2 and not got:
+                broken = "unreadable"
+                notes.append(cap_lines(self.scrub(err) or "labs/%s cannot be checked" % rel, 8))
+                rows.update(self.all_rows(hand_names, "failed"))
+            elif problem or set(got) != set(hand_names) or rc not in (0, 1):
+                broken = "error"
+                notes.append(problem or "the checker stopped (status %s)" % rc)
+                rows.update(self.all_rows(hand_names, "failed"))
+            else:
+                answers_ok = True
+                rows.update(got)
+                if any(f for _, _, f in got.values()):
+                    _, text, _ = self.sandboxed(check + ["--brief", path], JUDGE_TIMEOUT)
+                    outputs.update(split_table_text(self.scrub(text), got, hand_names, ""))
+        if np_names:
+            rel = lab.files[1][1]
+            state, path, note = L.files[rel]
+            if note:
+                notes.append(note)
+            if state != "ok":
+                rows.update(self.all_rows(np_names, "pending" if state == "missing" else "failed"))
+                broken = broken or (None if state == "missing" else "unreadable")
+            else:
+                broken = self.numpy(np_names, path, answers_ok, rows, notes, outputs) or broken
+        r = self.result(broken or lab_state(rows), rows, None, outputs)
+        r["notes"] = notes
+        if not broken and all(L.files[rel][0] == "missing" for _, rel in lab.files):
+            r["status"] = "missing"
+        return r
+
+    def numpy(self, np_names, path, answers_ok, rows, notes, outputs):
+        """Lab 00's NumPy part: numpy_check.py runs as the grader (its output
+        is the verdict), the learner's Python through LAUNCHER as the learner"""
+        lab, L, c = self.lab, self.learner, self.ctx
+        cmd = shlex.split(lab.conf["npcheck"])
+        if answers_ok:
+            cmd = [L.files[lab.files[0][1]][1] if a == "@ANSWERS@" else a for a in cmd]
+        else:             # the NumPy part stands alone: no hand tables to compare
+            i = cmd.index("@ANSWERS@")
+            del cmd[i - 1:i + 1]
+        cmd += ["--lang=en"]
+        if c.sandbox.mode != "none":
+            cmd += ["--launcher", LAUNCHER]
+        env = dict(self.env(), GRADE_SANDBOX_UID=str(L.uid(lab)), GRADE_SANDBOX_GID=str(L.gid))
+        uid = L.uid(lab)
+        try:
+            rc, out, err = run(cmd + ["--summary", path], c.repo, env, JUDGE_TIMEOUT, checker_limits)
+        finally:
+            c.sandbox.sweep(uid)
+        got, problem = parse_summary(out, [r for r in lab.rows if r[0] in np_names])
+        if problem or set(got) != set(np_names):
+            notes.append(problem or "the NumPy checker stopped (status %s): %s"
+                         % (rc, cap_lines(self.scrub(err), 6)))
+            rows.update(self.all_rows(np_names, "failed"))
+            return "error"
+        rows.update(got)
+        if any(f for _, _, f in got.values()):
+            try:
+                _, text, _ = run(cmd + ["--brief", path], c.repo, env, JUDGE_TIMEOUT, checker_limits)
+            finally:
+                c.sandbox.sweep(uid)
+            outputs.update(split_table_text(self.scrub(text), got, np_names, "numpy:"))
+        return None
+
+
+def lab_state(rows):
+    p = sum(r[0] for r in rows.values())
+    f = sum(r[2] for r in rows.values())
+    return "failing" if f else "pending" if p else "done"
+
+
+def split_harness_text(text, names):
+    """the judge's --brief text cut into one piece per function: each block
+    starts with a line '  WORD  function, ...' (FAIL, HANG, CRASH, OUTPUT, ...)"""
+    pieces, cur = {}, None
+    head = re.compile(r"^  [A-Z]+ +(%s)[,:]" % "|".join(re.escape(n) for n in names))
+    for line in text.split("\n"):
+        m = head.match(line)
+        if m:
+            cur = m.group(1)
+        elif line.startswith("function ") or re.match(r"^lab [0-9]+: ", line):
+            cur = None            # the judge's closing table and line
+        if cur:
+            pieces.setdefault(cur, []).append(line)
+    return {n: clean_text(cap_lines("\n".join(v), 80), reports.OUTPUT_CHARS) for n, v in pieces.items()}
+
+
+def split_table_text(text, rows, names, prefix):
+    """Lab 00's --brief text: the whole text for the first failing step of the
+    part, the step's own table line for the others"""
+    failing = [n for n in names if rows[n][2]]
+    out = {}
+    for i, n in enumerate(failing):
+        if i == 0:
+            out[n] = clean_text(cap_lines(text, 80), reports.OUTPUT_CHARS)
+        else:
+            step = n[len(prefix):]
+            line = next((l.strip() for l in text.split("\n")
+                         if l.startswith("  [%s]" % step)), "")
+            out[n] = ("%s\n(the whole report is under %s)" % (line, failing[0])).strip()
+    return out
+
+
+# ---- the catalogue: every function of every lab and its number of checks -------------------
+def shipped(repo, rel, dest, rev):
+    """the lab file as shipped: git's version at rev (HEAD; a learner's own
+    repository gives its first commit, the template's) when there is one,
+    else the file"""
+    data = None
+    try:
+        p = subprocess.run(["git", "-C", repo, "show", "%s:./%s" % (rev, rel)], capture_output=True,
+                           timeout=30)
+        if p.returncode == 0:
+            data = p.stdout
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    if data is None:
+        with open(os.path.join(repo, rel), "rb") as f:
+            data = f.read()
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "wb") as f:
+        f.write(data)
+
+
+def catalogue(ctx, labs):
+    """run each lab on its shipped files (the grader's own, trusted) and keep
+    the names and numbers of checks of its summary"""
+    base = os.path.join(ctx.work, ".grader", "catalogue")
+    env = dict(ctx.env, LAB_SEED=str(ctx.seed))
+    for lab in labs:
+        d = os.path.join(base, "lab" + lab.nn)
+        os.makedirs(d)
+        files = {}
+        for role, rel in lab.files:
+            files[role] = os.path.join(base, "labs", rel)
+            shipped(ctx.repo, "labs/" + rel, files[role], ctx.shipped)
+        lab.shipped = files
+        if lab.kind == "harness":
+            cmd = lab.conf["build"].replace("@SOURCE@", shlex.quote(files["file"])).replace("@DIR@", shlex.quote(d))
+            rc, out, err = run(["sh", "-c", cmd], ctx.repo, env, BUILD_TIMEOUT)
+            if rc != 0:
+                sys.exit("grade: lab %s: the shipped %s does not build:\n%s" % (lab.nn, lab.conf["file"],
+                                                                              clean_text(out + err)))
+            rc, out, err = run([lab.conf["judge"], "--driver", os.path.join(d, "driver"), "--summary"],
+                               ctx.repo, env, JUDGE_TIMEOUT)
+        else:
+            rc, out, err = run([lab.conf["check"], "--summary", files["file"]], ctx.repo, env, JUDGE_TIMEOUT)
+            if "npcheck" in lab.conf:
+                cmd = [files["file"] if a == "@ANSWERS@" else a for a in shlex.split(lab.conf["npcheck"])]
+                rc2, out2, err2 = run(cmd + ["--summary", files["numpy"]], ctx.repo, env, JUDGE_TIMEOUT)
+                out += out2
+                err += err2
+        rows = []
+        for line in out.decode("utf-8", "replace").split("\n"):
+            m = SUMMARY_RE.match(line)
+            if m:
+                rows.append((m.group(1), int(m.group(2)) + int(m.group(3)) + int(m.group(4))))
+        if not rows:
+            sys.exit("grade: lab %s: no summary from its checker on the shipped files:\n%s"
+                     % (lab.nn, clean_text(err)))
+        lab.rows = rows
+
+
+# ---- similarity ------------------------------------------------------------------------------
+SIM_RE = re.compile(r"^(\S+) consists for (\d+) % of (\S+) material$")
+
+
+def similarity(ctx, learners, labs, threshold):
+    """sim_c (Debian's similarity-tester) on each C lab's files: every learner's
+    (a file that is the skeleton, or whose checks are all pending, left out)
+    against every other's and against the book's code (tangled/minimodel/
+    attention/*.c); the pairs where threshold percent or more of a learner's
+    file is the other's material. A copy from the book is legal for a learner
+    working alone: the report only shows it. (rows for similarity.csv)"""
+    pairs = []
+    book = sorted(glob.glob(os.path.join(ctx.repo, "tangled/minimodel/attention/*.c")))
+    sim = shutil.which("sim_c")
+    d = os.path.join(ctx.work, "similarity")
+    for lab in labs:
+        if lab.kind != "harness":
+            continue
+        rel = lab.files[0][1]
+        with open(lab.shipped["file"], "rb") as f:
+            skeleton = f.read()
+        files = []
+        for L in learners:
+            state, path, _ = L.files.get(rel, ("missing", None, None))
+            r = L.labs[lab.nn]
+            if state != "ok" or all(x[0] == sum(x) for x in r["rows"].values()):
+                continue
+            with open(path, "rb") as f:
+                if f.read() == skeleton:
+                    continue
+            files.append((L, path))
+        if len(files) < 1:
+            continue
+        ld = os.path.join(d, "lab" + lab.nn)
+        os.makedirs(ld, exist_ok=True)
+        names = {}
+        for i, (L, path) in enumerate(files):
+            n = "L%04d.c" % i
+            shutil.copyfile(path, os.path.join(ld, n))
+            names[n] = L
+        books = []
+        for i, b in enumerate(book):
+            n = "B%02d.c" % i
+            shutil.copyfile(b, os.path.join(ld, n))
+            names[n] = "book:" + os.path.basename(b)
+            books.append(n)
+        for root, dirs, fs in os.walk(d):
+            os.chmod(root, 0o755)
+            for f in fs:
+                os.chmod(os.path.join(root, f), 0o644)
+        uid = ctx.sandbox.uids[1] - 2
+        argv = [sim, "-e", "-a", "-p", "-T", "-t%d" % threshold] + sorted(
+            n for n in names if n.startswith("L")) + ["/"] + books
+        rc, out, err = run(ctx.sandbox.cmd(uid, uid, argv), ld, ctx.env, 300)
+        ctx.sandbox.sweep(uid)
+        if rc != 0:
+            print("grade: sim_c failed on lab %s (status %s): %s" % (lab.nn, rc, clean_text(err)[:200]),
+                  file=sys.stderr)
+            continue
+        for line in out.decode("utf-8", "replace").split("\n"):
+            m = SIM_RE.match(line.strip())
+            if not m or not m.group(1).startswith("L") or m.group(1) not in names \
+                    or m.group(3) not in names or m.group(1) == m.group(3):
+                continue
+            L, other, pc = names[m.group(1)], names[m.group(3)], int(m.group(2))
+            other = other if isinstance(other, str) else other.id
+            pairs.append((lab.nn, L.id, other, pc))
+    pairs = sorted(set(pairs), key=lambda x: (x[0], -x[3], x[1], x[2]))
+    for nn, who, other, pc in pairs:
+        next(L for L in learners if L.id == who).similar.setdefault(nn, []).append((other, pc))
+    return pairs
+
+
+# ---- the run -------------------------------------------------------------------------------
+class Context:
+    pass
+
+
+class Progress:
+    def __init__(self, total, on):
+        self.total, self.done, self.on, self.t0 = total, 0, on, time.monotonic()
+        self.lock = threading.Lock()
+        self.draw()
+
+    def step(self):
+        with self.lock:
+            self.done += 1
+            self.draw()
+
+    def draw(self):
+        if not self.on:
+            return
+        width = 30
+        k = width * self.done // max(self.total, 1)
+        sys.stdout.write("\r  grading [%s%s] %d/%d labs  %.0f s " % ("#" * k, "." * (width - k), self.done,
+                                                                  self.total, time.monotonic() - self.t0))
+        sys.stdout.flush()
+
+    def end(self):
+        if self.on:
+            sys.stdout.write("\r" + " " * 70 + "\r")
+            sys.stdout.flush()
+
+
+SUFFIX_ORDER = {None: 0, ".zip": 1, ".tar.gz": 2, ".tgz": 3, ".tar.xz": 4, ".txz": 5, ".tar.bz2": 6,
+                ".tbz2": 7, ".tar": 8}
+
+
+def submissions(path, mode, ident):
+    """[(id, path as bytes, [other paths of the same learner])]: one per
+    learner; a learner who handed in twice (abe/ and abe.zip) once, the folder
+    first, then .zip, .tar.gz, ..."""
+    if mode == "one":
+        name = os.path.basename(os.path.abspath(path))
+        name = sub.show(sub.split_suffix(name)[0], 200)
+        return [(safe_id(ident) if ident else safe_id(name), os.fsencode(path), [])]
+    bpath = os.fsencode(path)
+    try:
+        names = sorted(n for n in os.listdir(bpath) if not n.startswith(b"."))
+    except OSError as e:
+        sys.exit("grade: cannot read %s: %s" % (path, e.strerror))
+    groups = {}
+    for n in names:
+        full = os.path.join(bpath, n)
+        stem, suf = sub.split_suffix(n)
+        if suf and not os.path.isfile(full):
+            stem, suf = n, None
+        if suf is None and not os.path.isdir(full) and not os.path.islink(full):
+            stem = n
+        i = safe_id(sub.show(stem, 200))
+        groups.setdefault(i.lower(), []).append((SUFFIX_ORDER.get(suf and suf.lower(), 9), n, full, i))
+    out = []
+    for key in sorted(groups):
+        g = sorted(groups[key])
+        out.append((g[0][3], g[0][2], [x[2] for x in g[1:]]))
+    return sorted(out, key=lambda x: x[0])
+
+
+def out_folder(out, quiet):
+    """OUT made, or kept, private (0700), holding nothing of an earlier run"""
+    os.makedirs(out, mode=0o700, exist_ok=True)
+    other = [n for n in os.listdir(out) if n not in KNOWN]
+    for n in OUTPUTS:
+        p = os.path.join(out, n)
+        if os.path.isdir(p) and not os.path.islink(p):
+            shutil.rmtree(p)
+        elif os.path.lexists(p):
+            os.unlink(p)
+    if other:
+        if not quiet:
+            print("grade: %s holds other files (%s): its mode is left as it is; the reports are "
+                  "written readable by you alone" % (out, ", ".join(sorted(other)[:3])), file=sys.stderr)
+    else:
+        os.chmod(out, 0o700)
+
+
+def write_private(path, text):
+    """text to path, readable and writable by the grader alone (0600)"""
+    tmp = path + ".tmp%d" % os.getpid()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def fresh_seed():
+    return int.from_bytes(os.urandom(4), "little") % 999999999 + 1
+
+
+def main(argv):
+    if argv[:1] == ["hold-uids"]:
+        return hold_uids(argv[1:])
+    import argparse
+    ap = argparse.ArgumentParser(prog="grade.py")
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--work", default=None, help="the learners' scratch folders (default: OUT.work)")
+    ap.add_argument("--keep-work", action="store_true")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--labs", default="")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--similarity", default="50", help="percent, or off")
+    ap.add_argument("--isolation", default="auto", choices=["auto", "ns", "uid", "none"])
+    ap.add_argument("--format", default="all",
+                    choices=["all", "csv", "junit", "tap", "json", "gradescope", "classroom"])
+    ap.add_argument("--stdout", action="store_true", help="print the one report on stdout")
+    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--id", default=None, help="the learner's name (mode one)")
+    ap.add_argument("--shipped", default="HEAD", help="the git revision of the shipped lab files")
+    ap.add_argument("mode", choices=["class", "one"])
+    ap.add_argument("path")
+    a = ap.parse_args(argv)
+    t_start = time.monotonic()
+    if a.seed is not None and not 1 <= a.seed <= 999999999:
+        sys.exit("grade: --seed %d: a seed is a whole number from 1 to 999999999" % a.seed)
+    if a.similarity != "off" and not (a.similarity.isdigit() and 1 <= int(a.similarity) <= 100):
+        sys.exit("grade: GRADE_SIMILARITY=%s: a percent from 1 to 100, or off" % a.similarity)
+
+    ctx = Context()
+    ctx.seed = a.seed or fresh_seed()
+    ctx.shipped = a.shipped
+    repo, labs = read_config(a.config, a.labs)
+    ctx.repo = os.path.abspath(repo)
+    # OUT, WORK and the submissions as the caller named them (check-grade's repo is a copy elsewhere)
+    ctx.out = os.path.abspath(a.out)
+    ctx.work = os.path.abspath(a.work or ctx.out.rstrip("/") + ".work")
+    path = os.path.abspath(a.path)
+    os.chdir(ctx.repo)
+    if not a.stdout:
+        out_folder(ctx.out, a.quiet)
+    if os.path.lexists(ctx.work):
+        shutil.rmtree(ctx.work)
+    os.makedirs(os.path.join(ctx.work, ".grader"), mode=0o700)
+    if not a.keep_work:           # however the run ends (a refusal, an error, the end)
+        import atexit
+        atexit.register(shutil.rmtree, ctx.work, True)
+    os.chmod(os.path.join(ctx.work, ".grader"), 0o700)
+    ctx.env = Sandbox.env()
+    probe = [os.path.join(ctx.repo, "judge/harness/build-driver.sh"), ctx.work]
+    for lab in labs:
+        probe += [os.path.abspath(lab.conf[k]) for k in ("judge", "check") if k in lab.conf]
+    os.chmod(ctx.work, 0o711)
+    ctx.sandbox = Sandbox(ctx.repo, probe, a.isolation, [ctx.repo, ctx.work])
+    if ctx.sandbox.warning and (ctx.sandbox.mode != "none" or os.geteuid() == 0 or not a.quiet):
+        print(ctx.sandbox.warning, file=sys.stderr)
+    catalogue(ctx, labs)
+
+    learners = []
+    for i, (ident, src, others) in enumerate(submissions(path, a.mode, a.id)):
+        L = Learner(ident, src, i, ctx.sandbox.uids[0])
+        name = sub.show(os.path.basename(src), 200)
+        if others:
+            L.notes.append("handed in %d times: %s graded, %s not (keep one)"
+                           % (len(others) + 1, sub.q(os.path.basename(src)),
+                              ", ".join(sub.q(os.path.basename(o)) for o in others)))
+        elif ident != sub.split_suffix(name)[0] and not a.id:
+            L.notes.append("submitted as %s" % sub.q(os.path.basename(src)))
+        learners.append(L)
+    if not learners:
+        sys.exit("grade: %s holds no submission (one folder, .zip or .tar.gz per learner)" % a.path)
+    first, end = ctx.sandbox.uids
+    if len(learners) * UIDS_PER_LEARNER > end - first - UIDS_PER_LEARNER:
+        sys.exit("grade: %d learners, more than a run's %d uids give: grade them in parts"
+                 % (len(learners), end - first))
+
+    jobs = max(1, a.jobs)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            list(pool.map(lambda L: prepare(L, labs, ctx.work, ctx.sandbox), learners))
+            progress = Progress(len(learners) * len(labs), sys.stdout.isatty() and not a.quiet and not a.stdout)
+            futures = {}
+            for L in learners:
+                for lab in labs:
+                    fut = pool.submit(Job(L, lab, ctx).go)
+                    fut.add_done_callback(lambda _: progress.step())
+                    futures[fut] = (L, lab)
+            for fut in concurrent.futures.as_completed(futures):
+                L, lab = futures[fut]
+                r = fut.result()
+                L.labs[lab.nn] = r
+                L.seconds += r["seconds"]
+            progress.end()
+
+        run_info = Context()
+        run_info.seed, run_info.isolation = ctx.seed, ctx.sandbox.isolation
+        run_info.degraded = ctx.sandbox.degraded
+        pairs = []
+        if a.similarity == "off":
+            run_info.similarity_head = "off"
+        elif a.mode == "one":
+            run_info.similarity_head = ""
+        elif not shutil.which("sim_c"):
+            run_info.similarity_head = "sim_c not installed"
+            print("grade: sim_c is not installed (Debian's similarity-tester): no similarity report",
+                  file=sys.stderr)
+        else:
+            run_info.similarity_head = "%s%% or more" % a.similarity
+            pairs = similarity(ctx, learners, labs, int(a.similarity))
+
+        # the reports: only from what was parsed above
+        rep = {}
+        fmt = a.format
+        if fmt in ("all", "csv"):
+            rep["gradebook.csv"] = reports.write_csv(learners, labs, run_info)
+        if fmt in ("all", "junit"):
+            rep["junit.xml"] = reports.write_junit(learners, labs, run_info)
+        if fmt in ("all", "tap"):
+            rep["results.tap"] = reports.write_tap(learners, labs, run_info)
+        if fmt in ("all", "json", "gradescope"):
+            if a.mode == "one":
+                rep["results.json"] = reports.write_json(learners[0], labs, run_info)
+            else:
+                for L in learners:
+                    rep[os.path.join("gradescope", L.id, "results.json")] = reports.write_json(L, labs, run_info)
+        if fmt == "classroom":
+            import json
+            L = learners[0]
+            for lab in labs:
+                rep[os.path.join("classroom", "lab%s.json" % lab.nn)] = \
+                    json.dumps(reports.classroom(L, lab, run_info), ensure_ascii=False) + "\n"
+            rep["summary.md"] = reports.write_summary(L, labs, run_info)
+        if fmt == "all" and a.mode == "class" and a.similarity != "off" and shutil.which("sim_c"):
+            rep["similarity.csv"] = reports.write_similarity(pairs, run_info)
+        if a.stdout:
+            for text in rep.values():
+                sys.stdout.write(text)
+        else:
+            for rel, text in rep.items():
+                dest = os.path.join(ctx.out, rel)
+                d = os.path.dirname(dest)
+                while not os.path.isdir(d):        # its folders 0700, like OUT
+                    up = d
+                    while not os.path.isdir(os.path.dirname(up)):
+                        up = os.path.dirname(up)
+                    os.mkdir(up, 0o700)
+                write_private(dest, text)
+    finally:
+        if not a.keep_work:
+            shutil.rmtree(ctx.work, ignore_errors=True)
+    # the times: never in the reports
+    elapsed = time.monotonic() - t_start
+    slow = sorted(learners, key=lambda L: -L.seconds)[:5]
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
+    timing = ["graded %d learner%s x %d lab%s in %.1f s (%d job%s in parallel, isolation: %s%s, seed %d)"
+              % (len(learners), "s" * (len(learners) != 1), len(labs), "s" * (len(labs) != 1), elapsed,
+                 jobs, "s" * (jobs != 1), ctx.sandbox.isolation,
+                 ", uids %d-%d" % (first, first + len(learners) * UIDS_PER_LEARNER - 1)
+                 if ctx.sandbox.mode != "none" else "", ctx.seed),
+              "slowest: " + ", ".join("%s %.1f s" % (L.id, L.seconds) for L in slow),
+              "the grader's own peak memory: %d MiB" % peak]
+    if not a.stdout:
+        write_private(os.path.join(ctx.out, "timing.txt"), "\n".join(timing) + "\n")
+    if not a.quiet and not a.stdout:
+        p = a_ = f = 0
+        for L in learners:
+            x = reports.totals(L, labs)
+            p, a_, f = p + x[0], a_ + x[1], f + x[2]
+        for line in timing[:2]:
+            print(line)
+        if ctx.sandbox.degraded:
+            print("isolation: %s (see above)" % ctx.sandbox.isolation)
+        print("checks: %d passed, %d failed, %d pending; reports in %s: %s"
+              % (a_, f, p, ctx.out, ", ".join(sorted(rep)[:4])
+                 + (", ..." if len(rep) > 4 else "")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,298 @@
+#!/usr/bin/python3
+"""make-class.py [--size N] OUT [REPO...] - the class that check-grade grades, in OUT: a copy of
+judge/grade/tests/class/ (the learners who hand in a folder), plus the learners who
+hand in an archive, made here from judge/grade/tests/archives/ so that nothing
+binary is committed (every archive is made the same way, byte for byte):
+
+  eve.zip      her work nested two folders deep, with __MACOSX/ and notes/
+               beside it, a 2 MiB numpy_attention.py (over the size limit),
+               and two unsafe entries: ../escape.txt and /tmp/grade-absolute.txt
+  fay.tar.gz   the layout without labs/ (lab01-qkv/qkv.c at the top); her
+               answers.txt is a symbolic link to /etc/passwd, and a hard link
+               points at ../../outside
+  hal.rar      not an archive the grader reads: a clear line, nothing graded
+  abe/, abe.zip
+               the same learner twice: one row, the folder graded, flagged
+  ivan         a folder whose lab folder's name is Latin-1 bytes (b"Pr\xe1ctica 1",
+               not UTF-8), and a file name with control characters
+  l\xe9a        a learner whose own folder's name is Latin-1 (b"l\xe9a")
+  jo.zip       a Windows zip: names in CP437 (b"Pr\xa0ctica 1/"), no UTF-8 flag
+  kim          near-miss names: labs/lab01-qkv/qkv (1).c, lab02-sdpa/SDPA.C,
+               lab03-mha/mha.c.txt, and lab04.zip (a zip inside the folder) that
+               holds lab04-masking/mask.c
+  lex.tar.gz   600 entries with an absolute path, 20 names longer than 1024
+               bytes, a folder named with control characters: the notes stay short
+  hana         labs/lab00-by-hand/answers.txt is a hard link to a file outside
+               the class (OUT.secret, 0600): never read
+  nell         Lab 02 is the book's sdpa.c (tangled/minimodel/attention/sdpa.c),
+               its #include lines made a learner's: legal, and the similarity
+               report shows it
+
+and the learners' work on Labs 02 to 04, made here from the harness's own
+self-test subjects (judge/labNN/subjects/), each a single file with the
+subject's local headers written into it, as a learner's file would be:
+
+  ana          every lab solved; bob: sdpa without the row maximum;
+  carla        mha_split_heads still pending; dan: the causal mask
+               transposed; gus: the merge as a reshape; mallory-hang: an
+               endless loop in mha_forward; mallory-forge: a call of exit,
+               refused; zoë: sdpa with the maximum of the whole matrix
+
+and the hostile learners who test the sandbox:
+
+  mallory-copy   Lab 02: #includes a classmate's file or the book's sdpa.c
+                 (the repository's absolute paths are REPO..., given by
+                 check.sh); if none can be read, an #error says so
+  mallory-escape Lab 02: softmax_row asks for memory without bound (and writes
+                 it), then keeps it (a hang, whatever the machine); sdpa forks and creates /tmp/grade-PWNED-c with raw
+                 system calls
+  mallory-fork   Lab 00: numpy_attention.py writes /tmp, /var/tmp and /dev/shm,
+                 leaves a daemon, allocates without bound and floods its
+                 descriptors, then returns nothing
+"""
+import io
+import os
+import re
+import shutil
+import sys
+import tarfile
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+args = sys.argv[1:]
+size = None
+if args[:1] == ["--size"]:          # a class of N: the honest learners copied (ana-2, ...) to make it up
+    size, args = int(args[1]), args[2:]
+out = args[0]
+repos = args[1:] + [os.path.dirname(os.path.dirname(os.path.dirname(HERE)))]
+if os.path.lexists(out):
+    shutil.rmtree(out)
+shutil.copytree(os.path.join(HERE, "class"), out, symlinks=True)
+DATE = (2024, 1, 1, 0, 0, 0)
+SUBJECTS = os.path.join(HERE, "..", "..")
+FROM_SUBJECTS = [   # the learner's file in the class, the subject it is made from
+    ("ana/labs/lab02-sdpa/sdpa.c", "lab02/subjects/solution.c"),
+    ("ana/labs/lab03-mha/mha.c", "lab03/subjects/solution.c"),
+    ("ana/labs/lab04-masking/mask.c", "lab04/subjects/solution.c"),
+    ("bob/lab02-sdpa/sdpa.c", "lab02/subjects/m-sdpa-no-max.c"),
+    ("carla/labs/lab03-mha/mha.c", "lab03/subjects/p-split-pending.c"),
+    ("dan/labs/lab04-masking/mask.c", "lab04/subjects/m-causal-transposed.c"),
+    ("gus/labs/lab03-mha/mha.c", "lab03/subjects/m-merge-reshape.c"),
+    ("mallory-hang/labs/lab03-mha/mha.c", "lab03/subjects/r-hang.c"),
+    ("mallory-forge/labs/lab04-masking/mask.c", "lab04/subjects/r-exit.c"),
+    ("zoë garcía/labs/lab02-sdpa/sdpa.c", "lab02/subjects/es-global-max.c"),
+]
+
+
+def single_file(path, seen, lines=None):
+    """path's text (or lines, as if at path) with each #include "X" of its own
+    folder written in, once"""
+    text = []
+    for line in lines if lines is not None else open(path, encoding="utf-8"):
+        m = re.match(r'\s*#include "([^"]+)"', line)
+        inc = m and os.path.join(os.path.dirname(path), m.group(1))
+        if inc and os.path.exists(inc):
+            if inc not in seen:
+                seen.add(inc)
+                text.append(single_file(inc, seen))
+            continue
+        text.append(line)
+    return "".join(text)
+
+
+for rel, subject in FROM_SUBJECTS:
+    dest = os.path.join(out, rel)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "w", encoding="utf-8") as f:
+        f.write(single_file(os.path.join(SUBJECTS, subject), set()))
+
+
+def files(root):
+    for d, dirs, names in sorted(os.walk(root)):
+        dirs.sort()
+        for n in sorted(names):
+            p = os.path.join(d, n)
+            yield os.path.relpath(p, root), open(p, "rb").read()
+
+
+with zipfile.ZipFile(os.path.join(out, "eve.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+    for rel, data in files(os.path.join(HERE, "archives", "eve")):
+        z.writestr(zipfile.ZipInfo(rel, DATE), data)
+    z.writestr(zipfile.ZipInfo("eve-submission/workbook/labs/lab00-by-hand/numpy_attention.py", DATE),
+               b"# " + b"x" * (2 << 20) + b"\n")
+    z.writestr(zipfile.ZipInfo("../escape.txt", DATE), b"outside\n")
+    z.writestr(zipfile.ZipInfo("/tmp/grade-absolute.txt", DATE), b"absolute\n")
+
+buf = io.BytesIO()
+with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as t:
+    def add(info, data=None):
+        info.mtime, info.uid, info.gid, info.uname, info.gname = 1704067200, 0, 0, "", ""
+        t.addfile(info, io.BytesIO(data) if data is not None else None)
+    for rel, data in files(os.path.join(HERE, "archives", "fay")):
+        i = tarfile.TarInfo(rel)
+        i.size, i.mode = len(data), 0o644
+        add(i, data)
+    i = tarfile.TarInfo("lab00-by-hand/answers.txt")
+    i.type, i.linkname = tarfile.SYMTYPE, "/etc/passwd"
+    add(i)
+    i = tarfile.TarInfo("lab00-by-hand/numpy_attention.py")
+    i.type, i.linkname = tarfile.LNKTYPE, "../../outside"
+    add(i)
+import gzip
+with open(os.path.join(out, "fay.tar.gz"), "wb") as f:
+    f.write(gzip.compress(buf.getvalue(), mtime=0))
+
+with open(os.path.join(out, "hal.rar"), "wb") as f:
+    f.write(b"Rar!\x1a\x07\x00 not really\n")
+
+
+# ---- the learners who test names, duplicates and limits -------------------------------------
+def write(rel, data, mode=None):
+    dest = os.path.join(out.encode(), rel if isinstance(rel, bytes) else rel.encode())
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+    if mode is not None:
+        os.chmod(dest, mode)
+
+
+def subject(rel):
+    return single_file(os.path.join(SUBJECTS, rel), set()).encode()
+
+
+def zipped(dest, members):
+    with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in members:
+            z.writestr(zipfile.ZipInfo(name, DATE), data)
+
+
+def windows_zip(dest, members):
+    """a zip as Windows makes it: names (bytes) in the OEM code page, no UTF-8
+    flag; stored, written by hand (zipfile would set the flag)"""
+    import struct
+    import zlib
+    body, central = b"", b""
+    for name, data in members:
+        crc = zlib.crc32(data)
+        head = struct.pack("<IHHHHHIIIHH", 0x04034b50, 20, 0, 0, 0, 0x5821, crc, len(data), len(data),
+                           len(name), 0)
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014b50, 20, 20, 0, 0, 0, 0x5821, crc, len(data),
+                               len(data), len(name), 0, 0, 0, 0, 0, len(body)) + name
+        body += head + name + data
+    end = struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, len(members), len(members), len(central), len(body), 0)
+    with open(dest, "wb") as f:
+        f.write(body + central + end)
+
+
+ANA = os.path.join(out, "ana", "labs")
+qkv = open(os.path.join(ANA, "lab01-qkv", "qkv.c"), "rb").read()
+write("abe/labs/lab01-qkv/qkv.c", qkv)
+zipped(os.path.join(out, "abe.zip"), [("labs/lab01-qkv/qkv.c", b"this is not C\n")])
+write(b"ivan/Pr\xe1ctica 1/lab01-qkv/qkv.c", qkv)
+write(b"ivan/notes\x07\x1b[31m.txt", b"a stray file\n")
+write(b"ivan/tmp\x01dir/x.txt", b"a stray folder\n")
+write(b"l\xe9a/labs/lab01-qkv/qkv.c", qkv)
+# a Windows zip: CP437 names (0xA0 is a-acute), no UTF-8 flag
+windows_zip(os.path.join(out, "jo.zip"), [(b"Pr\xa0ctica 1/labs/lab02-sdpa/sdpa.c",
+                                           subject("lab02/subjects/solution.c"))])
+write("kim/labs/lab01-qkv/qkv (1).c", qkv)
+write("kim/lab02-sdpa/SDPA.C", subject("lab02/subjects/solution.c"))
+write("kim/lab03-mha/mha.c.txt", subject("lab03/subjects/solution.c"))
+inner = io.BytesIO()
+zipped(inner, [("lab04-masking/mask.c", subject("lab04/subjects/solution.c"))])
+write("kim/lab04.zip", inner.getvalue())
+
+buf = io.BytesIO()
+with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
+    def add(name, data):
+        i = tarfile.TarInfo(name)
+        i.size, i.mode, i.mtime = len(data), 0o644, 1704067200
+        t.addfile(i, io.BytesIO(data))
+    add("labs/lab01-qkv/qkv.c", qkv)
+    for k in range(600):
+        add("/tmp/grade-absolute-%d.txt" % k, b"absolute\n")
+    for k in range(20):
+        add("deep/" + ("n%02d" % k) * 400 + ".txt", b"long\n")
+    add("odd\x01\x1b[2Jname\x7f/readme.txt", b"control characters\n")
+with open(os.path.join(out, "lex.tar.gz"), "wb") as f:
+    f.write(gzip.compress(buf.getvalue(), mtime=0))
+
+# a hard link to a file outside the class, which only root can read
+secret = out.rstrip("/") + ".secret"
+with open(secret, "w") as f:
+    f.write("SECRET-ANSWERS-NOT-TO-BE-SHOWN\n")
+os.chmod(secret, 0o600)
+os.makedirs(os.path.join(out, "hana", "labs", "lab00-by-hand"))
+os.link(secret, os.path.join(out, "hana", "labs", "lab00-by-hand", "answers.txt"))
+write("hana/labs/lab01-qkv/qkv.c", qkv)
+
+# the book's sdpa.c, as a learner would copy it
+book = open(os.path.join(HERE, "..", "..", "..", "tangled", "minimodel", "attention", "sdpa.c")).read()
+book = book.replace('#include "sdpa.h"', '#include "minimodel/attention/sdpa.h"')
+book = book.replace('#include "../core/matrix.h"', '#include "minimodel/core/matrix.h"')
+write("nell/labs/lab02-sdpa/sdpa.c", book)
+
+# ---- the hostile learners who test the sandbox -----------------------------------------------
+copy = ["/* mallory-copy: hands in someone else's sdpa, if the build can read one */\n"]
+targets = []
+for r in repos:
+    targets.append(os.path.join(os.path.abspath(r), "tangled/minimodel/attention/sdpa.c"))
+targets += ["../../../ana/labs/lab02-sdpa/sdpa.c", "../../../bob/lab02-sdpa/sdpa.c",
+            "minimodel/attention/sdpa.c", "../tangled/minimodel/attention/sdpa.c",
+            "tangled/minimodel/attention/sdpa.c"]
+for i, t in enumerate(targets):
+    copy.append('#%s __has_include("%s")\n#include "%s"\n' % ("if" if i == 0 else "elif", t, t))
+copy.append('#else\n#error "nothing to copy: the sandbox holds"\n#endif\n')
+write("mallory-copy/labs/lab02-sdpa/sdpa.c", "".join(copy))
+
+escape = r"""/* mallory-escape: softmax_row asks for memory without bound, writes it and keeps it;
+ * sdpa forks and creates /tmp/grade-PWNED-c with raw system calls (no C
+ * library function that the harness would refuse) */
+#define MUTANT_softmax_row
+#define MUTANT_sdpa
+#include "base.h"
+#include <string.h>
+
+static long raw(long n, long a, long b, long c)
+{
+    long r;
+    __asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+    return r;
+}
+
+mm_status softmax_row(double *s, int n)
+{
+    for (;;) {
+        char *p = malloc((size_t)64 << 20);
+        if (!p) break;
+        memset(p, 1, (size_t)64 << 20);
+    }
+    for (volatile int spin = 1; spin; ) {}              /* and keeps it */
+    double m = s[0], sum = 0.0;
+    for (int j = 1; j < n; j++)
+        if (s[j] > m) m = s[j];
+    for (int j = 0; j < n; j++) sum += (s[j] = exp(s[j] - m));
+    for (int j = 0; j < n; j++) s[j] /= sum;
+    return MM_OK;
+}
+
+mm_status sdpa(double *out, double *weights, const double *q, const double *k,
+               const double *v, const double *bias, int T_q, int T_k, int d_k, int d_v)
+{
+    raw(57, 0, 0, 0);                                   /* fork */
+    raw(2, (long)"/tmp/grade-PWNED-c", 0101, 0644);     /* open(O_WRONLY | O_CREAT) */
+    return MM_OK;
+}
+"""
+write("mallory-escape/labs/lab02-sdpa/sdpa.c",
+      single_file(os.path.join(SUBJECTS, "lab02", "subjects", "x.c"), set(), escape.splitlines(True)))
+
+if size:
+    honest = ["ana", "bob", "carla", "dan", "gus", "ivan", "kim", "nell"]
+    k = 2
+    while len(os.listdir(out)) < size:
+        for h in honest:
+            if len(os.listdir(out)) >= size:
+                break
+            shutil.copytree(os.path.join(out, h), os.path.join(out, "%s-%d" % (h, k)), symlinks=True)
+        k += 1

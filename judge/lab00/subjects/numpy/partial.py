@@ -1,0 +1,28 @@
+# Lab 00, NumPy part, subject partial: Q, K, V and S done, the rest None.
+# Written by `lab00.py gen` (judge/lab00/subjects/lab00.py): solution.py with this change.
+import numpy as np
+
+
+def attention_tables(X, W_Q, W_K, W_V):
+    """Every table of answers.txt, from X (T x d_model), W_Q and W_K
+    (d_model x d_k) and W_V (d_model x d_v), all NumPy arrays."""
+    d_k = W_Q.shape[1]
+    Q = X @ W_Q
+    K = X @ W_K
+    V = X @ W_V
+    S = Q @ K.T
+    scaled = None  # LAB_TODO
+    m = None  # LAB_TODO
+    E = None  # LAB_TODO
+    r = None  # LAB_TODO
+    A = None  # LAB_TODO
+    O = None  # LAB_TODO
+    return {"Q": Q, "K": K, "V": V, "S": S, "scaled": scaled, "max": m,
+            "E": E, "sum": r, "A": A, "O": O}
+
+# ---- what the checker must say about this file (judge/selftest/run-subject.sh)
+# run-lang: en
+# run-args: --answers judge/lab00/subjects/correct-2dp.txt
+# expect-exit: 0
+# expect: NumPy: 4 of 10 tables right, 0 wrong, 6 pending; large inputs: pending.
+# expect: Next: [scaled] in

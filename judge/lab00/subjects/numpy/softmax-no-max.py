@@ -1,0 +1,32 @@
+# Lab 00, NumPy part, subject softmax-no-max: weights right on the example, nan on large scores.
+# Written by `lab00.py gen` (judge/lab00/subjects/lab00.py): solution.py with this change.
+import numpy as np
+
+
+def attention_tables(X, W_Q, W_K, W_V):
+    """Every table of answers.txt, from X (T x d_model), W_Q and W_K
+    (d_model x d_k) and W_V (d_model x d_v), all NumPy arrays."""
+    d_k = W_Q.shape[1]
+    Q = X @ W_Q
+    K = X @ W_K
+    V = X @ W_V
+    S = Q @ K.T
+    scaled = S / np.sqrt(d_k)
+    m = scaled.max(axis=1)
+    E = np.exp(scaled - m[:, None])
+    r = E.sum(axis=1)
+    A = np.exp(scaled) / np.exp(scaled).sum(axis=1, keepdims=True)
+    O = A @ V
+    return {"Q": Q, "K": K, "V": V, "S": S, "scaled": scaled, "max": m,
+            "E": E, "sum": r, "A": A, "O": O}
+
+# ---- what the checker must say about this file (judge/selftest/run-subject.sh)
+# run-lang: en
+# run-args: --answers judge/lab00/subjects/correct-2dp.txt
+# expect-exit: 1
+# expect: NumPy: 10 of 10 tables right, 0 wrong, 0 pending; large inputs: WRONG.
+# expect: On the large inputs (X times 30, scaled scores up to 1350) your NumPy [A] differs, though it is right on the example:
+# expect: NumPy gives nan
+# expect: hint: exp of a scaled score above 709.78 is inf in double precision, and inf / inf is nan.
+# expect: NumPy warned: 
+# expect: overflow encountered in exp

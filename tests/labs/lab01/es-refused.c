@@ -1,8 +1,0 @@
-/* es-refused.c - h-fork.c with the report in Spanish: the refusal of the
- * file, each symbol named.
- * run-lang: es
- * expect-exit: 1
- * expect: Tu fichero tests/labs/lab01/es-refused.c no se ejecutó: el arnés lo rechaza.
- * expect: usa fork: una función del laboratorio no crea procesos, programas ni hilos, ni maneja señales
- */
-#include "h-fork.c"
