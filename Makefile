@@ -64,43 +64,33 @@ LIB      := $(BUILD)/libminimodel.a
 # the chapters' example programs: tangled/examples/NAME.c -> $(BUILD)/examples/NAME
 EXAMPLES := $(patsubst tangled/examples/%.c,$(BUILD)/examples/%,$(filter tangled/examples/%.c,$(ROOTS)))
 
-.PHONY: all help deps tangle tangle-debug lib examples check lab clean
+.PHONY: all help deps tangle tangle-debug lib examples check clean
 .DEFAULT_GOAL := all
 
-all: lib examples figures book
+all: lib examples figures book ## tangle, build the library and examples, render figures, weave both books
 	@echo
 	@echo "Built:"
 	@echo "  PDF books:  $(BUILD)/book/en/workbook.pdf  $(BUILD)/book/es/workbook.pdf"
 	@echo "  HTML books: $(BUILD)/html/en/index.html  $(BUILD)/html/es/index.html"
 	@echo "  Figures:    $(BUILD)/figures/{en,es}/"
 
-help:
-	@printf '%-20s %s\n' \
-	  'make deps' 'install the toolchain from Debian packages (as root)' \
-	  'make' 'tangle, build the library and examples, render figures, weave both books' \
-	  'make check' "the learner's and author's check, about a minute: N passed, N failed" \
-	  'make check-all' 'every check group (CI): books, harness self-tests, sanitizers, grading,' \
-	  '' 'OpenBLAS kernels, portability, mutants; N passed, N failed' \
-	  'make check-portability' "the library's tests and the oracle under every OpenBLAS kernel and -O0, -march=native" \
-	  'make check-committed' 'tangled/ is what git has committed (CI, after make check)' \
-	  'make lab NN=00' 'check your work on one lab with full detail (NN = 00 to 04)' \
-	  'make watch NN=01' 'check one lab again each time its file is saved (Ctrl-C stops)' \
-	  'make progress' 'every lab: pending / passed / failed, and what to do next' \
-	  'make lab-reset NN=01' "put a lab's file back as shipped (yours saved aside)" \
-	  'make grade SUBMISSIONS=/path/to/class/' 'grade a class: CSV, JUnit, TAP, Gradescope JSON in $(BUILD)/grade' \
-	  'make lab-report NN=01 LAB_FORMAT=tap' 'your lab as the grader reports it (junit, tap, json, csv)' \
-	  'make tangle' 'regenerate tangled/ from book/en (unchanged files keep their time;' \
-	  '' 'a file that no root chunk writes is removed)' \
-	  'make tangle-debug' 'the library with #line directives, into $(BUILD)/tangled-debug' \
-	  'make examples' "build the chapters' example programs into $(BUILD)/examples" \
-	  'make figures' 'render the figures into $(BUILD)/figures/{en,es}' \
-	  'make book' 'weave the PDF and HTML books of both editions' \
-	  'make bench' 'time the causal layer (4 shapes; readable and OpenBLAS builds) against NumPy and PyTorch, about 2 min;' \
-	  '' 'table, targets, TSV, plots in $(BUILD)/bench (CFLAGS=-O3 -march=native in config.mk: the fast flags)' \
-	  'make BLAS=openblas' 'the same, with the product by OpenBLAS, in $(BUILD)/openblas (appendix A)' \
-	  'make clean' 'remove $(BUILD)/' \
-	  'V=1' 'with any target: show the full commands' \
-	  'CFLAGS=...' 'optimisation and extra flags (default -O3; C11 and warnings stay)'
+# make help: every rule with a `## ` comment ("target: ... ## [ARGS] what it
+# does"), then every `##: ` line (the settings), then the check groups.
+help: ## list the targets and settings (this text)
+	@awk '/^[a-zA-Z][a-zA-Z0-9_.-]*:.*## / { t = $$0; sub(/:.*/, "", t); d = $$0; sub(/^[^#]*## /, "", d); \
+	        a = ""; if (d ~ /^\[/) { a = " " substr(d, 2, index(d, "]") - 2); d = substr(d, index(d, "]") + 2) } \
+	        printf "  %-34s %s\n", "make " t a, d }' $(MAKEFILE_LIST)
+	@echo; echo "Settings, with any target:"
+	@sed -n 's/^##: \([^ ]*\)  *\(.*\)/\1|\2/p' $(MAKEFILE_LIST) | awk -F '|' '{ printf "  %-34s %s\n", $$1, $$2 }'
+	@echo; echo "The groups make check runs (each one a target):"
+	@echo '$(sort $(CHECK_TARGETS))' | fold -s -w 76 | sed 's/^/  /'
+	@echo "and those make check-all adds:"
+	@echo '$(sort $(CHECK_ALL_TARGETS))' | fold -s -w 76 | sed 's/^/  /'
+
+##: V=1          show the full commands
+##: CFLAGS=...   optimisation and extra flags (default -O3; C11 and the warnings stay)
+##: BLAS=openblas  the product by OpenBLAS, built in build/openblas (appendix A)
+##: LAB_LANG=es  the labs' reports and messages in Spanish (or a Spanish LANG)
 
 # ---- install ---------------------------------------------------------------
 DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev \
@@ -109,7 +99,7 @@ DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev \
   fonts-dejavu-core chromium chromium-driver python3-selenium \
   inotify-tools libseccomp-dev valgrind gcovr python3-numpy python3-torch \
   libopenblas-dev bubblewrap similarity-tester
-deps:
+deps: ## install the toolchain from Debian packages (as root)
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PACKAGES)
 
@@ -131,32 +121,31 @@ $(BUILD)/tangle.stamp: $(NW_EN)
 	done; find tangled -mindepth 1 -type d -empty -delete
 	@echo '$(ROOTS)' | cpif $(BUILD)/roots.txt
 	@touch $@
-# (No rule makes the roots depend on the stamp: the include below tangles
-# first, so `make -q` and `make -n` see only what really changed.)
-$(BUILD)/roots.txt:
-	@echo '$(ROOTS)' > $@
-
-# Tangle before anything else: make brings an included file up to date before
-# it builds anything (then reads the makefiles again), so no rule of any
-# fragment sees an old tangled/. Not for deps, help and clean.
-ifeq ($(filter deps help clean,$(MAKECMDGOALS)),)
-include $(BUILD)/tangle.stamp
-endif
+# Each root is made by the stamp's rule. A root it kept unchanged keeps its
+# time, so that nothing built from it is built again; a root that is
+# missing is tangled again. Every rule that compiles a file of tangled/ or
+# includes one also has the stamp as an order-only prerequisite, so that the
+# book is tangled before anything is compiled. (Nothing is written while
+# make reads the makefiles: `make -n` writes nothing.)
+$(ROOTS): $(BUILD)/tangle.stamp
+	@test -f $@ || { rm -f $(BUILD)/tangle.stamp; $(MAKE) -s $(BUILD)/tangle.stamp; }
+$(BUILD)/roots.txt: | $(BUILD)/tangle.stamp
+	@test -f $@ || echo '$(ROOTS)' > $@
 
 # `make tangle` always tangles (after a hand edit of tangled/, too).
-tangle:
+tangle: ## regenerate tangled/ from book/en (unchanged files keep their time)
 	@rm -f $(BUILD)/tangle.stamp
 	@$(MAKE) -s $(BUILD)/tangle.stamp
 
 # A copy with #line directives, so that gcc and gdb point at the .nw lines.
-tangle-debug:
+tangle-debug: ## the library with #line directives, in build/tangled-debug
 	$(Q)set -e; for root in $(ROOTS); do \
 	  out=$(BUILD)/tangled-debug/$${root#tangled/}; mkdir -p $$(dirname $$out); \
 	  notangle -L'#line %L "%F"%N' -R"$$root" $(NW_EN) > $$out; \
 	done; echo "tangle-debug: $(BUILD)/tangled-debug/ (compile with -I$(BUILD)/tangled-debug)"
 
 # ---- the library -----------------------------------------------------------
-$(BUILD)/obj/%.o: tangled/%.c
+$(BUILD)/obj/%.o: tangled/%.c | $(BUILD)/tangle.stamp
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(COMPILE) -MMD -MP -c $< -o $@
@@ -164,38 +153,37 @@ $(LIB): $(LIB_OBJS) $(BUILD)/roots.txt
 	$(call say,AR,$@)
 	@rm -f $@
 	$(Q)ar rcs $@ $(LIB_OBJS)
-lib: $(LIB)
+lib: $(LIB) ## build the library, build/libminimodel.a
 -include $(LIB_OBJS:.o=.d)
 
 # ---- the chapters' example programs ----------------------------------------------
 # Each prints, as key=value lines, the numbers its chapter states (check-claims
 # runs them). A program whose root left the book is deleted.
-$(BUILD)/examples/%: tangled/examples/%.c $(LIB)
+$(BUILD)/examples/%: tangled/examples/%.c $(LIB) | $(BUILD)/tangle.stamp
 	@mkdir -p $(@D)
 	$(call say,CCLD,$@)
 	$(Q)$(COMPILE) -MMD -MP $< $(LIB) $(LDLIBS) -o $@
-examples: $(EXAMPLES)
+examples: $(EXAMPLES) ## build the chapters' example programs in build/examples
 	@for f in $(filter-out $(EXAMPLES) %.d,$(wildcard $(BUILD)/examples/*)); do \
 	  echo "examples: removed $$f (no tangled/examples/ source)"; rm -f $$f; done
 -include $(EXAMPLES:=.d)
 
 # ---- the parts, each in its own fragment ----------------------------------------
 include book/book.mk
-include book/html.mk
 include figures/figures.mk
 include tests/tests.mk
-include $(sort $(wildcard judge/lab*/lab.mk labs/*/lab.mk))
--include $(sort $(wildcard judge/lab*/selftest.mk))
--include labs/labs.mk
--include judge/grade/grade.mk
--include judge/selftest/learner.mk
+include labs/labs.mk
+include judge/judge.mk
+include judge/lab00/lab.mk
+-include judge/lab00/selftest.mk
+include judge/grade/grade.mk
 
 # ---- the OpenBLAS build and other builds, in make check-all ---------------------
 # The library's tests, the comparisons with NumPy and PyTorch and the book's
 # numbers again, with mm_matmul by OpenBLAS (BLAS=openblas, in $(BUILD)/openblas).
 OPENBLAS_CHECKS := check-library check-library-bad-args check-library-alloc \
                    check-library-fuzz check-library-threads check-oracle check-claims
-.PHONY: check-openblas check-portability check-harness-sanitize check-no-fast-math
+.PHONY: check-openblas check-portability check-no-fast-math
 ifeq ($(BLAS),)
 CHECK_ALL_TARGETS += check-openblas check-openblas-alloc check-portability \
                      check-harness-sanitize check-no-fast-math
@@ -237,7 +225,7 @@ check-openblas-alloc:           # its own build folder: check-openblas may run b
 PORT_CHECKS   := check-library check-library-bad-args check-library-fuzz check-oracle
 PORT_CORES    ?= Prescott Core2 Nehalem Sandybridge Haswell Zen SkylakeX Cooperlake
 PORT_PROBE    := $(BUILD)/portability/coretype
-check-portability: $(PORT_PROBE)
+check-portability: $(PORT_PROBE) ## the library's tests under every OpenBLAS kernel and -O0, -march=native
 	$(Q)set -e; for core in $(PORT_CORES); do \
 	  got=$$(OPENBLAS_CORETYPE=$$core $(PORT_PROBE) 2>/dev/null) || { \
 	    echo "portability: OpenBLAS kernel $$core cannot run on this CPU: left out"; continue; }; \
@@ -258,12 +246,6 @@ check-portability: $(PORT_PROBE)
 $(PORT_PROBE): tests/library/coretype.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $< -lopenblas -o $@
-
-# The lab checkers' self-tests again, with the drivers under ASan and UBSan.
-# The judges are shared with the plain self-tests: made here, by this make,
-# so that two makes never build one at the same time.
-check-harness-sanitize: $(foreach n,01 02 03 04,$(lab$(n)_judge))
-	$(Q)$(MAKE) LAB_SANITIZE=1 $(foreach n,01 02 03 04,check-harness-lab$(n))
 
 # A build with -ffast-math or -ffinite-math-only is refused, with the reason.
 check-no-fast-math:
@@ -302,15 +284,10 @@ CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 $(ALL_CHECKS:%=$(BUILD)/check/%.passed): $(BUILD)/check/%.passed: %
 	@mkdir -p $(@D) && touch $@
 .PHONY: check-all
-check:
+check: ## the learner's and author's check, about a minute: N passed, N failed
 	$(call check_groups,$(CHECK_TARGETS))
-check-all:
+check-all: ## every check group (CI): make check's and those below
 	$(call check_groups,$(ALL_CHECKS))
 
-NN ?=
-lab:
-	@if [ -z "$(NN)" ]; then echo "usage: make lab NN=00   (or NN=01 to NN=04)"; exit 2; fi
-	@$(if $(LAB_FORMAT),$(MAKE) -s lab-report NN=$(NN),$(MAKE) lab$(NN))
-
-clean:
+clean: ## remove build/
 	rm -rf $(BUILD)

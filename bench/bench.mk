@@ -100,7 +100,7 @@ BENCH_RUN = $(BENCH_PYTHON) $(BENCH_DIR)/bench.py --prog $(BENCH_PROG) --memcoun
   --gnuplot $(BENCH_DIR)/bench.gp
 BENCH_ALL = $(BENCH_PROG) $(BENCH_PROG_OB) $(BENCH_SO)
 
-bench: $(BENCH_ALL)
+bench: $(BENCH_ALL) ## time the causal layer against NumPy and PyTorch (about 2 min; build/bench)
 	$(Q)$(BENCH_RUN) --out $(BENCH_OUT) --budget $(BENCH_BUDGET) --projections 256 $(BENCH_ARGS)
 
 # one tiny shape (7, 12, 3), one round: mha_bench's output is mha_forward's

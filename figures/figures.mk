@@ -23,7 +23,7 @@ FIGURES_EN  := $(foreach n,$(FIG_NAMES),$(FIG_OUT)/en/$(n).svg $(FIG_OUT)/en/$(n
 FIGURES_ES  := $(foreach n,$(FIG_NAMES),$(FIG_OUT)/es/$(n).svg $(FIG_OUT)/es/$(n).pdf)
 
 .PHONY: figures figure-facts check-figures
-figures: $(FIGURES_EN) $(FIGURES_ES) $(FIG_DATA)
+figures: $(FIGURES_EN) $(FIGURES_ES) $(FIG_DATA) ## render the figures into build/figures/{en,es}
 
 # the data programs, linked against the library; -MMD: a program is rebuilt
 # when a header it includes changes (tangled/examples/*.h among them)

@@ -5,33 +5,31 @@
 # Messages in English, or in Spanish with LAB_LANG=es or a Spanish locale
 # (LC_ALL, LC_MESSAGES, LANG: the first one set decides), as the labs do.
 #
-# A lab takes part through its lab.mk alone: the file the learner edits is
-# LABNN_LEARNER (a C lab) or LABNN_ANSWERS (Lab 00), or the list LABNN_FILES
-# when there are several (in one folder), and its target labNN
-# prints, with LAB_ARGS=--summary, one line per function or step,
-# NAME<TAB>pending<TAB>passed<TAB>failed, and nothing else on stdout.
-# LABNN_WATCH_ARGS, if a lab sets it, is passed as LAB_ARGS by make watch.
-# The self-test is judge/selftest/learner.mk (make check-learner-loop).
+# The labs: for each NN, the files the learner edits (the first is the one
+# named in messages; several files of one lab share a folder). A lab takes
+# part through this one line and its target labNN, which prints, with
+# LAB_ARGS=--summary, one line per function or step,
+# NAME<TAB>pending<TAB>passed<TAB>failed, and nothing else on stdout
+# (judge/judge.mk and judge/lab00/lab.mk define them). LABNN_WATCH_ARGS, if
+# a lab sets it, is passed as LAB_ARGS by make watch.
+# The self-test is judge/selftest/learner-loop.sh (make check-learner-loop).
 ifndef LEARNER_MK
 LEARNER_MK := 1
 
-.PHONY: watch progress lab-reset
+LAB00_FILES := labs/lab00-by-hand/answers.txt labs/lab00-by-hand/numpy_attention.py
+LAB01_FILES := labs/lab01-qkv/qkv.c
+LAB02_FILES := labs/lab02-sdpa/sdpa.c
+LAB03_FILES := labs/lab03-mha/mha.c
+LAB04_FILES := labs/lab04-masking/mask.c
 
-# the labs: NN of every labs/labNN-*/lab.mk
-LEARNER_LABS := $(sort $(patsubst judge/lab%/lab.mk,%,$(wildcard judge/lab[0-9][0-9]/lab.mk)) \
-                  $(foreach f,$(wildcard labs/lab[0-9][0-9]*/lab.mk),\
-                  $(firstword $(subst -, ,$(patsubst labs/lab%/lab.mk,%,$(f))))))
-# learner_file(NN) - the file the learner edits in lab NN; learner_files(NN)
-# - every such file (LABNN_FILES, for a lab with several, all in one folder)
-learner_file = $(or $(LAB$(1)_LEARNER),$(LAB$(1)_ANSWERS))
-learner_files = $(or $(LAB$(1)_FILES),$(call learner_file,$(1)))
+.PHONY: lab watch progress lab-reset
 
-# Until a lab's target answers LAB_ARGS=--summary, make progress reads the
-# progress table of its report (rows NAME PENDING PASSED FAILED after a
-# header line `function pending passed failed`, up to a `total` row): see
-# learner_fallback below. Delete this line and learner_fallback once every
-# lab has --summary.
-LEARNER_TABLE_FALLBACK := 1
+# the labs: NN of every LABNN_FILES (read when a recipe runs: config.mk may add one)
+LEARNER_LABS = $(sort $(patsubst LAB%_FILES,%,$(filter LAB%_FILES,$(.VARIABLES))))
+# learner_file(NN) - the file the learner edits in lab NN (the first);
+# learner_files(NN) - every such file
+learner_file = $(firstword $(LAB$(1)_FILES))
+learner_files = $(LAB$(1)_FILES)
 
 # ---- messages: LL_name_en and LL_name_es, printf formats --------------------------
 LEARNER_LANG := $(strip $(if $(filter es,$(LAB_LANG)),es,$(if $(LAB_LANG),en,\
@@ -77,6 +75,12 @@ LL_no_save_es := No se pudo guardar tu archivo como %s. No se cambió nada.
 LL_reset_en := Your file is saved as %s, and %s is back as shipped. To return to your version: cp %s %s
 LL_reset_es := Tu archivo está guardado como %s, y %s vuelve a estar como el original. Para volver a tu versión: cp %s %s
 
+# ---- make lab NN=... ---------------------------------------------------------------------
+NN ?=
+lab: ## [NN=00] check your work on one lab with full detail (NN = 00 to 04; LAB_FORMAT=tap: as graded)
+	@$(call learner_need_nn,lab)
+	@$(if $(LAB_FORMAT),$(MAKE) -s lab-report NN=$(NN),$(MAKE) lab$(NN))
+
 # learner_need_nn(target) - shell: stop with the usage unless NN names a lab
 learner_need_nn = if [ -z '$(NN)' ] || [ -z '$(call learner_file,$(NN))' ]; then \
   printf '$(call ll,usage)\n' '$(1)' '$(LEARNER_LABS)' >&2; exit 2; fi
@@ -87,7 +91,7 @@ learner_need_nn = if [ -z '$(NN)' ] || [ -z '$(call learner_file,$(NN))' ]; then
 # (SIGINT) or SIGTERM and ends it. Events on the folder, filtered to the file,
 # see an editor's write in place and its write-and-rename alike. If the file
 # changed while it was being checked, it is checked again at once.
-watch:
+watch: ## [NN=01] check one lab again each time its file is saved (Ctrl-C stops)
 	@$(call learner_need_nn,watch)
 	@command -v inotifywait > /dev/null 2>&1 || { printf '$(call ll,no_inotify)\n' >&2; exit 2; }
 	@files='$(call learner_files,$(NN))'; file=$${files%% *}; \
@@ -112,25 +116,18 @@ watch:
 	done
 
 # ---- make progress ----------------------------------------------------------------------
-# Each lab's rows (from --summary, or its report's table) become records
+# Each lab's rows (from its --summary) become records
 # NN<TAB>NAME<TAB>PENDING<TAB>PASSED<TAB>FAILED, or NN<TAB>!broken when there
 # are none; awk prints the table and what to do next (LC_ALL=C: widths in
 # bytes, with UTF-8's continuation bytes not counted).
 learner_summary = $(MAKE) -s lab$$nn LAB_LANG=en LAB_ARGS=--summary 2> /dev/null \
   | grep -E "^[^$$tab ][^$$tab]*$$tab[0-9]+$$tab[0-9]+$$tab[0-9]+$$"
-# the fallback: the rows of the report's progress table
-learner_fallback = $(MAKE) -s lab$$nn LAB_LANG=en 2> /dev/null | LC_ALL=C awk -v OFS="$$tab" ' \
-  $$1 == "function" && $$2 == "pending" && $$3 == "passed" && $$4 == "failed" { on = 1; next } \
-  on && $$1 == "total" { exit } \
-  on && NF == 4 && $$2 ~ /^[0-9]+$$/ { print $$1, $$2, $$3, $$4 }'
-
-progress:
+progress: ## every lab: pending / passed / failed, and what to do next
 	@tab=$$(printf '\t'); \
 	records() { \
 	  nn=$$1; \
 	  rows=$$($(learner_summary)); \
-	  $(if $(LEARNER_TABLE_FALLBACK),[ -n "$$rows" ] || rows=$$($(learner_fallback));) \
-	  if [ -z "$$rows" ]; then printf '%s\t!broken\n' "$$nn"; \
+		  if [ -z "$$rows" ]; then printf '%s\t!broken\n' "$$nn"; \
 	  else printf '%s\n' "$$rows" | sed "s/^/$$nn$$tab/"; fi; \
 	}; \
 	{ $(foreach nn,$(LEARNER_LABS),records '$(nn)';) } | LC_ALL=C awk -F "$$tab" \
@@ -171,7 +168,7 @@ progress:
 # next to it as FILE.saved-YYYYMMDD-HHMMSS (-2, -3, ... if that exists), and
 # the shipped text is written into the file in place, so an editor or make
 # watch sees the change.
-lab-reset:
+lab-reset: ## [NN=01] put a lab's file back as shipped (yours saved aside)
 	@$(call learner_need_nn,lab-reset)
 	@for file in $(call learner_files,$(NN)); do \
 	git rev-parse --is-inside-work-tree > /dev/null 2>&1 \

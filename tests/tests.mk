@@ -1,5 +1,5 @@
 # tests.mk - the book's claims, the editions; the library's gates
-# (tests/library/library.mk), the oracle (tests/oracle/oracle.mk) and the
+# (tests/library/library.mk), the oracle (below) and the
 # bench (bench/bench.mk, make bench) are included at the end.
 
 TEST_BIN  := $(BUILD)/tests
@@ -44,22 +44,26 @@ claims_rejects = if $(CHECK_CLAIMS) $(2) > $(CLAIMS_TEST)/out 2>&1; then \
 # ---- the README's example ---------------------------------------------------
 # README.md shows the program tangled/examples/use-layer.c (from chapter 04)
 # and its output; both must be what the book tangles and the program prints.
-ifneq ($(filter tangled/examples/use-layer.c,$(ROOTS)),)
 CHECK_TARGETS += check-readme
 .PHONY: check-readme
 check-readme: $(BUILD)/examples/use-layer
 	$(Q)python3 tests/book/check-readme.py README.md tangled/examples/use-layer.c $<
 	$(Q)python3 tests/book/check-readme.py --self-test README.md tangled/examples/use-layer.c $<
-endif
 
 # ---- tangle -------------------------------------------------------------------
 # The tree agrees with itself: both editions tangle to the same bytes, and
 # tangled/ is what book/en tangles to (after this tree's own tangle).
+# And `make -n` (with a book newer than the last tangle) writes nothing:
+# nothing is tangled while make reads its makefiles.
 check-tangle: $(BUILD)/tangle.stamp
 	@sh tests/check_tangle.sh $(BUILD)/tangle-check
+	@rm -rf $(BUILD)/dry-run; $(MAKE) -n BUILD=$(BUILD)/dry-run all check > /dev/null 2>&1; \
+	  if [ -e $(BUILD)/dry-run ]; then echo "tangle: make -n wrote $(BUILD)/dry-run:"; \
+	    find $(BUILD)/dry-run | head -5; exit 1; fi; \
+	  echo "tangle: make -n writes nothing (the book is tangled by a rule, not while make reads)"
 
 # tangled/ is committed: meaningful on a clean checkout (CI runs it after make check).
-check-committed: $(BUILD)/tangle.stamp
+check-committed: $(BUILD)/tangle.stamp ## tangled/ is what git has committed (CI, after make check)
 	@if git diff --quiet HEAD -- tangled/ && \
 	    test -z "$$(git ls-files --others --exclude-standard -- tangled/)"; then \
 	  echo "committed: tangled/ is what git has committed"; \
@@ -80,5 +84,30 @@ check-blueprint: $(BUILD)/tangle.stamp
 	$(Q)python3 tests/book/check-blueprint.py $(BLUEPRINT) $(filter tangled/minimodel/attention/%.h,$(ROOTS))
 	$(Q)python3 tests/book/check-blueprint.py --self-test $(BLUEPRINT) $(filter tangled/minimodel/attention/%.h,$(ROOTS))
 
-include tests/oracle/oracle.mk
+# ---- the independent oracle of the multi-head layer (make check):
+#   check-oracle   the library's mha_forward and mha_forward_causal against a
+#                  NumPy implementation written from the math, and against
+#                  PyTorch's nn.MultiheadAttention, on many shapes, seeds,
+#                  hand-set weights and chapter 04's masks in each of
+#                  PyTorch's forms; the masked runs against the library's own
+#                  unpadded and prefix runs (tests/oracle/README.md)
+# Debian's Python (with python3-numpy and python3-torch, make deps) runs it,
+# not whatever python3 comes first on PATH.
+
+ORACLE_DIR    := tests/oracle
+ORACLE_DUMP   := $(BUILD)/oracle/mha_dump
+ORACLE_PYTHON ?= /usr/bin/python3
+# e.g. ORACLE_FLAGS='--break torch-wo-not-transposed': see it fail
+ORACLE_FLAGS  ?=
+
+$(ORACLE_DUMP): $(ORACLE_DIR)/mha_dump.c $(LIB)
+	@mkdir -p $(@D)
+	$(call say,CCLD,$@)
+	$(Q)$(COMPILE) $< $(LIB) $(LDLIBS) -o $@
+
+.PHONY: check-oracle
+CHECK_TARGETS += check-oracle
+check-oracle: $(ORACLE_DUMP)
+	$(Q)$(ORACLE_PYTHON) $(ORACLE_DIR)/numpy_mha.py --dump $(ORACLE_DUMP) \
+	  --product $(or $(BLAS),readable) $(ORACLE_FLAGS)
 include bench/bench.mk

@@ -18,7 +18,7 @@ On each page:
     (sidebar on wide screens, a <details> on narrow ones: chapters, and the
     current chapter's sections and subsections), previous/next links, the
     page's language switch and the link to the edition's PDF (workbook.pdf,
-    copied beside the pages by book/html.mk).
+    copied beside the pages by book/book.mk).
 
 It also tidies what tohtml writes (anchors as id=, chunk names as <name N>
 with the number nwhtml-filter.py appended, no stray <p> after a chunk).  Math

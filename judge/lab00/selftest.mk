@@ -19,7 +19,7 @@
 # `make gen-harness-lab00` rewrites the subjects after a change to the checker,
 # the template (answers.txt) or lab00.py.
 include judge/lab00/lab.mk
-include judge/selftest/selftest.mk
+
 
 LAB00_ST       := $(LAB00_BUILD)/selftest
 LAB00_SAN      := $(LAB00_BUILD)/check-sanitized

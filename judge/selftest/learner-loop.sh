@@ -5,11 +5,11 @@
 # so that resetting never touches the real learner's files; WORK/build: its
 # build folder, kept between runs).
 #
-# The copy gets one more lab, labs/lab09-fake (its lab.mk written below),
-# whose report is whatever its learner's file says: it shows that the labs
-# are found from labs/*/lab.mk, that --summary is read, that the report's
-# progress table is read when there is no --summary, and that a lab that
-# cannot be checked is shown as such, whatever state Lab 01 is in.
+# The copy gets one more lab, labs/lab09-fake (its line LAB09_FILES and its
+# target, written into the copy's config.mk below), whose report is
+# whatever its learner's file says: it shows that a lab takes part through
+# its LABNN_FILES line, that --summary is read, and that a lab that cannot
+# be checked is shown as such, whatever state Lab 01 is in.
 #
 # Each test prints `ok` or `FAIL` and what it holds to. Then each mutant
 # (a change to the copy's labs/labs.mk that breaks one promise) must make
@@ -53,16 +53,16 @@ fresh_copy() {
   (cd "$src" && git ls-files -z -d) | (cd "$repo" && xargs -0r rm -f)
   cp "$repo/labs/labs.mk" "$work/learner.mk.orig"
   mkdir -p "$repo/labs/lab09-fake"
-  cat > "$repo/labs/lab09-fake/lab.mk" <<'EOF'
+  cat > "$repo/config.mk" <<'EOF'
 # a lab for the learner loop's self-test: its learner's file, work.txt, holds
-# the rows of the report (NAME PENDING PASSED FAILED); a line `no-summary`
-# makes it ignore --summary, a line `broken` makes it fail
-LAB09_DIR := labs/lab09-fake
-LAB09_LEARNER := $(LAB09_DIR)/work.txt
+# the rows of the report (NAME PENDING PASSED FAILED); a line `broken`
+# makes it fail
+LAB09_FILES := labs/lab09-fake/work.txt
+LAB09_LEARNER := $(LAB09_FILES)
 .PHONY: lab09
 lab09:
 	@if grep -q '^broken' $(LAB09_LEARNER); then echo "work.txt:1: error: broken" >&2; exit 2; fi
-	@if [ '$(LAB_ARGS)' = --summary ] && ! grep -q '^no-summary' $(LAB09_LEARNER); then \
+	@if [ '$(LAB_ARGS)' = --summary ]; then \
 	  grep -E '^[a-z_0-9]+ [0-9]+ [0-9]+ [0-9]+$$' $(LAB09_LEARNER) | tr ' ' '\t'; \
 	else \
 	  [ '$(LAB_ARGS)' != --summary ] || echo "check: unrecognized option '--summary'" >&2; \
@@ -138,7 +138,7 @@ t_reset() {
   rm -rf "$nogit"
 
   mk lab-reset; st=$?
-  found=$(cd "$repo" && for f in judge/lab[0-9][0-9]/lab.mk labs/lab[0-9][0-9]*/lab.mk; do d=${f#*/lab}; echo "${d%%[-/]*}"; done \
+  found=$(cd "$repo" && sed -n 's/^LAB\([0-9][0-9]\)_FILES :=.*/\1/p' labs/labs.mk config.mk \
     | sort -u | tr '\n' ' ')
   [ $st -ne 0 ] && has "$out" "usage: make lab-reset NN=XX, XX one of: ${found% }"
   check $? "lab-reset without NN: the usage, naming the labs found"
@@ -160,7 +160,7 @@ t_progress() {
   check $? "progress, untouched Lab 00: every step pending, next is lab 00"
   has "$out" "$(row 09 fn_one 2 0 0 pending)" && has "$out" "$(row 09 fn_two 0 3 0 ok)" \
     && has "$out" "$(row 09 total 2 3 0 pending)"
-  check $? "progress: a lab found from labs/*/lab.mk, read from its --summary"
+  check $? "progress: a lab that takes part by its LABNN_FILES line, read from its --summary"
 
   cp "$src/judge/lab00/subjects/partial-wrong.txt" "$repo/$answers"
   mk progress
@@ -183,13 +183,6 @@ t_progress() {
   check $? "progress, an unreadable answers file: cannot be checked, and next says how to see why"
   restore $answers
 
-  printf 'no-summary\nfn_one 2 0 0\nfn_two 0 3 0\n' > "$repo/$fake"
-  mk progress
-  has "$out" "$(row 09 fn_one 2 0 0 pending)" && has "$out" "$(row 09 total 2 3 0 pending)"
-  check $? "progress, a lab without --summary: its report's table is read"
-  mk progress LEARNER_TABLE_FALLBACK=
-  has "$out" "09   cannot be checked"
-  check $? "progress with the fallback removed (LEARNER_TABLE_FALLBACK=): that lab cannot be checked"
   printf 'broken\n' > "$repo/$fake"
   mk progress
   has "$out" "09   cannot be checked"
@@ -362,8 +355,7 @@ t_watch_term
 mutant watch-leaves-inotifywait t_watch_term 's/kill -TERM "$$child"/: "$$child"/'
 mutant reset-saves-nothing t_reset 's/cp -p "$$file" "$$saved"/true/'
 mutant reset-outside-git t_reset 's/git rev-parse --is-inside-work-tree/true/'
-mutant progress-no-fallback t_progress 's/^LEARNER_TABLE_FALLBACK := 1/LEARNER_TABLE_FALLBACK :=/'
 mutant progress-next-skips-pending t_progress 's/(tp > 0 || tf > 0)/(tf > 0)/'
-mutant progress-fixed-labs t_progress 's|labs/lab\[0-9\]\[0-9\]\*/lab.mk|labs/lab0[01]-*/lab.mk|'
+mutant progress-fixed-labs t_progress 's|$(filter LAB%_FILES,$(.VARIABLES))|LAB00_FILES LAB01_FILES|'
 echo "learner loop self-test: $fails failed ($(($(date +%s) - start)) s, in $repo)"
 [ $fails -eq 0 ]

@@ -8,7 +8,7 @@ usage: mutants.py --compile CMD --link FLAGS --base DIR --out DIR
                   [--max N] [--jobs N] [--only TEXT] [--list] [--keep] SRC...
 
 SRC are the library's .c files (tangled/minimodel/...). DIR (--base) holds
-the unmutated objects, built by mutants.mk: lib/<path>.o for every SRC and
+the unmutated objects, built by library.mk: lib/<path>.o for every SRC and
 tests/<name>.o for every test program and helper. For each mutant the tree of
 SRC's top folder is copied into its own scratch folder under --out, the one
 file is changed and compiled, and the test programs are linked and run in
