@@ -434,7 +434,8 @@ int main(int argc, char *argv[])
     int n_functions = 0;
     while (lab_functions[n_functions]) n_functions++;
     records = calloc(n_checks, sizeof *records);
-    lab_now.returned = calloc(n_functions + 1, sizeof *lab_now.returned);  /* + 1: a name not listed */
+    /* + 1: a name not listed */
+    lab_now.returned = calloc(n_functions + 1, sizeof *lab_now.returned);
     if (!records || !lab_now.returned) return 2;
     print_heading();
     run_all();
