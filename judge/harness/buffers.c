@@ -16,37 +16,13 @@
 #include <unistd.h>
 #include "internal.h"
 
-/* ---- per-check memory: buffers and temporaries -------------------------------------- */
+/* ---- the buffers of a check ----------------------------------------------------------- */
 
 #define MAX_MATS 64
-static lab_mat *mats[MAX_MATS];
-static int n_mats;
-static void **temps;
-static size_t n_temps, cap_temps;
-
-void *lab_temp(size_t bytes)
-{
-    if (n_temps == cap_temps) {
-        cap_temps = cap_temps ? 2 * cap_temps : 64;
-        temps = realloc(temps, cap_temps * sizeof *temps);
-        if (!temps) lab_bug("out of memory");
-    }
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) lab_bug("out of memory");
-    temps[n_temps++] = p;
-    return p;
-}
-
-void buffers_reset(void)
-{
-    for (size_t i = 0; i < n_temps; i++) free(temps[i]);
-    n_temps = 0;
-    n_mats = 0;
-}
 
 static lab_mat *new_mat(const char *name, int rows, int cols, bool input)
 {
-    if (n_mats == MAX_MATS) lab_bug("more than %d buffers in one check", MAX_MATS);
+    if (lab_now.n_buffers == MAX_MATS) lab_bug("more than %d buffers in one check", MAX_MATS);
     if (rows <= 0 || cols <= 0) lab_bug("buffer %s of shape (%d, %d)", name, rows, cols);
     lab_mat *m = lab_temp(sizeof *m);
     m->name = name;
@@ -55,8 +31,7 @@ static lab_mat *new_mat(const char *name, int rows, int cols, bool input)
     m->n = (size_t)rows * cols;
     m->p = lab_temp(m->n * sizeof *m->p);
     m->input = input;
-    m->id = n_mats;
-    mats[n_mats++] = m;
+    m->id = lab_now.n_buffers++;
     return m;
 }
 
@@ -86,7 +61,14 @@ lab_mat *lab_in_bytes(const char *name, int rows, int cols, const unsigned char 
     return m;
 }
 
-size_t lab_elem_size(const lab_mat *m) { return m->is_bytes ? 1 : sizeof(double); }
+/* elem_size - the bytes of one element of m: 1 for lab_in_bytes, else 8 */
+static size_t elem_size(const lab_mat *m) { return m->is_bytes ? 1 : sizeof(double); }
+
+long lab_element_at(const lab_mat *m, int64_t bytes)
+{
+    int64_t es = (int64_t)elem_size(m);
+    return (long)(bytes >= 0 ? bytes / es : -((-bytes + es - 1) / es));
+}
 
 lab_mat *lab_out(const char *name, int rows, int cols)
 {
@@ -132,7 +114,7 @@ void lay_out(lab_child *c, lab_request *req, lab_mat *const bufs[], int n_bufs)
             b->kind = LAB_BUF_NULL;
             continue;
         }
-        int64_t len = (int64_t)(m->n * lab_elem_size(m));
+        int64_t len = (int64_t)(m->n * elem_size(m));
         b->kind = m->input ? LAB_BUF_IN : LAB_BUF_OUT;
         b->span = at;
         b->span_len = (len + page - 1) / page * page;
@@ -181,8 +163,7 @@ lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,
         if (!best || distance < best_distance) {
             best = bufs[i];
             best_distance = distance;
-            int64_t d = off - b->off, es = (int64_t)lab_elem_size(bufs[i]);
-            *element = (long)(d >= 0 ? d / es : -((-d + es - 1) / es));
+            *element = lab_element_at(bufs[i], off - b->off);
         }
     }
     return best;
@@ -199,16 +180,15 @@ static bool guard_ok(lab_child *c, const lab_wire_buf *b,
     double g = guard_value(m);
     unsigned char pattern[8];
     memcpy(pattern, &g, 8);
-    int64_t es = (int64_t)lab_elem_size(m);
     long before = 0, after = -1;         /* the wrong elements nearest the data */
     for (int64_t at = b->off - 1; at >= b->span; at--)
         if ((unsigned char)c->shm[at] != pattern[(at - b->span) % 8]) {
-            before = -(long)((b->off - at + es - 1) / es);
+            before = lab_element_at(m, at - b->off);
             break;
         }
     for (int64_t at = b->off + b->len; at < b->span + b->span_len; at++)
         if ((unsigned char)c->shm[at] != pattern[(at - b->span) % 8]) {
-            after = (long)((at - b->off) / es);
+            after = lab_element_at(m, at - b->off);
             break;
         }
     if (!before && after < 0) return true;
@@ -231,7 +211,7 @@ static bool guard_ok(lab_child *c, const lab_wire_buf *b,
  * shared memory) */
 static bool input_ok(const char *now, lab_mat *m, bool quiet)
 {
-    size_t es = lab_elem_size(m);
+    size_t es = elem_size(m);
     const char *given = (const char *)m->given;
     if (memcmp(now, given, m->n * es) == 0) return true;
     size_t i = 0;
@@ -268,7 +248,7 @@ bool take_back(lab_child *c, const lab_request *req, lab_mat *const bufs[], int 
         const char *data = c->shm + b->off;
         ok &= guard_ok(c, b, m, quiet);
         if (m->input) ok &= input_ok(data, m, quiet);
-        else memcpy(m->p, data, m->n * lab_elem_size(m));
+        else memcpy(m->p, data, m->n * elem_size(m));
     }
     return ok;
 }

@@ -18,20 +18,13 @@
 #include <unistd.h>
 #include "internal.h"
 
-static char learner_error[512];
 static uint32_t next_seq = 1;
-
-const char *lab_learner_error(void) { return learner_error; }
-void lab_set_learner_error(const char *text)
-{
-    snprintf(learner_error, sizeof learner_error, "%s", text);
-}
 
 static int fn_index(const char *fn)
 {
-    for (int i = 0; lab_functions[i]; i++)
-        if (strcmp(lab_functions[i], fn) == 0) return i;
-    lab_bug("%s is not one of the lab's functions", fn);
+    int i = lab_function_index(fn);
+    if (!lab_functions[i]) lab_bug("%s is not one of the lab's functions", fn);
+    return i;
 }
 
 /* shown_text - "qkv_split(q, k, NULL, qkv, 5, 3, 2)" */
@@ -357,6 +350,73 @@ static const char *ub_hint(const char *text, size_t n)
     return NULL;
 }
 
+/* ub_text - UndefinedBehaviorSanitizer's report in out (ub: its "runtime
+ * error: "), its line and what it means */
+static void ub_text(char *buf, size_t size, const char *out, const char *ub)
+{
+    const char *bol = ub;
+    while (bol > out && bol[-1] != '\n') bol--;
+    size_t n = strcspn(bol, "\n");
+    int len = snprintf(buf, size, "UndefinedBehaviorSanitizer: %.*s", (int)n, bol);
+    const char *hint = ub_hint(ub, (size_t)(bol + n - ub));
+    if (hint && len < (int)size) snprintf(buf + len, size - len, "\n%s", hint);
+}
+
+/* asan_segv_text - AddressSanitizer's SEGV report, at where (the learner's
+ * frame), and the harness's pages if it hit them */
+static void asan_segv_text(char *buf, size_t size, const lab_exchange *x, const char *report,
+                           const char *where)
+{
+    char cause[128] = "";
+    if (line_from(cause, sizeof cause, report, "The signal is caused by a "))
+        cause[strcspn(cause, " ")] = '\0';
+    int len = snprintf(buf, size, EN_ES("AddressSanitizer: SEGV%s%s at %s",
+                                        "AddressSanitizer: SEGV%s%s en %s"),
+                       cause[0] ? EN_ES(" on a ", " en un ") : "", cause, where);
+    const char *a = strstr(report, "SEGV on unknown address ");
+    int64_t off = a ? (int64_t)(strtoull(a + 24, NULL, 16) - x->ctl.base) : -1;
+    if (x->ctl.base && off >= 0 && off < LAB_BUFS_OFF && len < (int)size) {
+        char what[400];
+        control_text(what, sizeof what, off, strcmp(cause, "WRITE") == 0);
+        snprintf(buf + len, size - len, "\n%s", what);
+    }
+}
+
+/* asan_buffer_text - the access of AddressSanitizer's report (access: "WRITE
+ * of size 8", at where) next to a buffer of the call, said as where in it;
+ * its location line says "... is located N bytes inside of / to the right
+ * of M-byte region [0xA,0xB)". False if it was not next to one: then
+ * *region is the size of the block it was next to (-1 if not said) */
+static bool asan_buffer_text(char *buf, size_t size, const lab_exchange *x, const char *report,
+                             const char *access, const char *where,
+                             lab_mat *const bufs[], int n_bufs, long *region)
+{
+    char loc[256] = "";
+    *region = -1;
+    if (!line_from(loc, sizeof loc, report, " is located ")) return false;
+    long bytes = 0;
+    const char *r = strstr(loc, "-byte region [0x");
+    if (sscanf(loc, "%ld bytes", &bytes) != 1 || !r) return false;
+    const char *m = r;
+    while (m > loc && m[-1] != ' ') m--;
+    *region = strtol(m, NULL, 10);
+    unsigned long long start = strtoull(r + strlen("-byte region [0x"), NULL, 16);
+    for (int i = 0; i < n_bufs; i++) {
+        if (!bufs[i] || (unsigned long long)x->ctl.copy[i] != start) continue;
+        long at = strstr(loc, "inside of") ? bytes
+                : strstr(loc, "to the left of") || strstr(loc, "before") ? -bytes
+                : *region + bytes;
+        char what[256];
+        outside_text(what, sizeof what, bufs[i], lab_element_at(bufs[i], at - LAB_SAN_PAD));
+        snprintf(buf, size, EN_ES("%s %s\nAddressSanitizer stopped your code there: %s",
+                                  "%s %s\nAddressSanitizer detuvo tu código ahí: %s"),
+                 strncmp(access, "WRITE", 5) == 0 ? EN_ES("wrote", "escribió")
+                                                  : EN_ES("read", "leyó"), what, where);
+        return true;
+    }
+    return false;
+}
+
 /* sanitizer_text - a sanitizer's report in the output, said in one or two
  * lines (the buffer named when the access was next to one); false if none */
 static bool sanitizer_text(char *buf, size_t size, const lab_exchange *x,
@@ -367,12 +427,7 @@ static bool sanitizer_text(char *buf, size_t size, const lab_exchange *x,
     *segv = false;
     const char *ub = strstr(out, "runtime error: ");
     if (ub) {
-        const char *bol = ub;
-        while (bol > out && bol[-1] != '\n') bol--;
-        size_t n = strcspn(bol, "\n");
-        int len = snprintf(buf, size, "UndefinedBehaviorSanitizer: %.*s", (int)n, bol);
-        const char *hint = ub_hint(ub, (size_t)(bol + n - ub));
-        if (hint && len < (int)size) snprintf(buf + len, size - len, "\n%s", hint);
+        ub_text(buf, size, out, ub);
         return true;
     }
     if (!line_from(kind, sizeof kind, out, "ERROR: AddressSanitizer: ")) return false;
@@ -388,51 +443,14 @@ static bool sanitizer_text(char *buf, size_t size, const lab_exchange *x,
     if (!learner_frame(where, sizeof where, report)) snprintf(where, sizeof where, "?");
     *segv = strcmp(kind, "SEGV") == 0;
     if (*segv) {
-        char cause[128] = "";
-        if (line_from(cause, sizeof cause, report, "The signal is caused by a "))
-            cause[strcspn(cause, " ")] = '\0';
-        int len = snprintf(buf, size, EN_ES("AddressSanitizer: SEGV%s%s at %s",
-                                            "AddressSanitizer: SEGV%s%s en %s"),
-                           cause[0] ? EN_ES(" on a ", " en un ") : "", cause, where);
-        const char *a = strstr(report, "SEGV on unknown address ");
-        int64_t off = a ? (int64_t)(strtoull(a + 24, NULL, 16) - x->ctl.base) : -1;
-        if (x->ctl.base && off >= 0 && off < LAB_BUFS_OFF && len < (int)size) {
-            char what[400];
-            control_text(what, sizeof what, off, strcmp(cause, "WRITE") == 0);
-            snprintf(buf + len, size - len, "\n%s", what);
-        }
+        asan_segv_text(buf, size, x, report, where);
         return true;
     }
-    /* next to a buffer of the call? "... is located N bytes inside of /
-     * to the right of M-byte region [0xA,0xB)" */
     int len = snprintf(buf, size, "AddressSanitizer: %s%s%s %s %s", kind,
                        access[0] ? ", " : "", access, EN_ES("at", "en"), where);
-    char loc[256] = "";
-    if (!line_from(loc, sizeof loc, report, " is located ")) return true;
-    long bytes = 0;
-    const char *r = strstr(loc, "-byte region [0x");
-    if (sscanf(loc, "%ld bytes", &bytes) != 1 || !r) return true;
-    const char *m = r;
-    while (m > loc && m[-1] != ' ') m--;
-    long region = strtol(m, NULL, 10);
-    unsigned long long start = strtoull(r + strlen("-byte region [0x"), NULL, 16);
-    for (int i = 0; i < n_bufs; i++) {
-        if (!bufs[i] || (unsigned long long)x->ctl.copy[i] != start) continue;
-        long at = strstr(loc, "inside of") ? bytes
-                : strstr(loc, "to the left of") || strstr(loc, "before") ? -bytes
-                : region + bytes;
-        long es = (long)lab_elem_size(bufs[i]);
-        long element = at >= LAB_SAN_PAD ? (at - LAB_SAN_PAD) / es
-                                         : -((LAB_SAN_PAD - at + es - 1) / es);
-        char what[256];
-        outside_text(what, sizeof what, bufs[i], element);
-        snprintf(buf, size, EN_ES("%s %s\nAddressSanitizer stopped your code there: %s",
-                                  "%s %s\nAddressSanitizer detuvo tu código ahí: %s"),
-                 strncmp(access, "WRITE", 5) == 0 ? EN_ES("wrote", "escribió")
-                                                  : EN_ES("read", "leyó"), what, where);
-        return true;
-    }
-    if (strstr(kind, "heap") && len < (int)size)
+    long region;
+    if (!asan_buffer_text(buf, size, x, report, access, where, bufs, n_bufs, &region) &&
+        region >= 0 && strstr(kind, "heap") && len < (int)size)
         snprintf(buf + len, size - len,
                  EN_ES("\n(next to a block of %ld bytes that your code allocated)",
                        "\n(junto a un bloque de %ld bytes que reservó tu código)"),
@@ -527,31 +545,30 @@ static void signal_what(char *what, size_t size, int sig, const lab_exchange *x,
                  sig, signal_text(sig, ctl->sanitize), hit[0] ? "; " : "", hit);
 }
 
-/* died_text - the message of a call that did not return; libc is the kind
- * of the C library's message libc_msg it printed (libc_take), or 0 */
-static void died_text(char *buf, size_t size, const lab_exchange *x, const char *fn,
-                      const char *shown, lab_mat *const bufs[], int n_bufs,
-                      const lab_request *req, int libc, const char *libc_msg)
+/* channel_closed - the learner's code closed the channel to the judge: the
+ * driver saw it, or the judge's end of the reply channel closed and the
+ * process did not end */
+static bool channel_closed(const lab_exchange *x)
 {
-    char pre[512], what[1600] = "", tail[800] = "";
-    lab_prefix(pre, sizeof pre);
+    return x->ctl.channel_lost || (x->end == END_BROKEN && !x->rep.magic && !x->rep.seq);
+}
+
+/* died_what - what a call that did not return did; libc is the kind of the
+ * C library's message libc_msg it printed (libc_take), or 0 */
+static void died_what(char *what, size_t size, const lab_exchange *x, const char *fn,
+                      lab_mat *const bufs[], int n_bufs, const lab_request *req,
+                      int libc, const char *libc_msg)
+{
     const lab_control *ctl = &x->ctl;
-    bool in_call = ctl->phase == LAB_PHASE_CALL && ctl->seq == req->seq;
-    bool after = ctl->phase == LAB_PHASE_AFTER && ctl->seq == req->seq;
     bool segv = false;
     char san[1200];
     bool sanitizer = ctl->sanitize && sanitizer_text(san, sizeof san, x, bufs, n_bufs, &segv);
-    /* the judge's end of the reply channel closed, and the process did not end */
-    bool closed = x->end == END_BROKEN && !x->rep.magic && !x->rep.seq;
-
-    if (ctl->channel_lost || closed) {
-        channel_text(what, sizeof what, ctl->channel_lost);
-        after = false;
-        in_call = true;
+    if (channel_closed(x)) {
+        channel_text(what, size, ctl->channel_lost);
     } else if (x->end == END_HUNG) {
-        hang_text(what, sizeof what, ctl);
+        hang_text(what, size, ctl);
     } else if (x->end == END_BROKEN) {
-        snprintf(what, sizeof what, "%s",
+        snprintf(what, size, "%s",
                  EN_ES("stopped answering the harness: what came on the channel between the "
                        "harness and your code's process did not answer the harness's request "
                        "(your code wrote to that channel)",
@@ -559,25 +576,34 @@ static void died_text(char *buf, size_t size, const lab_exchange *x, const char 
                        "el proceso de tu código no respondía a la petición del arnés (tu código "
                        "escribió en ese canal)"));
     } else if (sanitizer && !segv) {
-        snprintf(what, sizeof what, "%s", san);
+        snprintf(what, size, "%s", san);
     } else if (WIFSIGNALED(x->wstatus) || segv) {
-        signal_what(what, sizeof what, segv ? SIGSEGV : WTERMSIG(x->wstatus), x, req, bufs,
+        signal_what(what, size, segv ? SIGSEGV : WTERMSIG(x->wstatus), x, req, bufs,
                     n_bufs, libc, libc_msg);
         if (sanitizer) {
             size_t n = strlen(what);
-            snprintf(what + n, sizeof what - n, "\n%s", san);
+            snprintf(what + n, size - n, "\n%s", san);
         }
     } else if (WIFEXITED(x->wstatus)) {
-        snprintf(what, sizeof what, EN_ES("ended the process with exit status %d, from "
-                                          "inside %s: a library function returns a status "
-                                          "(MM_EINVAL, ...) and never ends the program",
-                                          "terminó el proceso con estado de salida %d, desde "
-                                          "dentro de %s: una función de biblioteca devuelve "
-                                          "un estado (MM_EINVAL, ...) y nunca termina el "
-                                          "programa"),
+        snprintf(what, size, EN_ES("ended the process with exit status %d, from inside %s: "
+                                   "a library function returns a status (MM_EINVAL, ...) "
+                                   "and never ends the program",
+                                   "terminó el proceso con estado de salida %d, desde dentro "
+                                   "de %s: una función de biblioteca devuelve un estado "
+                                   "(MM_EINVAL, ...) y nunca termina el programa"),
                  WEXITSTATUS(x->wstatus), fn);
     }
+}
 
+/* died_when - when it did it, if that needs saying: after the call
+ * returned (the damage is still the learner's), or between calls */
+static void died_when(char *tail, size_t size, const lab_exchange *x, const char *fn,
+                      const lab_request *req, int libc)
+{
+    const lab_control *ctl = &x->ctl;
+    bool channel = channel_closed(x);          /* said as a thing done in the call */
+    bool in_call = channel || (ctl->phase == LAB_PHASE_CALL && ctl->seq == req->seq);
+    bool after = !channel && ctl->phase == LAB_PHASE_AFTER && ctl->seq == req->seq;
     char block[200] = "";
     if (after && ctl->damaged_size)
         snprintf(block, sizeof block, EN_ES(" (it wrote past the end of a block of %lld bytes "
@@ -586,7 +612,7 @@ static void died_text(char *buf, size_t size, const lab_exchange *x, const char 
                                             "%lld bytes que reservó)"),
                  (long long)ctl->damaged_size);
     if (after)
-        snprintf(tail, sizeof tail,
+        snprintf(tail, size,
                  EN_ES("\n%s returned, and then the program stopped in the harness's own code "
                        "that runs after each call: your call damaged memory the program uses "
                        "later%s. The damage is yours; make lab NN=%s LAB_SANITIZE=1 shows the "
@@ -598,14 +624,26 @@ static void died_text(char *buf, size_t size, const lab_exchange *x, const char 
                        "outside a buffer or a block it allocated)", " (escribió fuera de un "
                        "búfer o de un bloque que reservó)"), lab_id);
     else if (in_call && libc == 1 && !ctl->sanitize)
-        snprintf(tail, sizeof tail,
+        snprintf(tail, size,
                  EN_ES("\nmake lab NN=%s LAB_SANITIZE=1 shows the line that does it.",
                        "\nmake lab NN=%s LAB_SANITIZE=1 muestra la línea que lo hace."),
                  lab_id);
     else if (!in_call && x->end != END_HUNG)
-        snprintf(tail, sizeof tail,
+        snprintf(tail, size,
                  EN_ES("\n(it happened between calls, not inside one)",
                        "\n(ocurrió entre llamadas, no dentro de una)"));
+}
+
+/* died_text - the message of a call that did not return (died_what,
+ * died_when, and the call) */
+static void died_text(char *buf, size_t size, const lab_exchange *x, const char *fn,
+                      const char *shown, lab_mat *const bufs[], int n_bufs,
+                      const lab_request *req, int libc, const char *libc_msg)
+{
+    char pre[512], what[1600] = "", tail[800] = "";
+    lab_prefix(pre, sizeof pre);
+    died_what(what, sizeof what, x, fn, bufs, n_bufs, req, libc, libc_msg);
+    died_when(tail, sizeof tail, x, fn, req, libc);
     snprintf(buf, size, "%s%s%s\n%s%s", pre, what, tail,
              EN_ES("call in flight: ", "llamada en curso: "), shown);
 }
@@ -623,9 +661,8 @@ static const char *control_changed(const lab_child *c, const lab_control *now, u
         { "signal", now->signal, 0 }, { "fault_addr", (long long)now->fault_addr, 0 },
         { "fault_write", now->fault_write, 0 }, { "syscall_nr", now->syscall_nr, 0 },
         { "channel_lost", now->channel_lost, 0 },
-        { "sanitize", now->sanitize, s->sanitize }, { "base", (long long)now->base,
-                                                      (long long)s->base },
-        { "n_functions", now->n_functions, s->n_functions },
+        { "sanitize", now->sanitize, s->sanitize },
+        { "base", (long long)now->base, (long long)s->base },
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i].is != f[i].want) {
@@ -640,7 +677,7 @@ static const char *control_changed(const lab_child *c, const lab_control *now, u
             return "copy";
         }
     *is = *want = 0;
-    return memcmp(now->functions, s->functions, sizeof s->functions) ? "functions" : NULL;
+    return NULL;
 }
 
 /* changed_text - the message of a control block changed in a call */

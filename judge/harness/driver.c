@@ -734,12 +734,7 @@ int main(void)
     page = sysconf(_SC_PAGESIZE);
     map_shared();
     ctl->sanitize = SANITIZE;
-    while (lab_entries[n_entries].name && n_entries < LAB_MAX_FUNCTIONS) {
-        snprintf(ctl->functions[n_entries], sizeof ctl->functions[0], "%s",
-                 lab_entries[n_entries].name);
-        n_entries++;
-    }
-    ctl->n_functions = n_entries;
+    while (lab_entries[n_entries].name) n_entries++;
     channel_note();
     print_setup();
     catch_fatal();

@@ -10,7 +10,8 @@
  * the check there: lab_call returns only from a call that returned.
  *
  * What a lab defines: lab_title, lab_id, lab_functions and lab_checks (the
- * judge's side), and lab_entries (driver.h, the driver's side). */
+ * judge's side), and lab_entries (driver.h, the driver's side); a lab with
+ * a descriptor (below) makes them all from it. */
 #ifndef LAB_HARNESS_H
 #define LAB_HARNESS_H
 
@@ -35,6 +36,28 @@ typedef struct {
     int arg;
 } lab_check;
 extern const lab_check lab_checks[];        /* ended by { NULL } */
+
+/* A lab's descriptor, judge/labNN/labNN.def, declares each function once:
+ * one X-macro list, LABNN(TITLE, FUNCTION, CHECK), of
+ *   TITLE(id, English title, Spanish title)
+ *   FUNCTION(name, (the call's arguments: b[i] the buffers, n[i] the integers))
+ *   CHECK(function, name, run, arg)
+ * the functions in the order to write them, each followed by its checks in
+ * the order they run. LAB_JUDGE_TABLES(LABNN); in the lab's check.c (after
+ * the run functions) defines lab_id, lab_title, lab_functions and
+ * lab_checks from it; LAB_DRIVER_TABLES(LABNN); in its calls.c the
+ * driver's adapters (driver.h) - so the two processes' tables agree by
+ * construction. */
+#define LAB_NOTHING_(...)
+#define LAB_TITLE_(id, en, es) \
+    const char lab_id[] = id; const char *const lab_title[2] = { en, es };
+#define LAB_NAME_(name, call) #name,
+#define LAB_CHECK_(function, name, run, arg) { #function, #name, run, arg },
+#define LAB_JUDGE_TABLES(LIST)                                                              \
+    LIST(LAB_TITLE_, LAB_NOTHING_, LAB_NOTHING_)                                            \
+    const char *const lab_functions[] = { LIST(LAB_NOTHING_, LAB_NAME_, LAB_NOTHING_) NULL }; \
+    const lab_check lab_checks[] = { LIST(LAB_NOTHING_, LAB_NOTHING_, LAB_CHECK_)           \
+                                     { NULL, NULL, NULL, 0 } }
 
 /* ---- the language of the report ---------------------------------------------- */
 /* lab_es - the report is in Spanish (see lang.c) */

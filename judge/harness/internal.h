@@ -1,5 +1,14 @@
 /* internal.h - what the judge's own files share, and a check's code does
- * not see (harness.h is the check's view). */
+ * not see (harness.h is the check's view). They are layered, each using
+ * only those before it:
+ *   lang.c     the report's language
+ *   child.c    the learner's process: start, exchange, stop
+ *   running.c  the running check: its record, its process, its memory, its end
+ *   verdict.c  failures, hints, comparisons, lab_check_values
+ *   buffers.c  a check's buffers, laid out for a call and read back
+ *   cases.c    what cases are made of
+ *   call.c     one learner call, and what one that did not return is said as
+ *   runner.c   main: the checks in order, the re-runs, the report */
 #ifndef LAB_INTERNAL_H
 #define LAB_INTERNAL_H
 
@@ -59,35 +68,56 @@ const char *child_sandbox_note(void);
 /* child_sweep - kill and reap any process left under the judge */
 void child_sweep(void);
 
-/* ---- buffers.c ---------------------------------------------------------------------- */
-/* lay_out - place the call's buffers in c's shared memory (req->bufs) */
-void lay_out(lab_child *c, lab_request *req, lab_mat *const bufs[], int n_bufs);
-/* take_back - after a returned call: read the outputs, report writes next
- * to a buffer and changed inputs (unless quiet); true if none */
-bool take_back(lab_child *c, const lab_request *req, lab_mat *const bufs[], int n_bufs,
-               bool quiet);
-/* buffers_reset - the check ended: forget its buffers and temporaries */
-void buffers_reset(void);
-/* lab_elem_size - the bytes of one element of m: 1 for lab_in_bytes, else 8 */
-size_t lab_elem_size(const lab_mat *m);
-/* buffer_at - the buffer of req whose data or guard holds shm offset off,
- * and the element there (negative before the start); NULL if none */
-lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,
-                   int64_t off, long *element);
-/* outside_text - "past the end of v (element 10; v is (5, 2), elements 0 to 9)" */
-void outside_text(char *buf, size_t size, const lab_mat *m, long element);
-
-/* ---- runner.c: the check being run ---------------------------------------------------- */
+/* ---- running.c: the running check, the state every file above shares ---------------- */
 typedef enum { MSG_FAIL, MSG_CRASH, MSG_HANG, MSG_HINT, MSG_DETAIL } lab_msg_kind;
+enum { OUTCOME_PASSED, OUTCOME_PENDING, OUTCOME_FAILED };
+
+typedef struct {
+    lab_msg_kind kind;
+    char *text;
+} lab_said;
+
+/* lab_record - one check of the run, and what the report says of it */
+typedef struct {
+    const lab_check *check;
+    bool ran;
+    int outcome;               /* OUTCOME_* */
+    char case_text[256];
+    char todo_fn[64];          /* the LAB_TODO() that made it pending */
+    lab_said *msgs;
+    int n_msgs;
+    char *output;              /* what the learner's code printed, the start of it */
+    size_t output_len, output_total;
+} lab_record;
+
+/* lab_run - the run's settings (runner.c's options) and the running check */
+typedef struct {
+    const char *driver;        /* the learner's driver */
+    double timeout;            /* seconds a call may take */
+    uint64_t seed;             /* of the random cases */
+    lab_record *check;         /* the running check */
+    bool quiet;                /* a quiet re-run: its messages are not kept */
+    bool failed, hung;         /* what this run of the check has said so far */
+    lab_child *child;          /* the learner's process the check calls (started when needed) */
+    char start_failure[2400];  /* why the learner's process could not start, if it could not */
+    bool *returned;            /* per function (lab_function_index): a call of it returned */
+    int n_buffers;             /* the buffers the check made so far */
+} lab_run;
+extern lab_run lab_now;
+
+/* lab_run_check - run c as lab_now.check, until it ends (by returning or by
+ * lab_end_check); its outcome. Its temporaries are freed. */
+int lab_run_check(const lab_check *c);
+/* lab_end_check - end the running check here: pending (LAB_TODO) or failed */
+_Noreturn void lab_end_check(int outcome);
 /* lab_message - add a message to the running check (not in a quiet re-run) */
 void lab_message(lab_msg_kind kind, const char *text);
+/* lab_insert_message - put a message in r's, at index at */
+void lab_insert_message(lab_record *r, int at, lab_msg_kind kind, const char *text);
 /* lab_prefix - "qkv_split, case '...': " in buf */
 void lab_prefix(char *buf, size_t size);
 /* lab_output - what the learner's process printed during a call */
 void lab_output(const lab_exchange *x);
-/* lab_end_check - end the running check here: pending (LAB_TODO) or failed */
-enum { OUTCOME_PASSED, OUTCOME_PENDING, OUTCOME_FAILED };
-_Noreturn void lab_end_check(int outcome);
 /* lab_child_now - the learner's process for the running check, started if
  * needed (a failure to start ends the check) */
 lab_child *lab_child_now(void);
@@ -95,10 +125,30 @@ lab_child *lab_child_now(void);
 void lab_child_lost(void);
 /* lab_timeout - seconds a call may take */
 double lab_timeout(void);
+/* lab_function_index - the index of name in lab_functions (their count if
+ * it is not there) */
+int lab_function_index(const char *name);
 /* lab_note_call - a call of fn ended: it returned (todo_fn NULL), or
  * reached LAB_TODO() in the learner's function todo_fn */
 void lab_note_call(const char *fn, const char *todo_fn);
 /* lab_set_learner_error - remember mm_last_error() of the learner's last call */
 void lab_set_learner_error(const char *text);
+
+/* ---- buffers.c ---------------------------------------------------------------------- */
+/* lay_out - place the call's buffers in c's shared memory (req->bufs) */
+void lay_out(lab_child *c, lab_request *req, lab_mat *const bufs[], int n_bufs);
+/* take_back - after a returned call: read the outputs, report writes next
+ * to a buffer and changed inputs (unless quiet); true if none */
+bool take_back(lab_child *c, const lab_request *req, lab_mat *const bufs[], int n_bufs,
+               bool quiet);
+/* lab_element_at - the element of m that holds the byte at bytes from the
+ * start of its data (negative: before the start) */
+long lab_element_at(const lab_mat *m, int64_t bytes);
+/* buffer_at - the buffer of req whose data or guard holds shm offset off,
+ * and the element there (negative before the start); NULL if none */
+lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,
+                   int64_t off, long *element);
+/* outside_text - "past the end of v (element 10; v is (5, 2), elements 0 to 9)" */
+void outside_text(char *buf, size_t size, const lab_mat *m, long element);
 
 #endif

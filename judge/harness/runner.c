@@ -21,203 +21,42 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>
-#include <setjmp.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "internal.h"
 
-typedef struct {
-    lab_msg_kind kind;
-    char *text;
-} message;
-
-typedef struct {
-    const lab_check *check;
-    bool ran;
-    int outcome;
-    char case_text[256];
-    char todo_fn[64];          /* the LAB_TODO() that made it pending */
-    message *msgs;
-    int n_msgs;
-    char *output;              /* what the learner's code printed, the start of it */
-    size_t output_len, output_total;
-} record;
-
-static record *records, *cur;
+static lab_record *records;
 static int n_checks;
-static jmp_buf *check_jmp;
-static bool quiet, run_failed, hung;
-static lab_child *child;
-static const char *child_fn;
+static const char *child_fn;   /* the function whose checks lab_now.child serves */
 static const char *hung_fn;    /* a function that did not return: its other checks are not run */
 static const char *plain_fn;   /* a function that failed alone too: no more re-runs for it */
 static const char *state_fn;   /* a function whose state was already explained */
-static char start_failure[2400];
-static bool *returned;         /* per function: a call of it returned */
-static const char *driver;
-static double timeout_s = 2.0;
 static bool brief, summary;
-static uint64_t run_seed;
 #define MAX_FILTERS 16
 static const char *filters[MAX_FILTERS];
 static int n_filters;
 
-/* ---- what the harness's other files ask of the running check ------------------------------ */
-
-const char *lab_fn(void) { return cur ? cur->check->function : "?"; }
-double lab_timeout(void) { return timeout_s; }
-
-void lab_case(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cur->case_text, sizeof cur->case_text, fmt, ap);
-    va_end(ap);
-}
-
-void lab_case_when(char *when, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cur->case_text, sizeof cur->case_text, fmt, ap);
-    va_end(ap);
-    snprintf(when, size, EN_ES("for %s", "con %s"), cur->case_text);
-}
-
-void lab_prefix(char *buf, size_t size)
-{
-    if (cur->case_text[0])
-        snprintf(buf, size, EN_ES("%s, case '%s': ", "%s, caso '%s': "), lab_fn(), cur->case_text);
-    else
-        snprintf(buf, size, "%s, %s: ", lab_fn(), cur->check->name);
-}
-
-void lab_message(lab_msg_kind kind, const char *text)
-{
-    if (kind == MSG_FAIL || kind == MSG_CRASH || kind == MSG_HANG) run_failed = true;
-    if (kind == MSG_HANG) hung = true;
-    if (quiet) return;
-    if (kind == MSG_HINT)                /* a hint is said once in a check */
-        for (int i = 0; i < cur->n_msgs; i++)
-            if (cur->msgs[i].kind == MSG_HINT && strcmp(cur->msgs[i].text, text) == 0) return;
-    cur->msgs = realloc(cur->msgs, (cur->n_msgs + 1) * sizeof *cur->msgs);
-    if (!cur->msgs) abort();
-    cur->msgs[cur->n_msgs++] = (message){ kind, strdup(text) };
-}
-
-void lab_output(const lab_exchange *x)
-{
-    if (quiet || !x->out_total) return;
-    const size_t keep = 4096;
-    size_t room = cur->output_len < keep ? keep - cur->output_len : 0;
-    size_t n = x->out_len < room ? x->out_len : room;
-    cur->output = realloc(cur->output, cur->output_len + n + 1);
-    if (!cur->output) abort();
-    memcpy(cur->output + cur->output_len, x->out, n);
-    cur->output_len += n;
-    cur->output[cur->output_len] = '\0';
-    cur->output_total += x->out_total;
-}
-
-_Noreturn void lab_end_check(int outcome)
-{
-    longjmp(*check_jmp, outcome + 1);
-}
-
-/* start_text - why the learner's process did not start */
-static void start_text(const lab_exchange *x)
-{
-    char pre[512];
-    lab_prefix(pre, sizeof pre);
-    const char *how = x->end == END_HUNG ? EN_ES("it did not get ready in time",
-                                                 "no estuvo listo a tiempo")
-                    : EN_ES("it ended before it was ready", "terminó antes de estar listo");
-    bool sys = WIFSIGNALED(x->wstatus) && WTERMSIG(x->wstatus) == SIGSYS;
-    snprintf(start_failure, sizeof start_failure,
-             EN_ES("%sthe process that runs your code could not start: %s (%s %d%s). Code "
-                   "that runs before any check - a constructor, or a library the lab does "
-                   "not use - is not allowed. Every check fails until it starts.",
-                   "%sel proceso que ejecuta tu código no pudo arrancar: %s (%s %d%s). No se "
-                   "permite código que corra antes de las comprobaciones: un constructor, o "
-                   "una biblioteca que el laboratorio no usa. Todas las comprobaciones "
-                   "fallan mientras no arranque."),
-             pre, how,
-             WIFSIGNALED(x->wstatus) ? EN_ES("signal", "señal") : EN_ES("exit status", "estado"),
-             WIFSIGNALED(x->wstatus) ? WTERMSIG(x->wstatus) : WEXITSTATUS(x->wstatus),
-             sys ? EN_ES(", SIGSYS: a system call the sandbox forbids, such as starting a "
-                         "process", ", SIGSYS: una llamada al sistema que el entorno aislado "
-                         "prohíbe, como crear un proceso") : "");
-}
-
-lab_child *lab_child_now(void)
-{
-    if (child) return child;
-    if (start_failure[0]) lab_end_check(OUTCOME_FAILED);   /* said once, above */
-    static lab_exchange x;
-    child = child_start(driver, &x);
-    if (!child) {
-        lab_output(&x);
-        start_text(&x);
-        lab_message(MSG_CRASH, start_failure);
-        lab_end_check(OUTCOME_FAILED);
-    }
-    for (int i = 0; lab_functions[i] || i < child->ctl->n_functions; i++)
-        if (i >= child->ctl->n_functions || !lab_functions[i] ||
-            strcmp(lab_functions[i], child->ctl->functions[i]) != 0)
-            lab_bug("the driver's functions are not the lab's (%s)",
-                    i < child->ctl->n_functions ? child->ctl->functions[i] : "missing");
-    return child;
-}
-
-void lab_child_lost(void)
-{
-    child_stop(child);
-    child = NULL;
-}
-
 /* ---- running the checks ------------------------------------------------------------------- */
-
-static int run_once(const lab_check *c)
-{
-    jmp_buf here, *outer = check_jmp;
-    check_jmp = &here;
-    run_failed = hung = false;
-    cur->case_text[0] = '\0';
-    volatile int outcome = setjmp(here);
-    if (outcome == 0) {
-        c->run(c->arg);
-        outcome = run_failed ? OUTCOME_FAILED : OUTCOME_PASSED;
-    } else {
-        outcome--;
-        if (outcome == OUTCOME_PENDING && run_failed)   /* failed stays failed */
-            outcome = OUTCOME_FAILED;
-    }
-    buffers_reset();
-    check_jmp = outer;
-    return outcome;
-}
 
 /* state_hint - the check failed after earlier calls in the same process:
  * run it again, quietly, in a fresh one; if it passes, say so */
 static void state_hint(const lab_check *c, int calls_before, const char *history)
 {
-    lab_child *kept = child;
+    lab_record *r = lab_now.check;
+    lab_child *kept = lab_now.child;
     char case_text[256];
-    snprintf(case_text, sizeof case_text, "%s", cur->case_text);
-    child = NULL;
-    quiet = true;
-    int again = run_once(c);
-    quiet = false;
-    child_stop(child);
-    child = kept;
-    snprintf(cur->case_text, sizeof cur->case_text, "%s", case_text);
+    snprintf(case_text, sizeof case_text, "%s", r->case_text);
+    lab_now.child = NULL;
+    lab_now.quiet = true;
+    int again = lab_run_check(c);
+    lab_now.quiet = false;
+    child_stop(lab_now.child);
+    lab_now.child = kept;
+    snprintf(r->case_text, sizeof r->case_text, "%s", case_text);
     if (again != OUTCOME_PASSED) {
         plain_fn = c->function;
         return;
@@ -250,49 +89,7 @@ static void state_hint(const lab_check *c, int calls_before, const char *history
                  calls_before, one ? "" : "s", first);
     state_fn = c->function;
     /* after the first message: the hint comes before the details */
-    cur->msgs = realloc(cur->msgs, (cur->n_msgs + 1) * sizeof *cur->msgs);
-    if (!cur->msgs) abort();
-    int at = cur->n_msgs ? 1 : 0;
-    memmove(cur->msgs + at + 1, cur->msgs + at, (cur->n_msgs - at) * sizeof *cur->msgs);
-    cur->msgs[at] = (message){ MSG_HINT, strdup(text) };
-    cur->n_msgs++;
-}
-
-static bool selected(const lab_check *c);
-
-static void run_check(record *r)
-{
-    cur = r;
-    r->ran = true;
-    const lab_check *c = r->check;
-    if (!child_fn || strcmp(child_fn, c->function) != 0) {
-        child_stop(child);
-        child = NULL;
-        child_fn = c->function;
-    }
-    if (hung_fn && strcmp(hung_fn, c->function) == 0) {
-        r->outcome = OUTCOME_FAILED;          /* said with the hang */
-        return;
-    }
-    int calls_before = child ? child->calls : 0;
-    char history[512] = "";
-    if (child) snprintf(history, sizeof history, "%s", child->history);
-    r->outcome = run_once(c);
-    if (hung) {
-        hung_fn = c->function;
-        bool more = false;
-        for (const lab_check *n = c + 1; n->function; n++)
-            more |= strcmp(n->function, c->function) == 0 && selected(n);
-        if (more)
-            lab_message(MSG_DETAIL, lab_es()
-                ? "(las demás comprobaciones de esta función no se ejecutan y cuentan como "
-                  "fallidas: arregla esto primero)"
-                : "(the other checks of this function are not run, and count as failed: "
-                  "fix this first)");
-    } else if (r->outcome == OUTCOME_FAILED && calls_before > 0 && !start_failure[0] &&
-               !(plain_fn && strcmp(plain_fn, c->function) == 0)) {
-        state_hint(c, calls_before, history);
-    }
+    lab_insert_message(r, r->n_msgs ? 1 : 0, MSG_HINT, text);
 }
 
 static bool selected(const lab_check *c)
@@ -306,17 +103,88 @@ static bool selected(const lab_check *c)
     return false;
 }
 
-/* ---- the report ------------------------------------------------------------------------- */
-
-static int function_index(const char *name)
+/* more_checks_of - a check of c's function after c will run */
+static bool more_checks_of(const lab_check *c)
 {
-    int i = 0;
-    for (; lab_functions[i]; i++)
-        if (strcmp(lab_functions[i], name) == 0) return i;
-    return i;
+    bool more = false;
+    for (const lab_check *n = c + 1; n->function; n++)
+        more |= strcmp(n->function, c->function) == 0 && selected(n);
+    return more;
 }
 
-/* print_lines - text, its first line after first, the others after rest */
+static void run_check(lab_record *r)
+{
+    lab_now.check = r;
+    r->ran = true;
+    const lab_check *c = r->check;
+    if (!child_fn || strcmp(child_fn, c->function) != 0) {
+        lab_child_lost();                     /* each function its own process */
+        child_fn = c->function;
+    }
+    if (hung_fn && strcmp(hung_fn, c->function) == 0) {
+        r->outcome = OUTCOME_FAILED;          /* said with the hang */
+        return;
+    }
+    lab_child *child = lab_now.child;
+    int calls_before = child ? child->calls : 0;
+    char history[512] = "";
+    if (child) snprintf(history, sizeof history, "%s", child->history);
+    r->outcome = lab_run_check(c);
+    if (lab_now.hung) {
+        hung_fn = c->function;
+        if (more_checks_of(c))
+            lab_message(MSG_DETAIL, lab_es()
+                ? "(las demás comprobaciones de esta función no se ejecutan y cuentan como "
+                  "fallidas: arregla esto primero)"
+                : "(the other checks of this function are not run, and count as failed: "
+                  "fix this first)");
+    } else if (r->outcome == OUTCOME_FAILED && calls_before > 0 && !lab_now.start_failure[0] &&
+               !(plain_fn && strcmp(plain_fn, c->function) == 0)) {
+        state_hint(c, calls_before, history);
+    }
+}
+
+/* settle_pending - pending means that the function did nothing but call
+ * LAB_TODO(): a check that reached the LAB_TODO() of a function that
+ * returned normally in another call fails, since calling LAB_TODO() only
+ * in some calls would hide a wrong function as one not yet started */
+static void settle_pending(void)
+{
+    for (int i = 0; i < n_checks; i++) {
+        lab_record *r = &records[i];
+        if (!r->ran || r->outcome != OUTCOME_PENDING ||
+            !lab_now.returned[lab_function_index(r->todo_fn)])
+            continue;
+        lab_now.check = r;
+        char text[400];
+        snprintf(text, sizeof text, lab_es()
+                 ? "%s, %s: se llegó a LAB_TODO() en %s, que en otras llamadas sí "
+                   "devolvió un resultado: una función empezada no debe llamar a "
+                   "LAB_TODO() (borra esa línea)"
+                 : "%s, %s: reached LAB_TODO() in %s, which returned a result in other "
+                   "calls: a function you have started must not call LAB_TODO() "
+                   "(delete that line)",
+                 r->check->function, r->case_text[0] ? r->case_text : r->check->name,
+                 r->todo_fn);
+        lab_message(MSG_FAIL, text);
+        r->outcome = OUTCOME_FAILED;
+    }
+}
+
+/* run_all - every selected check, in the lab's order */
+static void run_all(void)
+{
+    for (int i = 0; i < n_checks; i++) {
+        records[i].check = &lab_checks[i];
+        if (selected(&lab_checks[i])) run_check(&records[i]);
+    }
+    lab_child_lost();
+    child_sweep();
+    settle_pending();
+}
+
+/* ---- the report ------------------------------------------------------------------------- */
+
 /* put_safe - n bytes of s as text a terminal shows and never obeys: a
  * control character (C0, DEL, C1: escape sequences that could clear the
  * screen or draw a fake verdict) is written as \xHH, a byte that is not
@@ -337,6 +205,7 @@ static void put_safe(const char *s, size_t n)
     }
 }
 
+/* print_lines - text, its first line after first, the others after rest */
 static void print_lines(const char *first, const char *rest, const char *text)
 {
     for (const char *line = text, *pre = first; *line; pre = rest) {
@@ -348,10 +217,10 @@ static void print_lines(const char *first, const char *rest, const char *text)
     }
 }
 
-static void print_messages(const record *r)
+static void print_messages(const lab_record *r)
 {
     for (int i = 0; i < r->n_msgs; i++) {
-        const message *m = &r->msgs[i];
+        const lab_said *m = &r->msgs[i];
         switch (m->kind) {
         case MSG_HINT:   print_lines("        ", "              ", m->text); break;
         case MSG_DETAIL: print_lines("          ", "          ", m->text); break;
@@ -363,7 +232,7 @@ static void print_messages(const record *r)
 }
 
 /* print_output - what the learner's code printed during a check, labelled */
-static void print_output(const record *r)
+static void print_output(const lab_record *r)
 {
     printf(EN_ES("  OUTPUT %s, case '%s': your code printed this (shown as it came, "
                  "not part of the report):\n",
@@ -385,39 +254,101 @@ static void print_output(const record *r)
                r->output_total - shown);
 }
 
-void lab_note_call(const char *fn, const char *todo_fn)
+/* print_failures - each check's messages and output, in the lab's order */
+static void print_failures(void)
 {
-    if (todo_fn == NULL) returned[function_index(fn)] = true;
-    else snprintf(cur->todo_fn, sizeof cur->todo_fn, "%s", todo_fn);
-}
-
-/* settle_pending - pending means that the function did nothing but call
- * LAB_TODO(): a check that reached the LAB_TODO() of a function that
- * returned normally in another call fails, since calling LAB_TODO() only
- * in some calls would hide a wrong function as one not yet started */
-static void settle_pending(void)
-{
+    bool first = true;
     for (int i = 0; i < n_checks; i++) {
-        record *r = &records[i];
-        if (!r->ran || r->outcome != OUTCOME_PENDING || !returned[function_index(r->todo_fn)])
-            continue;
-        cur = r;
-        char text[400];
-        snprintf(text, sizeof text, lab_es()
-                 ? "%s, %s: se llegó a LAB_TODO() en %s, que en otras llamadas sí "
-                   "devolvió un resultado: una función empezada no debe llamar a "
-                   "LAB_TODO() (borra esa línea)"
-                 : "%s, %s: reached LAB_TODO() in %s, which returned a result in other "
-                   "calls: a function you have started must not call LAB_TODO() "
-                   "(delete that line)",
-                 r->check->function, r->case_text[0] ? r->case_text : r->check->name,
-                 r->todo_fn);
-        lab_message(MSG_FAIL, text);
-        r->outcome = OUTCOME_FAILED;
+        const lab_record *r = &records[i];
+        bool out = r->output_total && (!brief || r->outcome == OUTCOME_FAILED);
+        if (!r->n_msgs && !out) continue;
+        if (first) printf("\n");
+        first = false;
+        print_messages(r);
+        if (out) print_output(r);
     }
 }
 
-uint64_t lab_seed(void) { return run_seed; }
+static void print_left(const char *s, int width)
+{
+    int n = 0;
+    for (const char *p = s; *p; p++) n += ((unsigned char)*p & 0xC0) != 0x80;
+    printf("%s%*s", s, width > n ? width - n : 0, "");
+}
+
+enum { P = OUTCOME_PENDING, OK = OUTCOME_PASSED, F = OUTCOME_FAILED };
+
+/* print_table - pending, passed, failed per function (count) and in all */
+static void print_table(int n_functions, int (*count)[3], const int total[3])
+{
+    printf("\n");
+    print_left(EN_ES("function", "función"), 24);
+    printf(" %10s %10s %10s\n", EN_ES("pending", "pendientes"),
+           EN_ES("passed", "superadas"), EN_ES("failed", "fallidas"));
+    for (int f = 0; f < n_functions; f++)
+        if (count[f][P] || count[f][OK] || count[f][F])
+            printf("%-24s %10d %10d %10d\n", lab_functions[f], count[f][P], count[f][OK],
+                   count[f][F]);
+    printf("%-24s %10d %10d %10d\n\n", "total", total[P], total[OK], total[F]);
+}
+
+/* print_closing_line - the verdict of the run, in one line (two on a failure) */
+static void print_closing_line(const int total[3])
+{
+    unsigned long long seed = lab_now.seed;
+    if (brief) printf("lab %s: ", lab_id);
+    int all = total[P] + total[OK] + total[F];
+    if (total[F])
+        printf(EN_ES("%d %s FAIL (messages above), %d pending, %d passed.\n",
+                     "%d %s (mensajes arriba), %d pendientes, %d superadas.\n"),
+               total[F], total[F] == 1 ? EN_ES("check", "comprobación FALLA")
+                                       : EN_ES("checks", "comprobaciones FALLAN"),
+               total[P], total[OK]);
+    if (total[F])
+        printf(EN_ES("(The random cases came from seed %llu: LAB_SEED=%llu runs them again.)\n",
+                     "(Los casos aleatorios salieron de la semilla %llu: LAB_SEED=%llu los "
+                     "repite.)\n"), seed, seed);
+    else if (total[P])
+        printf(EN_ES("%d %s pending (functions that still call LAB_TODO()), "
+                     "%d passed, none failing.\n",
+                     "%d %s (funciones que aún llaman a LAB_TODO()), "
+                     "%d superadas, ninguna falla.\n"),
+               total[P], total[P] == 1 ? EN_ES("check", "comprobación pendiente")
+                                       : EN_ES("checks", "comprobaciones pendientes"),
+               total[OK]);
+    else if (all)
+        printf(EN_ES("All %d checks pass: %s is done.\n",
+                     "Las %d comprobaciones pasan: %s está terminado.\n"),
+               all, lab_title[lab_es()]);
+    else
+        printf(EN_ES("No check ran (a --filter that matches nothing?).\n",
+                     "No se ejecutó ninguna comprobación (¿un --filter que no encaja con "
+                     "nada?).\n"));
+}
+
+/* report - the report of the run (or its summary); the judge's exit status */
+static int report(int n_functions)
+{
+    int (*count)[3] = calloc(n_functions + 1, sizeof *count), total[3] = { 0, 0, 0 };
+    if (!count) return 2;
+    for (int i = 0; i < n_checks; i++)
+        if (records[i].ran) {
+            count[lab_function_index(records[i].check->function)][records[i].outcome]++;
+            total[records[i].outcome]++;
+        }
+    if (summary) {
+        for (int f = 0; f < n_functions; f++)
+            printf("%s\t%d\t%d\t%d\n", lab_functions[f], count[f][P], count[f][OK], count[f][F]);
+        return 0;
+    }
+    print_failures();
+    if (!brief || total[F]) print_table(n_functions, count, total);
+    print_closing_line(total);
+    fflush(stdout);
+    return total[F] ? 1 : 0;
+}
+
+/* ---- the options ---------------------------------------------------------------------- */
 
 /* parse_seed - a seed given as text: 1 to 999999999, or 0 if it is not one */
 static uint64_t parse_seed(const char *text)
@@ -438,59 +369,52 @@ static uint64_t fresh_seed(void)
     return r % 999999999 + 1;
 }
 
-static void print_left(const char *s, int width)
+/* read_options - the options into lab_now and the report's flags; false
+ * (said on stderr) if they are not usable */
+static bool read_options(int argc, char *argv[])
 {
-    int n = 0;
-    for (const char *p = s; *p; p++) n += ((unsigned char)*p & 0xC0) != 0x80;
-    printf("%s%*s", s, width > n ? width - n : 0, "");
-}
-
-int main(int argc, char *argv[])
-{
-    if (!lab_lang_setup(&argc, argv)) return 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--driver") == 0 && i + 1 < argc) driver = argv[++i];
+        if (strcmp(a, "--driver") == 0 && i + 1 < argc) lab_now.driver = argv[++i];
         else if (strcmp(a, "--filter") == 0 && i + 1 < argc && n_filters < MAX_FILTERS)
             filters[n_filters++] = argv[++i];
-        else if (strcmp(a, "--timeout") == 0 && i + 1 < argc) timeout_s = atof(argv[++i]);
+        else if (strcmp(a, "--timeout") == 0 && i + 1 < argc) lab_now.timeout = atof(argv[++i]);
         else if (strcmp(a, "--brief") == 0) brief = true;
         else if (strcmp(a, "--summary") == 0) summary = true;
         else if (strcmp(a, "--seed") == 0 && i + 1 < argc) {
-            if (!(run_seed = parse_seed(argv[++i]))) {
+            if (!(lab_now.seed = parse_seed(argv[++i]))) {
                 fprintf(stderr, "lab harness: --seed %s: a seed is a whole number from 1 "
                         "to 999999999\n", argv[i]);
-                return 2;
+                return false;
             }
         } else {
             fprintf(stderr, "lab harness: unknown option %s (the options are --filter "
                     "FUNCTION[/CHECK], --timeout SECONDS, --seed N, --brief, --summary, "
                     "--lang=en|es)\n", a);
-            return 2;
+            return false;
         }
     }
-    if (!driver || timeout_s <= 0) {
+    if (!lab_now.driver || lab_now.timeout <= 0) {
         fprintf(stderr, "lab harness: usage: %s --driver PATH [options]\n", argv[0]);
-        return 2;
+        return false;
     }
     const char *env_seed = getenv("LAB_SEED");
-    if (!run_seed && env_seed && *env_seed && !(run_seed = parse_seed(env_seed))) {
+    if (!lab_now.seed && env_seed && *env_seed && !(lab_now.seed = parse_seed(env_seed))) {
         fprintf(stderr, "lab harness: LAB_SEED=%s: a seed is a whole number from 1 to "
                 "999999999\n", env_seed);
-        return 2;
+        return false;
     }
-    if (!run_seed) run_seed = fresh_seed();
-    child_setup();
-    while (lab_checks[n_checks].function) n_checks++;
-    records = calloc(n_checks, sizeof *records);
-    int n_fns = 0;
-    while (lab_functions[n_fns]) n_fns++;
-    returned = calloc(n_fns + 1, sizeof *returned);     /* + 1: a name not listed */
-    if (!records || !returned) return 2;
+    if (!lab_now.seed) lab_now.seed = fresh_seed();
+    return true;
+}
+
+/* print_heading - the report's first line, and a note if there is no sandbox */
+static void print_heading(void)
+{
     if (!summary && !brief)
         printf(EN_ES("%s: checking your functions (random cases from seed %llu)...\n",
                      "%s: comprobando tus funciones (casos aleatorios de la semilla %llu)...\n"),
-               lab_title[lab_es()], (unsigned long long)run_seed);
+               lab_title[lab_es()], (unsigned long long)lab_now.seed);
     const char *unboxed = child_sandbox_note();
     if (unboxed)
         fprintf(summary ? stderr : stdout,
@@ -500,80 +424,20 @@ int main(int argc, char *argv[])
                       "limitado solo por los límites del propio programa y los permisos de "
                       "los ficheros.\n"), unboxed);
     fflush(stdout);
-    for (int i = 0; i < n_checks; i++) {
-        records[i].check = &lab_checks[i];
-        if (selected(&lab_checks[i])) run_check(&records[i]);
-    }
-    child_stop(child);
-    child = NULL;
-    child_sweep();
-    settle_pending();
+}
 
+int main(int argc, char *argv[])
+{
+    if (!lab_lang_setup(&argc, argv) || !read_options(argc, argv)) return 2;
+    child_setup();
+    while (lab_checks[n_checks].function) n_checks++;
     int n_functions = 0;
     while (lab_functions[n_functions]) n_functions++;
-    int (*count)[3] = calloc(n_functions + 1, sizeof *count), total[3] = { 0, 0, 0 };
-    if (!count) return 2;
-    for (int i = 0; i < n_checks; i++)
-        if (records[i].ran) {
-            count[function_index(records[i].check->function)][records[i].outcome]++;
-            total[records[i].outcome]++;
-        }
-    enum { P = OUTCOME_PENDING, OK = OUTCOME_PASSED, F = OUTCOME_FAILED };
-    if (summary) {
-        for (int f = 0; f < n_functions; f++)
-            printf("%s\t%d\t%d\t%d\n", lab_functions[f], count[f][P], count[f][OK], count[f][F]);
-        return 0;
-    }
-    bool first = true;
-    for (int i = 0; i < n_checks; i++) {
-        const record *r = &records[i];
-        bool out = r->output_total && (!brief || r->outcome == F);
-        if (!r->n_msgs && !out) continue;
-        if (first) printf("\n");
-        first = false;
-        print_messages(r);
-        if (out) print_output(r);
-    }
-    if (!brief || total[F]) {
-        printf("\n");
-        print_left(EN_ES("function", "función"), 24);
-        printf(" %10s %10s %10s\n", EN_ES("pending", "pendientes"),
-               EN_ES("passed", "superadas"), EN_ES("failed", "fallidas"));
-        for (int f = 0; f < n_functions; f++)
-            if (count[f][P] || count[f][OK] || count[f][F])
-                printf("%-24s %10d %10d %10d\n", lab_functions[f], count[f][P], count[f][OK],
-                       count[f][F]);
-        printf("%-24s %10d %10d %10d\n\n", "total", total[P], total[OK], total[F]);
-    }
-    if (brief) printf("lab %s: ", lab_id);
-    int all = total[P] + total[OK] + total[F];
-    if (total[F])
-        printf(EN_ES("%d %s FAIL (messages above), %d pending, %d passed.\n",
-                     "%d %s (mensajes arriba), %d pendientes, %d superadas.\n"),
-               total[F], total[F] == 1 ? EN_ES("check", "comprobación FALLA")
-                                       : EN_ES("checks", "comprobaciones FALLAN"),
-               total[P], total[OK]);
-    if (total[F])
-        printf(EN_ES("(The random cases came from seed %llu: LAB_SEED=%llu runs them again.)\n",
-                     "(Los casos aleatorios salieron de la semilla %llu: LAB_SEED=%llu los "
-                     "repite.)\n"),
-               (unsigned long long)run_seed, (unsigned long long)run_seed);
-    else if (total[P])
-        printf(EN_ES("%d %s pending (functions that still call LAB_TODO()), "
-                     "%d passed, none failing.\n",
-                     "%d %s (funciones que aún llaman a LAB_TODO()), "
-                     "%d superadas, ninguna falla.\n"),
-               total[P], total[P] == 1 ? EN_ES("check", "comprobación pendiente")
-                                       : EN_ES("checks", "comprobaciones pendientes"),
-               total[OK]);
-    else if (all)
-        printf(EN_ES("All %d checks pass: %s is done.\n",
-                     "Las %d comprobaciones pasan: %s está terminado.\n"),
-               all, lab_title[lab_es()]);
-    else
-        printf(EN_ES("No check ran (a --filter that matches nothing?).\n",
-                     "No se ejecutó ninguna comprobación (¿un --filter que no encaja con "
-                     "nada?).\n"));
-    fflush(stdout);
-    return total[F] ? 1 : 0;
+    records = calloc(n_checks, sizeof *records);
+    /* + 1: a name not listed */
+    lab_now.returned = calloc(n_functions + 1, sizeof *lab_now.returned);
+    if (!records || !lab_now.returned) return 2;
+    print_heading();
+    run_all();
+    return report(n_functions);
 }

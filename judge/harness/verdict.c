@@ -45,22 +45,6 @@ void lab_detail(const char *fmt, ...)
     va_end(ap);
 }
 
-_Noreturn void lab_bug(const char *fmt, ...)
-{
-    char prefix[600];
-    lab_prefix(prefix, sizeof prefix);
-    size_t n = strlen(prefix);
-    snprintf(prefix + n, sizeof prefix - n, "%s",
-             EN_ES("a problem of the harness itself, not of your code (please report "
-                   "it): ", "un problema del propio arnés, no de tu código (avisa, por "
-                   "favor): "));
-    va_list ap;
-    va_start(ap, fmt);
-    say(MSG_FAIL, prefix, fmt, ap);
-    va_end(ap);
-    lab_end_check(OUTCOME_FAILED);
-}
-
 /* ---- statuses ---------------------------------------------------------------------- */
 
 bool lab_expect_status(mm_status got, mm_status want, const char *when)

@@ -96,8 +96,6 @@ enum { LAB_FREE_OTHER, LAB_FREE_TWICE, LAB_FREE_INSIDE, LAB_FREE_ARG };
 /* what the driver is doing (lab_control.phase) */
 enum { LAB_PHASE_START, LAB_PHASE_IDLE, LAB_PHASE_CALL, LAB_PHASE_AFTER };
 
-#define LAB_MAX_FUNCTIONS 16
-
 /* lab_control.sampled: no timer (the driver could not make one), a timer
  * armed for the call in flight, or its sample taken */
 enum { LAB_SAMPLE_NONE, LAB_SAMPLE_ARMED, LAB_SAMPLE_TAKEN };
@@ -141,8 +139,6 @@ typedef struct {
     /* the learner's heap: bytes its live blocks hold; in this call, the
      * blocks asked for and the requests refused (no memory left) */
     volatile int64_t heap_bytes, heap_asks, heap_refused;
-    int32_t n_functions;
-    char functions[LAB_MAX_FUNCTIONS][48];   /* the driver's table, for the judge to verify */
 } lab_control;
 
 _Static_assert(sizeof(lab_control) <= LAB_OUT_OFF, "the control block fits its page");

@@ -3,8 +3,9 @@
  * ch01-worked.h, the numbers the chapter states), a non-square case, random
  * cases, and bad arguments; the learner's results (from its own process,
  * through lab_call) are compared with the library's, the reference. The
- * checks of one function run in this order against one learner process,
- * on cases of different shapes, so that state kept between calls shows. */
+ * checks of one function run in the order lab01.def lists them against one
+ * learner process, on cases of different shapes, so that state kept
+ * between calls shows. */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -14,15 +15,7 @@
 #include "examples/ch01-worked.h"
 #include "minimodel/core/rng.h"
 #include "lab01.h"
-
-const char lab_id[] = "01";
-const char *const lab_title[2] = {
-    "Lab 01 (the Q, K, V projections)", "Lab 01 (las proyecciones Q, K, V)"
-};
-const char *const lab_functions[] = {
-    "qkv_project", "qkv_pack", "qkv_split", "qkv_project_fused",
-    "attention_param_count", NULL
-};
+#include "lab01.def"
 
 /* ---- the cases ---------------------------------------------------------------- */
 
@@ -461,32 +454,6 @@ static void check_null_count(int unused)
         lab_null_hint();
 }
 
-/* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
+/* ---- the tables, from the descriptor -------------------------------------------------- */
 
-/* CASE_CHECKS - the checks of a function that takes buffers: the long
- * case last of its cases, so that code too slow for it (a hang ends a
- * function's checks) has had every other case first */
-#define CASE_CHECKS(fn, check, args)                                            \
-    { #fn, "c1_worked_example", check, 0 }, { #fn, "c2_non_square", check, 1 },  \
-    { #fn, "c3_random", check, 2 },         { #fn, "c4_random_same_shape", check, 3 }, \
-    { #fn, "c5_one_row", check, 4 },        { #fn, "c6_extreme", check, 5 },     \
-    { #fn, "c7_long", check, 6 },                                               \
-    { #fn, "e1_null_buffers", check_nulls, args },                              \
-    { #fn, "e2_bad_sizes", check_sizes, args }
-
-const lab_check lab_checks[] = {
-    CASE_CHECKS(qkv_project, check_project, ARGS_PROJECT),
-    CASE_CHECKS(qkv_pack, check_pack, ARGS_PACK),
-    CASE_CHECKS(qkv_split, check_split, ARGS_SPLIT),
-    CASE_CHECKS(qkv_project_fused, check_fused, ARGS_FUSED),
-    { "attention_param_count", "c1_mini_gpt", check_counts, 0 },
-    { "attention_param_count", "c2_small", check_counts, 1 },
-    { "attention_param_count", "c3_large", check_counts, 2 },
-    { "attention_param_count", "c4_larger", check_counts, 3 },
-    { "attention_param_count", "c5_random", check_counts_random, 0 },
-    { "attention_param_count", "e1_not_divisible", check_counts, 4 },
-    { "attention_param_count", "e2_not_positive", check_counts, 5 },
-    { "attention_param_count", "e3_too_large", check_counts, 6 },
-    { "attention_param_count", "e4_null_count", check_null_count, 0 },
-    { NULL, NULL, NULL, 0 }
-};
+LAB_JUDGE_TABLES(LAB01);
