@@ -1,7 +1,7 @@
 # judge/judge.mk - the judge of the C labs, 01 to 04 (Lab 00's checkers:
 # judge/lab00/lab.mk), included by the top Makefile after labs/labs.mk.
 #
-# For each lab NN, two programs. The judge ($(BUILD)/labs/labNN/judge): the
+# For each lab NN, two programs. The judge ($(BUILD)/judge/labNN/judge): the
 # lab's checks (judge/labNN/*.c but calls.c), the harness and the whole
 # library as the reference. The driver: the learner's object, driver.c, the
 # lab's adapters (judge/labNN/calls.c) and the library parts the learner may
@@ -11,15 +11,17 @@
 #   check-labNN    the same, briefly (fails only if a started check fails)
 #   check-harness-labNN   the judge's self-test on judge/labNN/subjects/
 # LAB_SANITIZE=1 builds the drivers with AddressSanitizer and UBSan (under
-# $(BUILD)/labs/labNN/sanitize/ instead of plain/); the judge reads their
+# $(BUILD)/judge/labNN/sanitize/ instead of plain/); the judge reads their
 # reports. LAB_ARGS passes options to the judge (--filter FUNCTION,
 # --timeout SECONDS, --summary, --seed N); LAB_LANG=es (or a Spanish LANG)
 # prints the report in Spanish. With --summary in LAB_ARGS the build's own
 # lines go to stderr, so that stdout holds only the summary.
 
 JUDGE_CLABS := 01 02 03 04
-# the functions each lab's file defines, in the order of the lab's lab_functions
-LAB01_FUNCS := qkv_project qkv_pack qkv_split qkv_project_fused attention_param_count
+# the functions each lab's file defines, in the order of the lab's lab_functions:
+# from the lab's descriptor, judge/labNN/labNN.def (its FUNCTION lines)
+lab_def_functions = $(shell sed -n 's/^ *FUNCTION.\([a-z0-9_]*\),.*/\1/p' judge/lab$(1)/lab$(1).def)
+LAB01_FUNCS := $(call lab_def_functions,01)
 LAB02_FUNCS := softmax_row sdpa
 LAB03_FUNCS := mha_split_heads mha_merge_heads mha_forward
 LAB04_FUNCS := mask_causal mask_padding mask_from_bool mask_combine mha_forward_causal
@@ -69,7 +71,7 @@ define lab_c_rules
 LAB$(1)_LEARNER := $$(firstword $$(LAB$(1)_FILES))
 LAB$(1)_CALLS := judge/lab$(1)/calls.c
 LAB$(1)_LIB ?= $$(filter tangled/minimodel/core/%.c,$$(LIB_SRCS))
-lab$(1)_top := $$(BUILD)/labs/lab$(1)
+lab$(1)_top := $$(BUILD)/judge/lab$(1)
 lab$(1)_judge := $$(lab$(1)_top)/judge
 lab$(1)_b := $$(lab$(1)_top)/$$(LAB_VARIANT)
 lab$(1)_checks := $$(filter-out $$(LAB$(1)_CALLS),$$(wildcard judge/lab$(1)/*.c))
@@ -197,7 +199,7 @@ CHECK_ALL_TARGETS += check-harness-lab$(1)
 endef
 
 # Lab 01's self-test also stops the judge while a subject spins
-lab01_spin := $(BUILD)/labs/lab01/$(LAB_VARIANT)/selftest/h-spin-signals
+lab01_spin := $(BUILD)/judge/lab01/$(LAB_VARIANT)/selftest/h-spin-signals
 lab01_selftest_extra := $(lab01_spin)/interrupted
 
 # interrupted: the judge stopped by SIGINT (Ctrl-C), then by SIGKILL, while
