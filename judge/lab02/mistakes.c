@@ -299,14 +299,6 @@ static void softmax_as(softmax_way way, double *w, const double *s, int n)
         exp_normalise(w, s, n, m, way != SM_NOT_NORMALISED);
 }
 
-/* row_of - a row of scores as a fact */
-static const char *row_of(const double *s, int n)
-{
-    char *text = lab_temp(160);
-    row_text(text, 160, s, n);
-    return text;
-}
-
 /* shift_probe - the learner's softmax_row on s - max(s): true if it gives
  * the right weights there (so only the size of the scores is the trouble) */
 static bool shift_probe(const softmax_case *c, double scale, const double *shifted)
@@ -328,9 +320,9 @@ void diagnose_softmax(const double *const got[], const double *const want[], dou
     double *w = lab_fresh(len, NULL), *shifted = lab_fresh(len, NULL), m = row_max(c->s, n);
     const double *mw[1] = { w };
     for (int j = 0; j < n; j++) shifted[j] = c->s[j] - m;
-    const char *facts[N_FACTS] = { "", [F_ROW] = row_of(c->s, n), [F_MAX] = num("%g", m),
+    const char *facts[N_FACTS] = { "", [F_ROW] = row_text(c->s, n), [F_MAX] = num("%g", m),
                                    [F_BEYOND] = beyond[m > 0][lab_es()],
-                                   [F_SHIFTED] = row_of(shifted, n) };
+                                   [F_SHIFTED] = row_text(shifted, n) };
     for (size_t i = 0; i < sizeof softmax_hints / sizeof softmax_hints[0]; i++) {
         const hint *h = &softmax_hints[i];
         softmax_as(h->way, w, c->s, n);
@@ -526,7 +518,7 @@ static bool blame_softmax(const double *const got[], const double *const want[],
     if (wrong < 0) return false;
     blend_as(SD_RIGHT, out, w, c, T_k);
     const char *facts[N_FACTS] = { "", [F_WRONG] = num("%g", wrong),
-                                   [F_ROW] = row_of(scores + (size_t)wrong * T_k, T_k) };
+                                   [F_ROW] = row_text(scores + (size_t)wrong * T_k, T_k) };
     bool blamed = what == SEE_NOTHING || explains(out, w, got, want, scale, c, what);
     say(&more_hints[blamed ? H_BLAME : H_ALSO], facts);
     return blamed;
