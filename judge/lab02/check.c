@@ -377,16 +377,13 @@ static void worked_example(sdpa_case *c)
     c->q = q;
     c->k = k;
     c->v = v;
-    size_t len = snprintf(c->name, sizeof c->name, "%s",
-                          EN_ES("worked example of chapter 01, scaled: ",
-                                "ejemplo resuelto del capítulo 01, escalado: "));
     const double *m[3] = { q, k, v };
-    const char *names[3] = { "Q", "K", "V" };
-    for (int i = 0; i < 3 && len < sizeof c->name; i++) {
-        len += snprintf(c->name + len, sizeof c->name - len, "%s%s = ", i ? ", " : "", names[i]);
-        if (len < sizeof c->name)
-            len += lab_mat_text(c->name + len, sizeof c->name - len, m[i], T, D);
-    }
+    char text[3][80];
+    for (int i = 0; i < 3; i++) lab_mat_text(text[i], sizeof text[i], m[i], T, D);
+    snprintf(c->name, sizeof c->name,
+             EN_ES("worked example of chapter 01, scaled: Q = %s, K = %s, V = %s",
+                   "ejemplo resuelto del capítulo 01, escalado: Q = %s, K = %s, V = %s"),
+             text[0], text[1], text[2]);
 }
 
 /* extreme_bias_row - row i of the extreme case's bias (T_k), by kind:
@@ -525,7 +522,7 @@ static void rooms_with(lab_mat *b[N_BUFS], const double *const in[4])
     b[B_OUT] = lab_out("out", 2, 2);
     b[B_WEIGHTS] = lab_out("weights", 2, 2);
     for (int i = 0; i < 4; i++)
-        b[B_Q + i] = lab_in(buf_name[B_Q + i], 2, 2, in && in[i] ? in[i] : room_in[i]);
+        b[B_Q + i] = lab_in(buf_name[B_Q + i], 2, 2, in ? in[i] : room_in[i]);
 }
 static void rooms(lab_mat *b[N_BUFS]) { rooms_with(b, NULL); }
 
