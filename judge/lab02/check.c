@@ -51,38 +51,39 @@ enum { SM_WORKED, SM_THREE, SM_ONE_HIDDEN, SM_LARGE, SM_LARGE_NEG, SM_HIDDEN, SM
        /* drawn from the run's seed */
        SM_RANDOM, SM_RANDOM_SAME_N, SM_ONE, SM_ABOVE_FLT_MAX, SM_BELOW_HALF_DBL_MAX, SM_LONG };
 
-/* the rows, by check: a fixed row's name, n and scores; for a row drawn
- * from the run's seed, what its name says first (n = 0) */
+/* the rows, by check: a fixed row's n, scores and name; for a row drawn
+ * from the run's seed (n = 0), what its name says first */
 static const struct {
-    const char *name[2];
     int n;
     double s[6];
+    const char *name[2];
 } softmax_rows[] = {
-    [SM_WORKED] = { { "row 0 of chapter 01's worked example, scaled: s = (0, 1/sqrt 2)",
-                      "fila 0 del ejemplo resuelto del capítulo 01, escalada: s = (0, 1/sqrt 2)" },
-                    2, { 0, SQRT1_2 } },
-    [SM_THREE] = { { "s = (3, 1, 0)", "s = (3, 1, 0)" }, 3, { 3, 1, 0 } },
-    [SM_ONE_HIDDEN] = { { "one score, hidden: s = (-inf)",
-                          "una sola puntuación, oculta: s = (-inf)" }, 1, { -INFINITY } },
-    [SM_LARGE] = { { "large scores: s = (1003, 1001, 1000), the weights of (3, 1, 0)",
-                     "puntuaciones grandes: s = (1003, 1001, 1000), los pesos de (3, 1, 0)" },
-                   3, { 1003, 1001, 1000 } },
-    [SM_LARGE_NEG] = { { "large negative scores: s = (-1000, -1001, -1010)",
-                         "puntuaciones negativas grandes: s = (-1000, -1001, -1010)" },
-                       3, { -1000, -1001, -1010 } },
-    [SM_HIDDEN] = { { "hidden keys: s = (-inf, 2, -inf, 0.5)",
-                      "keys ocultas: s = (-inf, 2, -inf, 0.5)" },
-                    4, { -INFINITY, 2, -INFINITY, 0.5 } },
-    [SM_ALL_HIDDEN] = { { "every key hidden: s = (-inf, -inf, -inf)",
-                          "todas las keys ocultas: s = (-inf, -inf, -inf)" },
-                        3, { -INFINITY, -INFINITY, -INFINITY } },
-    [SM_RANDOM] = { { "random", "aleatoria" } },
-    [SM_RANDOM_SAME_N] = { { "random, the same n again with fresh scores:",
-                             "aleatoria, la misma n otra vez con puntuaciones nuevas:" } },
-    [SM_ONE] = { { "one score", "una sola puntuación" } },
-    [SM_ABOVE_FLT_MAX] = { { "scores above FLT_MAX", "puntuaciones por encima de FLT_MAX" } },
-    [SM_BELOW_HALF_DBL_MAX] = { { "scores below -DBL_MAX/2",
-                                  "puntuaciones por debajo de -DBL_MAX/2" } },
+    [SM_WORKED] = { 2, { 0, SQRT1_2 },
+      { "row 0 of chapter 01's worked example, scaled: s = (0, 1/sqrt 2)",
+        "fila 0 del ejemplo resuelto del capítulo 01, escalada: s = (0, 1/sqrt 2)" } },
+    [SM_THREE] = { 3, { 3, 1, 0 }, { "s = (3, 1, 0)", "s = (3, 1, 0)" } },
+    [SM_ONE_HIDDEN] = { 1, { -INFINITY }, { "one score, hidden: s = (-inf)",
+                                            "una sola puntuación, oculta: s = (-inf)" } },
+    [SM_LARGE] = { 3, { 1003, 1001, 1000 },
+      { "large scores: s = (1003, 1001, 1000), the weights of (3, 1, 0)",
+        "puntuaciones grandes: s = (1003, 1001, 1000), los pesos de (3, 1, 0)" } },
+    [SM_LARGE_NEG] = { 3, { -1000, -1001, -1010 },
+      { "large negative scores: s = (-1000, -1001, -1010)",
+        "puntuaciones negativas grandes: s = (-1000, -1001, -1010)" } },
+    [SM_HIDDEN] = { 4, { -INFINITY, 2, -INFINITY, 0.5 },
+      { "hidden keys: s = (-inf, 2, -inf, 0.5)", "keys ocultas: s = (-inf, 2, -inf, 0.5)" } },
+    [SM_ALL_HIDDEN] = { 3, { -INFINITY, -INFINITY, -INFINITY },
+      { "every key hidden: s = (-inf, -inf, -inf)",
+        "todas las keys ocultas: s = (-inf, -inf, -inf)" } },
+    [SM_RANDOM] = { 0, { 0 }, { "random", "aleatoria" } },
+    [SM_RANDOM_SAME_N] = { 0, { 0 },
+      { "random, the same n again with fresh scores:",
+        "aleatoria, la misma n otra vez con puntuaciones nuevas:" } },
+    [SM_ONE] = { 0, { 0 }, { "one score", "una sola puntuación" } },
+    [SM_ABOVE_FLT_MAX] = { 0, { 0 }, { "scores above FLT_MAX",
+                                       "puntuaciones por encima de FLT_MAX" } },
+    [SM_BELOW_HALF_DBL_MAX] = { 0, { 0 }, { "scores below -DBL_MAX/2",
+                                            "puntuaciones por debajo de -DBL_MAX/2" } },
 };
 
 /* the salts of the rows drawn from the seed: each row has its own, and
@@ -314,53 +315,49 @@ enum { SD_WORKED, SD_FEWER_QUERIES, SD_MORE_QUERIES, SD_LARGE, SD_BIAS, SD_HIDDE
        SD_ONE_HIDDEN_KEY, SD_EXTREME, SD_LONG };
 
 /* the cases, by check: the shape (T_q, T_k, d_k, d_v), each size lo or
- * drawn from lo to hi; whether weights is passed; what the name says
- * first; a fixed case's inputs (q NULL: drawn from the run's seed) */
+ * drawn from lo to hi; whether weights is passed; a fixed case's inputs q,
+ * k, v and bias (q NULL: drawn from the run's seed); what the name says first */
 static const struct {
     int lo[4], hi[4];
     bool weights;
+    const double *in[4];
     const char *what[2];
-    const double *q, *k, *v, *bias;
 } sdpa_cases[] = {
-    [SD_WORKED] = { { CH01_T, CH01_T, CH01_D, CH01_D }, { 0 }, true },
-    [SD_FEWER_QUERIES] = { { 2, 4, 3, 2 }, { 0 }, true,
-                           { "fewer queries than keys", "menos queries que keys" },
-                           fq_q, fq_k, fq_v, NULL },
-    [SD_MORE_QUERIES] = { { 4, 3, 2, 3 }, { 0 }, true,
-                          { "more queries than keys", "más queries que keys" },
-                          mq_q, mq_k, mq_v, NULL },
-    [SD_LARGE] = { { 2, 3, 4, 2 }, { 0 }, true,
+    [SD_WORKED] = { { CH01_T, CH01_T, CH01_D, CH01_D }, { 0 }, true, { NULL }, { NULL } },
+    [SD_FEWER_QUERIES] = { { 2, 4, 3, 2 }, { 0 }, true, { fq_q, fq_k, fq_v, NULL },
+                           { "fewer queries than keys", "menos queries que keys" } },
+    [SD_MORE_QUERIES] = { { 4, 3, 2, 3 }, { 0 }, true, { mq_q, mq_k, mq_v, NULL },
+                          { "more queries than keys", "más queries que keys" } },
+    [SD_LARGE] = { { 2, 3, 4, 2 }, { 0 }, true, { big_q, big_k, big_v, NULL },
                    { "large scores: row 0 (1000, 999, 990), row 1 (-1000, -999, -990)",
-                     "puntuaciones grandes: fila 0 (1000, 999, 990), fila 1 (-1000, -999, -990)" },
-                   big_q, big_k, big_v, NULL },
-    [SD_BIAS] = { { 2, 3, 2, 2 }, { 0 }, true,
-                  { "a bias [[0.5,-1,2],[1,0,-0.5]]", "un sesgo [[0.5,-1,2],[1,0,-0.5]]" },
-                  bias_q, bias_k, bias_v, bias_b },
-    [SD_HIDDEN] = { { 3, 4, 2, 3 }, { 0 }, true,
+                     "puntuaciones grandes: fila 0 (1000, 999, 990), fila 1 (-1000, -999, "
+                     "-990)" } },
+    [SD_BIAS] = { { 2, 3, 2, 2 }, { 0 }, true, { bias_q, bias_k, bias_v, bias_b },
+                  { "a bias [[0.5,-1,2],[1,0,-0.5]]", "un sesgo [[0.5,-1,2],[1,0,-0.5]]" } },
+    [SD_HIDDEN] = { { 3, 4, 2, 3 }, { 0 }, true, { hid_q, hid_k, hid_v, hid_b },
                     { "hidden keys: bias [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
                       "(row 1 sees no key)",
                       "keys ocultas: sesgo [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
-                      "(la fila 1 no ve ninguna key)" },
-                    hid_q, hid_k, hid_v, hid_b },
-    [SD_NO_WEIGHTS] = { { 3, 5, 4, 2 }, { 0 }, false, { "random", "aleatorio" } },
-    [SD_RANDOM] = { { 2, 2, 2, 2 }, { 8, 8, 8, 6 }, true, { "random", "aleatorio" } },
-    [SD_RANDOM_SAME_SHAPE] = { { 2, 2, 2, 2 }, { 8, 8, 8, 6 }, true,
+                      "(la fila 1 no ve ninguna key)" } },
+    [SD_NO_WEIGHTS] = { { 3, 5, 4, 2 }, { 0 }, false, { NULL }, { "random", "aleatorio" } },
+    [SD_RANDOM] = { { 2, 2, 2, 2 }, { 8, 8, 8, 6 }, true, { NULL }, { "random", "aleatorio" } },
+    [SD_RANDOM_SAME_SHAPE] = { { 2, 2, 2, 2 }, { 8, 8, 8, 6 }, true, { NULL },
                                { "random, the same shape again with fresh values",
                                  "aleatorio, la misma forma otra vez con valores nuevos" } },
-    [SD_RANDOM_BIAS] = { { 2, 2, 2, 2 }, { 8, 8, 8, 6 }, false,
+    [SD_RANDOM_BIAS] = { { 2, 2, 2, 2 }, { 8, 8, 8, 6 }, false, { NULL },
                          { "random, a bias N(0, 1) with one key hidden",
                            "aleatorio, un sesgo N(0, 1) con una key oculta" } },
-    [SD_ONE_KEY] = { { 1, 1, 1, 1 }, { 1, 1, 6, 6 }, true,
+    [SD_ONE_KEY] = { { 1, 1, 1, 1 }, { 1, 1, 6, 6 }, true, { NULL },
                      { "one query, one key", "una query, una key" } },
-    [SD_ONE_HIDDEN_KEY] = { { 1, 1, 1, 1 }, { 1, 1, 6, 6 }, true,
+    [SD_ONE_HIDDEN_KEY] = { { 1, 1, 1, 1 }, { 1, 1, 6, 6 }, true, { NULL },
                             { "one query, one key, hidden: bias [[-inf]]",
                               "una query, una key, oculta: sesgo [[-inf]]" } },
-    [SD_EXTREME] = { { 3, 3, 2, 2 }, { 6, 8, 6, 6 }, true,
+    [SD_EXTREME] = { { 3, 3, 2, 2 }, { 6, 8, 6, 6 }, true, { NULL },
                      { "extreme scores (biases above FLT_MAX or below -DBL_MAX/2, queries "
                        "times 1e40)",
                        "puntuaciones extremas (sesgos por encima de FLT_MAX o por debajo de "
                        "-DBL_MAX/2, queries por 1e40)" } },
-    [SD_LONG] = { { 256, 256, 2, 2 }, { 320, 320, 8, 8 }, false,
+    [SD_LONG] = { { 256, 256, 2, 2 }, { 320, 320, 8, 8 }, false, { NULL },
                   { "long sequences", "secuencias largas" } },
 };
 
@@ -451,14 +448,14 @@ static void sdpa_case_make(sdpa_case *c, int which)
     for (int i = 0; i < 4; i++)
         *size[i] = (int)lab_random_int(sdpa_cases[row].lo[i], sdpa_cases[row].hi[i], shape + i);
     c->weights = sdpa_cases[row].weights && which != SD_HIDDEN_NO_WEIGHTS;
-    const double *q = sdpa_cases[row].q, *bias = sdpa_cases[row].bias;
+    const double *const *in = sdpa_cases[row].in;
     if (which == SD_WORKED) {
         worked_example(c);
-    } else if (q) {
-        c->q = lab_fresh((size_t)c->T_q * c->d_k, q);
-        c->k = lab_fresh((size_t)c->T_k * c->d_k, sdpa_cases[row].k);
-        c->v = lab_fresh((size_t)c->T_k * c->d_v, sdpa_cases[row].v);
-        c->bias = bias ? lab_fresh((size_t)c->T_q * c->T_k, bias) : NULL;
+    } else if (in[0]) {
+        c->q = lab_fresh((size_t)c->T_q * c->d_k, in[0]);
+        c->k = lab_fresh((size_t)c->T_k * c->d_k, in[1]);
+        c->v = lab_fresh((size_t)c->T_k * c->d_v, in[2]);
+        c->bias = in[3] ? lab_fresh((size_t)c->T_q * c->T_k, in[3]) : NULL;
     } else {
         seeded_values(c, which, SALT_SD_VALUES + 100 * (uint64_t)which);
     }
@@ -466,7 +463,7 @@ static void sdpa_case_make(sdpa_case *c, int which)
         int len = snprintf(c->name, sizeof c->name, "%s: T_q=%d T_k=%d d_k=%d d_v=%d%s",
                            sdpa_cases[row].what[lab_es()], c->T_q, c->T_k, c->d_k, c->d_v,
                            c->weights ? "" : ", weights = NULL");
-        if (!q && len < (int)sizeof c->name)
+        if (!in[0] && len < (int)sizeof c->name)
             snprintf(c->name + len, sizeof c->name - len, EN_ES(" (seed %llu)", " (semilla %llu)"),
                      (unsigned long long)lab_seed());
     }
