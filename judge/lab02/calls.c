@@ -1,17 +1,7 @@
 /* calls.c - lab 02's functions as the driver calls them (driver.h). This
  * file is linked with the learner's object in the driver, never into the
- * judge: it only unpacks a request's buffers and integers into a call.
- *
- * One thing more, for the checks that an output must not be the same
- * buffer as an input: the harness gives every buffer of a call pages of its
- * own, so a check cannot pass one buffer twice. Instead it marks the output
- * that must coincide with another argument: its first two elements hold
- * SDPA_ALIAS_TAG - b and SDPA_ALIAS_TAG - off, and the learner's function
- * then gets buffer number b, off elements in, in that place (alias.h): the
- * same buffer (off = 0), or one that overlaps it. No other call starts an
- * output that way (outputs arrive holding LAB_UNWRITTEN), and the second
- * element is read only when the first matches, so a one-element output is
- * never read past its end. */
+ * judge: it only unpacks a request's buffers and integers into a call, and
+ * passes a tagged output as the buffer its tag names (alias.h). */
 #include <stddef.h>
 #include "minimodel/attention/sdpa.h"
 #include "driver.h"

@@ -26,54 +26,65 @@ const char *const lab_title[2] = {
 };
 const char *const lab_functions[] = { "softmax_row", "sdpa", NULL };
 
-int row_text(char *buf, size_t size, const double *s, int n)
+const char *row_text(const double *s, int n)
 {
-    int len = snprintf(buf, size, "(");
-    for (int j = 0; j < n && len < (int)size; j++) {
+    enum { SIZE = 160 };          /* nine numbers of at most 13 characters fit */
+    char *text = lab_temp(SIZE);
+    int len = snprintf(text, SIZE, "(");
+    for (int j = 0; j < n && len < SIZE; j++) {
         if (j == 8 && n > 9) {
-            len += snprintf(buf + len, size - len, ", ...");
+            len += snprintf(text + len, SIZE - len, ", ...");
             j = n - 2;
             continue;
         }
-        len += snprintf(buf + len, size - len, "%s%.6g", j ? ", " : "", s[j]);
+        len += snprintf(text + len, SIZE - len, "%s%.6g", j ? ", " : "", s[j]);
     }
-    if (len < (int)size) len += snprintf(buf + len, size - len, ")");
-    return len;
+    if (len < SIZE) snprintf(text + len, SIZE - len, ")");
+    return text;
 }
 
 /* ---- softmax_row ------------------------------------------------------------------ */
 
 #define SQRT1_2 0.70710678118654752440      /* 1 / sqrt 2 */
 
-/* the fixed rows, by check (name, n, scores); the rows drawn from the
- * run's seed are made below */
-static const struct {
-    const char *name[2];
-    int n;
-    double s[6];
-} softmax_rows[] = {
-    { { "row 0 of chapter 01's worked example, scaled: s = (0, 1/sqrt 2)",
-        "fila 0 del ejemplo resuelto del capítulo 01, escalada: s = (0, 1/sqrt 2)" },
-      2, { 0, SQRT1_2 } },
-    { { "s = (3, 1, 0)", "s = (3, 1, 0)" }, 3, { 3, 1, 0 } },
-    { { "one score, hidden: s = (-inf)", "una sola puntuación, oculta: s = (-inf)" },
-      1, { -INFINITY } },
-    { { "large scores: s = (1003, 1001, 1000), the weights of (3, 1, 0)",
-        "puntuaciones grandes: s = (1003, 1001, 1000), los pesos de (3, 1, 0)" },
-      3, { 1003, 1001, 1000 } },
-    { { "large negative scores: s = (-1000, -1001, -1010)",
-        "puntuaciones negativas grandes: s = (-1000, -1001, -1010)" },
-      3, { -1000, -1001, -1010 } },
-    { { "hidden keys: s = (-inf, 2, -inf, 0.5)", "keys ocultas: s = (-inf, 2, -inf, 0.5)" },
-      4, { -INFINITY, 2, -INFINITY, 0.5 } },
-    { { "every key hidden: s = (-inf, -inf, -inf)",
-        "todas las keys ocultas: s = (-inf, -inf, -inf)" },
-      3, { -INFINITY, -INFINITY, -INFINITY } },
-};
 enum { SM_WORKED, SM_THREE, SM_ONE_HIDDEN, SM_LARGE, SM_LARGE_NEG, SM_HIDDEN, SM_ALL_HIDDEN,
        /* drawn from the run's seed */
-       SM_RANDOM = 100, SM_RANDOM_SAME_N, SM_ONE, SM_ABOVE_FLT_MAX, SM_BELOW_HALF_DBL_MAX,
-       SM_LONG };
+       SM_RANDOM, SM_RANDOM_SAME_N, SM_ONE, SM_ABOVE_FLT_MAX, SM_BELOW_HALF_DBL_MAX, SM_LONG };
+
+/* the rows, by check: a fixed row's n, scores and name; for a row drawn
+ * from the run's seed (n = 0), what its name says first */
+static const struct {
+    int n;
+    double s[6];
+    const char *name[2];
+} softmax_rows[] = {
+    [SM_WORKED] = { 2, { 0, SQRT1_2 },
+      { "row 0 of chapter 01's worked example, scaled: s = (0, 1/sqrt 2)",
+        "fila 0 del ejemplo resuelto del capítulo 01, escalada: s = (0, 1/sqrt 2)" } },
+    [SM_THREE] = { 3, { 3, 1, 0 }, { "s = (3, 1, 0)", "s = (3, 1, 0)" } },
+    [SM_ONE_HIDDEN] = { 1, { -INFINITY }, { "one score, hidden: s = (-inf)",
+                                            "una sola puntuación, oculta: s = (-inf)" } },
+    [SM_LARGE] = { 3, { 1003, 1001, 1000 },
+      { "large scores: s = (1003, 1001, 1000), the weights of (3, 1, 0)",
+        "puntuaciones grandes: s = (1003, 1001, 1000), los pesos de (3, 1, 0)" } },
+    [SM_LARGE_NEG] = { 3, { -1000, -1001, -1010 },
+      { "large negative scores: s = (-1000, -1001, -1010)",
+        "puntuaciones negativas grandes: s = (-1000, -1001, -1010)" } },
+    [SM_HIDDEN] = { 4, { -INFINITY, 2, -INFINITY, 0.5 },
+      { "hidden keys: s = (-inf, 2, -inf, 0.5)", "keys ocultas: s = (-inf, 2, -inf, 0.5)" } },
+    [SM_ALL_HIDDEN] = { 3, { -INFINITY, -INFINITY, -INFINITY },
+      { "every key hidden: s = (-inf, -inf, -inf)",
+        "todas las keys ocultas: s = (-inf, -inf, -inf)" } },
+    [SM_RANDOM] = { 0, { 0 }, { "random", "aleatoria" } },
+    [SM_RANDOM_SAME_N] = { 0, { 0 },
+      { "random, the same n again with fresh scores:",
+        "aleatoria, la misma n otra vez con puntuaciones nuevas:" } },
+    [SM_ONE] = { 0, { 0 }, { "one score", "una sola puntuación" } },
+    [SM_ABOVE_FLT_MAX] = { 0, { 0 }, { "scores above FLT_MAX",
+                                       "puntuaciones por encima de FLT_MAX" } },
+    [SM_BELOW_HALF_DBL_MAX] = { 0, { 0 }, { "scores below -DBL_MAX/2",
+                                            "puntuaciones por debajo de -DBL_MAX/2" } },
+};
 
 /* the salts of the rows drawn from the seed: each row has its own, and
  * SM_RANDOM_SAME_N takes SM_RANDOM's n */
@@ -119,31 +130,9 @@ static double *extreme_row(int *n_out, bool up, uint64_t salt)
  * run's seed, and its name */
 static double *seeded_row(softmax_case *c, int which)
 {
-    const int at = which - SM_RANDOM;
-    const uint64_t salt = SALT_SM_SCORES + 10 * (uint64_t)at;
+    const uint64_t salt = SALT_SM_SCORES + 10 * (uint64_t)(which - SM_RANDOM);
     double *s;
-    const char *what;
-    switch (which) {
-    case SM_RANDOM: case SM_RANDOM_SAME_N:
-        c->n = (int)lab_random_int(2, 12, SALT_SM_N);
-        s = lab_random((size_t)c->n, 2.0, salt);
-        what = which == SM_RANDOM ? EN_ES("random", "aleatoria")
-                                  : EN_ES("random, the same n again with fresh scores:",
-                                          "aleatoria, la misma n otra vez con puntuaciones "
-                                          "nuevas:");
-        break;
-    case SM_ONE:
-        c->n = 1;
-        s = lab_random(1, 3.0, salt);
-        what = EN_ES("one score", "una sola puntuación");
-        break;
-    case SM_ABOVE_FLT_MAX: case SM_BELOW_HALF_DBL_MAX:
-        s = extreme_row(&c->n, which == SM_ABOVE_FLT_MAX, salt);
-        what = which == SM_ABOVE_FLT_MAX
-             ? EN_ES("scores above FLT_MAX", "puntuaciones por encima de FLT_MAX")
-             : EN_ES("scores below -DBL_MAX/2", "puntuaciones por debajo de -DBL_MAX/2");
-        break;
-    case SM_LONG: {
+    if (which == SM_LONG) {
         c->n = (int)lab_random_int(256, 400, salt);
         s = lab_random((size_t)c->n, 2.0, salt + 1);
         int hidden = (int)lab_random_int(0, c->n - 1, salt + 2);
@@ -154,30 +143,30 @@ static double *seeded_row(softmax_case *c, int which)
                  c->n, hidden, (unsigned long long)lab_seed());
         return s;
     }
-    default:
-        lab_bug("no softmax_row case %d", which);
+    if (which == SM_ABOVE_FLT_MAX || which == SM_BELOW_HALF_DBL_MAX) {
+        s = extreme_row(&c->n, which == SM_ABOVE_FLT_MAX, salt);
+    } else {
+        c->n = which == SM_ONE ? 1 : (int)lab_random_int(2, 12, SALT_SM_N);
+        s = lab_random((size_t)c->n, which == SM_ONE ? 3.0 : 2.0, salt);
     }
-    char row[160];
-    row_text(row, sizeof row, s, c->n);
     snprintf(c->name, sizeof c->name, EN_ES("%s n=%d: s = %s (seed %llu)",
                                             "%s n=%d: s = %s (semilla %llu)"),
-             what, c->n, row, (unsigned long long)lab_seed());
+             softmax_rows[which].name[lab_es()], c->n, row_text(s, c->n),
+             (unsigned long long)lab_seed());
     return s;
 }
 
 /* softmax_case_make - the row of check which: fixed, or drawn from the seed */
 static void softmax_case_make(softmax_case *c, int which)
 {
-    double *s;
     if (which >= SM_RANDOM) {
-        s = seeded_row(c, which);
+        c->s = seeded_row(c, which);
     } else {
         c->n = softmax_rows[which].n;
-        s = lab_fresh(c->n, softmax_rows[which].s);
+        c->s = lab_fresh(c->n, softmax_rows[which].s);
         snprintf(c->name, sizeof c->name, "%s", softmax_rows[which].name[lab_es()]);
     }
-    c->s = s;
-    double *want = lab_fresh(c->n, s);
+    double *want = lab_fresh(c->n, c->s);
     LAB_REF(softmax_row(want, c->n));
     c->want = want;
 }
@@ -325,77 +314,73 @@ enum { SD_WORKED, SD_FEWER_QUERIES, SD_MORE_QUERIES, SD_LARGE, SD_BIAS, SD_HIDDE
        SD_NO_WEIGHTS, SD_RANDOM, SD_RANDOM_SAME_SHAPE, SD_RANDOM_BIAS, SD_ONE_KEY,
        SD_ONE_HIDDEN_KEY, SD_EXTREME, SD_LONG };
 
-static void set_shape(sdpa_case *c, int T_q, int T_k, int d_k, int d_v, bool weights)
-{
-    c->T_q = T_q;
-    c->T_k = T_k;
-    c->d_k = d_k;
-    c->d_v = d_v;
-    c->weights = weights;
-    c->bias = NULL;
-}
+/* the cases, by check: the shape (T_q, T_k, d_k, d_v), each size lo or
+ * drawn from lo to hi; whether weights is passed; a fixed case's inputs q,
+ * k, v and bias (q NULL: drawn from the run's seed); what the name says first */
+static const struct {
+    int lo[4], hi[4];
+    bool weights;
+    const double *in[4];
+    const char *what[2];
+} sdpa_cases[] = {
+    [SD_WORKED] = { { CH01_T, CH01_T, CH01_D, CH01_D }, { 0 }, true, { NULL }, { NULL } },
+    [SD_FEWER_QUERIES] = { { 2, 4, 3, 2 }, { 0 }, true, { fq_q, fq_k, fq_v, NULL },
+                           { "fewer queries than keys", "menos queries que keys" } },
+    [SD_MORE_QUERIES] = { { 4, 3, 2, 3 }, { 0 }, true, { mq_q, mq_k, mq_v, NULL },
+                          { "more queries than keys", "más queries que keys" } },
+    [SD_LARGE] = { { 2, 3, 4, 2 }, { 0 }, true, { big_q, big_k, big_v, NULL },
+                   { "large scores: row 0 (1000, 999, 990), row 1 (-1000, -999, -990)",
+                     "puntuaciones grandes: fila 0 (1000, 999, 990), fila 1 (-1000, -999, "
+                     "-990)" } },
+    [SD_BIAS] = { { 2, 3, 2, 2 }, { 0 }, true, { bias_q, bias_k, bias_v, bias_b },
+                  { "a bias [[0.5,-1,2],[1,0,-0.5]]", "un sesgo [[0.5,-1,2],[1,0,-0.5]]" } },
+    [SD_HIDDEN] = { { 3, 4, 2, 3 }, { 0 }, true, { hid_q, hid_k, hid_v, hid_b },
+                    { "hidden keys: bias [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
+                      "(row 1 sees no key)",
+                      "keys ocultas: sesgo [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
+                      "(la fila 1 no ve ninguna key)" } },
+    [SD_NO_WEIGHTS] = { { 3, 5, 4, 2 }, { 0 }, false, { NULL }, { "random", "aleatorio" } },
+    [SD_RANDOM] = { { 2, 2, 2, 2 }, { 8, 8, 8, 6 }, true, { NULL }, { "random", "aleatorio" } },
+    [SD_RANDOM_SAME_SHAPE] = { { 2, 2, 2, 2 }, { 8, 8, 8, 6 }, true, { NULL },
+                               { "random, the same shape again with fresh values",
+                                 "aleatorio, la misma forma otra vez con valores nuevos" } },
+    [SD_RANDOM_BIAS] = { { 2, 2, 2, 2 }, { 8, 8, 8, 6 }, false, { NULL },
+                         { "random, a bias N(0, 1) with one key hidden",
+                           "aleatorio, un sesgo N(0, 1) con una key oculta" } },
+    [SD_ONE_KEY] = { { 1, 1, 1, 1 }, { 1, 1, 6, 6 }, true, { NULL },
+                     { "one query, one key", "una query, una key" } },
+    [SD_ONE_HIDDEN_KEY] = { { 1, 1, 1, 1 }, { 1, 1, 6, 6 }, true, { NULL },
+                            { "one query, one key, hidden: bias [[-inf]]",
+                              "una query, una key, oculta: sesgo [[-inf]]" } },
+    [SD_EXTREME] = { { 3, 3, 2, 2 }, { 6, 8, 6, 6 }, true, { NULL },
+                     { "extreme scores (biases above FLT_MAX or below -DBL_MAX/2, queries "
+                       "times 1e40)",
+                       "puntuaciones extremas (sesgos por encima de FLT_MAX o por debajo de "
+                       "-DBL_MAX/2, queries por 1e40)" } },
+    [SD_LONG] = { { 256, 256, 2, 2 }, { 320, 320, 8, 8 }, false, { NULL },
+                  { "long sequences", "secuencias largas" } },
+};
 
-static void set_fixed(sdpa_case *c, const double *q, const double *k, const double *v,
-                      const double *bias)
-{
-    c->q = lab_fresh((size_t)c->T_q * c->d_k, q);
-    c->k = lab_fresh((size_t)c->T_k * c->d_k, k);
-    c->v = lab_fresh((size_t)c->T_k * c->d_v, v);
-    c->bias = bias ? lab_fresh((size_t)c->T_q * c->T_k, bias) : NULL;
-}
-
-/* set_random - q, k, v (and no bias) N(0, 1.5^2), from the run's seed and salt */
-static void set_random(sdpa_case *c, uint64_t salt)
-{
-    c->q = lab_random((size_t)c->T_q * c->d_k, 1.5, salt);
-    c->k = lab_random((size_t)c->T_k * c->d_k, 1.5, salt + 1);
-    c->v = lab_random((size_t)c->T_k * c->d_v, 1.5, salt + 2);
-}
+/* the salts: each case its own, SD_RANDOM_SAME_SHAPE takes SD_RANDOM's shape */
+enum { SALT_SD_SHAPE = 3000, SALT_SD_VALUES = 4000, SALT_SD_PICK = 100000 };
 
 /* worked_example - chapter 01's example through the projections (the
  * reference's qkv_project), then scaled: Q = I, K = W_K, V = W_V */
 static void worked_example(sdpa_case *c)
 {
     enum { T = CH01_T, D = CH01_D };
-    set_shape(c, T, T, D, D, true);
     double *q = lab_fresh(T * D, NULL), *k = lab_fresh(T * D, NULL), *v = lab_fresh(T * D, NULL);
     LAB_REF(qkv_project(q, k, v, ch01_x, ch01_w_q, ch01_w_k, ch01_w_v, T, D, D, D));
     c->q = q;
     c->k = k;
     c->v = v;
-    size_t len = snprintf(c->name, sizeof c->name, "%s",
-                          EN_ES("worked example of chapter 01, scaled: ",
-                                "ejemplo resuelto del capítulo 01, escalado: "));
     const double *m[3] = { q, k, v };
-    const char *names[3] = { "Q", "K", "V" };
-    for (int i = 0; i < 3 && len < sizeof c->name; i++) {
-        len += snprintf(c->name + len, sizeof c->name - len, "%s%s = ", i ? ", " : "", names[i]);
-        if (len < sizeof c->name)
-            len += lab_mat_text(c->name + len, sizeof c->name - len, m[i], T, D);
-    }
-}
-
-/* ---- sdpa: the cases drawn from the run's seed ---------------------------------------- */
-
-/* the salts: each case its own, SD_RANDOM_SAME_SHAPE takes SD_RANDOM's shape */
-enum { SALT_SD_SHAPE = 3000, SALT_SD_VALUES = 4000, SALT_SD_PICK = 100000 };
-
-/* random_shape - T_q, T_k, d_k, d_v from the seed, each within lo[i] .. hi[i] */
-static void random_shape(sdpa_case *c, const int lo[4], const int hi[4], uint64_t salt,
-                         bool weights)
-{
-    int n[4];
-    for (int i = 0; i < 4; i++) n[i] = (int)lab_random_int(lo[i], hi[i], salt + i);
-    set_shape(c, n[0], n[1], n[2], n[3], weights);
-}
-
-/* one_hidden_bias - a bias (T_q, T_k) N(0, 1) with one key of one query
- * hidden, at a place drawn from the seed */
-static double *one_hidden_bias(const sdpa_case *c, uint64_t salt)
-{
-    double *bias = lab_random((size_t)c->T_q * c->T_k, 1.0, salt);
-    bias[lab_random_int(0, (long)c->T_q * c->T_k - 1, salt + 1)] = -INFINITY;
-    return bias;
+    char text[3][80];
+    for (int i = 0; i < 3; i++) lab_mat_text(text[i], sizeof text[i], m[i], T, D);
+    snprintf(c->name, sizeof c->name,
+             EN_ES("worked example of chapter 01, scaled: Q = %s, K = %s, V = %s",
+                   "ejemplo resuelto del capítulo 01, escalado: Q = %s, K = %s, V = %s"),
+             text[0], text[1], text[2]);
 }
 
 /* extreme_bias_row - row i of the extreme case's bias (T_k), by kind:
@@ -422,128 +407,66 @@ static void extreme_bias_row(double *row, int T_k, int kind, uint64_t salt)
     else row[lab_random_int(0, T_k - 1, salt + 2)] = top;       /* one tie at least */
 }
 
-/* extreme_case - random q, k, v; row i of the bias of kind i % 3
- * (extreme_bias_row), and the queries of kind 2 scaled by 1e40 or -1e40:
- * scores far above FLT_MAX from the dot products themselves, one key taking
- * all the weight */
-static void extreme_case(sdpa_case *c, uint64_t salt)
+/* seeded_values - q, k, v N(0, 1.5^2) from the run's seed and salt, and
+ * the case's bias: none, N(0, 1) with one key of one query hidden, [[-inf]],
+ * or the extreme case's: row i of kind i % 3 (extreme_bias_row), and the
+ * queries of kind 2 scaled by 1e40 or -1e40 - scores far above FLT_MAX
+ * from the dot products themselves, one key taking all the weight */
+static void seeded_values(sdpa_case *c, int which, uint64_t salt)
 {
-    set_random(c, salt);
-    double *bias = lab_fresh((size_t)c->T_q * c->T_k, NULL);
-    double *q = lab_fresh((size_t)c->T_q * c->d_k, c->q);
-    const double *sign = lab_random((size_t)c->T_q, 1.0, salt + 3);
-    for (int i = 0; i < c->T_q; i++) {
-        extreme_bias_row(bias + (size_t)i * c->T_k, c->T_k, i % 3, salt + 10 * (uint64_t)(i + 1));
-        if (i % 3 == 2)
-            for (int p = 0; p < c->d_k; p++) q[(size_t)i * c->d_k + p] *= copysign(1e40, sign[i]);
+    int T_q = c->T_q, T_k = c->T_k, d_k = c->d_k;
+    double *q = lab_random((size_t)T_q * d_k, 1.5, salt), *bias = NULL;
+    c->k = lab_random((size_t)T_k * d_k, 1.5, salt + 1);
+    c->v = lab_random((size_t)T_k * c->d_v, 1.5, salt + 2);
+    if (which == SD_RANDOM_BIAS) {
+        bias = lab_random((size_t)T_q * T_k, 1.0, salt + 10);
+        bias[lab_random_int(0, (long)T_q * T_k - 1, salt + 11)] = -INFINITY;
+    } else if (which == SD_ONE_HIDDEN_KEY) {
+        bias = lab_fresh(1, (const double[]){ -INFINITY });
+    } else if (which == SD_EXTREME) {
+        bias = lab_fresh((size_t)T_q * T_k, NULL);
+        const double *sign = lab_random((size_t)T_q, 1.0, salt + 3);
+        for (int i = 0; i < T_q; i++) {
+            extreme_bias_row(bias + (size_t)i * T_k, T_k, i % 3, salt + 10 * (uint64_t)(i + 1));
+            if (i % 3 == 2)
+                for (int p = 0; p < d_k; p++) q[(size_t)i * d_k + p] *= copysign(1e40, sign[i]);
+        }
     }
     c->q = q;
     c->bias = bias;
 }
 
-/* seeded_sdpa - case which (SD_NO_WEIGHTS ...), drawn from the run's seed, named */
-static void seeded_sdpa(sdpa_case *c, int which)
-{
-    static const int any_lo[4] = { 2, 2, 2, 2 }, any_hi[4] = { 8, 8, 8, 6 };
-    static const int one_lo[4] = { 1, 1, 1, 1 }, one_hi[4] = { 1, 1, 6, 6 };
-    static const int ext_lo[4] = { 3, 3, 2, 2 }, ext_hi[4] = { 6, 8, 6, 6 };
-    static const int long_lo[4] = { 256, 256, 2, 2 }, long_hi[4] = { 320, 320, 8, 8 };
-    const uint64_t shape = SALT_SD_SHAPE + 10 * (uint64_t)which;
-    const uint64_t values = SALT_SD_VALUES + 100 * (uint64_t)which;
-    const char *what = NULL;
-    switch (which) {
-    case SD_NO_WEIGHTS:
-        set_shape(c, 3, 5, 4, 2, false);
-        what = EN_ES("random", "aleatorio");
-        break;
-    case SD_RANDOM: case SD_RANDOM_SAME_SHAPE:
-        random_shape(c, any_lo, any_hi, SALT_SD_SHAPE + 10 * SD_RANDOM, true);
-        what = which == SD_RANDOM ? EN_ES("random", "aleatorio")
-             : EN_ES("random, the same shape again with fresh values",
-                     "aleatorio, la misma forma otra vez con valores nuevos");
-        break;
-    case SD_RANDOM_BIAS:
-        random_shape(c, any_lo, any_hi, shape, false);
-        what = EN_ES("random, a bias N(0, 1) with one key hidden",
-                     "aleatorio, un sesgo N(0, 1) con una key oculta");
-        break;
-    case SD_ONE_KEY: case SD_ONE_HIDDEN_KEY:
-        random_shape(c, one_lo, one_hi, shape, true);
-        what = which == SD_ONE_KEY ? EN_ES("one query, one key", "una query, una key")
-             : EN_ES("one query, one key, hidden: bias [[-inf]]",
-                     "una query, una key, oculta: sesgo [[-inf]]");
-        break;
-    case SD_EXTREME:
-        random_shape(c, ext_lo, ext_hi, shape, true);
-        what = EN_ES("extreme scores (biases above FLT_MAX or below -DBL_MAX/2, queries "
-                     "times 1e40)",
-                     "puntuaciones extremas (sesgos por encima de FLT_MAX o por debajo de "
-                     "-DBL_MAX/2, queries por 1e40)");
-        break;
-    case SD_LONG:
-        random_shape(c, long_lo, long_hi, shape, false);
-        what = EN_ES("long sequences", "secuencias largas");
-        break;
-    default:
-        lab_bug("no sdpa case %d", which);
-    }
-    if (which == SD_EXTREME) {
-        extreme_case(c, values);
-    } else {
-        set_random(c, values);
-        if (which == SD_RANDOM_BIAS) c->bias = one_hidden_bias(c, values + 10);
-        if (which == SD_ONE_HIDDEN_KEY) c->bias = lab_fresh(1, (const double[]){ -INFINITY });
-    }
-    snprintf(c->name, sizeof c->name,
-             EN_ES("%s: T_q=%d T_k=%d d_k=%d d_v=%d%s (seed %llu)",
-                   "%s: T_q=%d T_k=%d d_k=%d d_v=%d%s (semilla %llu)"),
-             what, c->T_q, c->T_k, c->d_k, c->d_v, c->weights ? "" : ", weights = NULL",
-             (unsigned long long)lab_seed());
-}
-
+/* sdpa_case_make - case which: its shape, inputs and name, and the
+ * reference's answer */
 static void sdpa_case_make(sdpa_case *c, int which)
 {
+    const int row = which == SD_HIDDEN_NO_WEIGHTS ? SD_HIDDEN : which;     /* weights NULL */
     memset(c, 0, sizeof *c);
-    const char *fmt = NULL;
-    switch (which) {
-    case SD_WORKED:
+    const uint64_t shape = SALT_SD_SHAPE + 10 * (uint64_t)(which == SD_RANDOM_SAME_SHAPE
+                                                          ? SD_RANDOM : which);
+    int *size[4] = { &c->T_q, &c->T_k, &c->d_k, &c->d_v };
+    for (int i = 0; i < 4; i++)
+        *size[i] = (int)lab_random_int(sdpa_cases[row].lo[i], sdpa_cases[row].hi[i], shape + i);
+    c->weights = sdpa_cases[row].weights && which != SD_HIDDEN_NO_WEIGHTS;
+    const double *const *in = sdpa_cases[row].in;
+    if (which == SD_WORKED) {
         worked_example(c);
-        break;
-    case SD_FEWER_QUERIES:
-        set_shape(c, 2, 4, 3, 2, true);
-        set_fixed(c, fq_q, fq_k, fq_v, NULL);
-        fmt = EN_ES("fewer queries than keys", "menos queries que keys");
-        break;
-    case SD_MORE_QUERIES:
-        set_shape(c, 4, 3, 2, 3, true);
-        set_fixed(c, mq_q, mq_k, mq_v, NULL);
-        fmt = EN_ES("more queries than keys", "más queries que keys");
-        break;
-    case SD_LARGE:
-        set_shape(c, 2, 3, 4, 2, true);
-        set_fixed(c, big_q, big_k, big_v, NULL);
-        fmt = EN_ES("large scores: row 0 (1000, 999, 990), row 1 (-1000, -999, -990)",
-                    "puntuaciones grandes: fila 0 (1000, 999, 990), fila 1 (-1000, -999, -990)");
-        break;
-    case SD_BIAS:
-        set_shape(c, 2, 3, 2, 2, true);
-        set_fixed(c, bias_q, bias_k, bias_v, bias_b);
-        fmt = EN_ES("a bias [[0.5,-1,2],[1,0,-0.5]]", "un sesgo [[0.5,-1,2],[1,0,-0.5]]");
-        break;
-    case SD_HIDDEN: case SD_HIDDEN_NO_WEIGHTS:
-        set_shape(c, 3, 4, 2, 3, which == SD_HIDDEN);
-        set_fixed(c, hid_q, hid_k, hid_v, hid_b);
-        fmt = EN_ES("hidden keys: bias [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
-                    "(row 1 sees no key)",
-                    "keys ocultas: sesgo [[0,-inf,0,-inf],[-inf,-inf,-inf,-inf],[0,0,0,-inf]] "
-                    "(la fila 1 no ve ninguna key)");
-        break;
-    default:
-        seeded_sdpa(c, which);
+    } else if (in[0]) {
+        c->q = lab_fresh((size_t)c->T_q * c->d_k, in[0]);
+        c->k = lab_fresh((size_t)c->T_k * c->d_k, in[1]);
+        c->v = lab_fresh((size_t)c->T_k * c->d_v, in[2]);
+        c->bias = in[3] ? lab_fresh((size_t)c->T_q * c->T_k, in[3]) : NULL;
+    } else {
+        seeded_values(c, which, SALT_SD_VALUES + 100 * (uint64_t)which);
     }
-    if (fmt)
-        snprintf(c->name, sizeof c->name, "%s: T_q=%d T_k=%d d_k=%d d_v=%d%s", fmt, c->T_q,
-                 c->T_k, c->d_k, c->d_v, c->weights ? "" : ", weights = NULL");
+    if (which != SD_WORKED) {
+        int len = snprintf(c->name, sizeof c->name, "%s: T_q=%d T_k=%d d_k=%d d_v=%d%s",
+                           sdpa_cases[row].what[lab_es()], c->T_q, c->T_k, c->d_k, c->d_v,
+                           c->weights ? "" : ", weights = NULL");
+        if (!in[0] && len < (int)sizeof c->name)
+            snprintf(c->name + len, sizeof c->name - len, EN_ES(" (seed %llu)", " (semilla %llu)"),
+                     (unsigned long long)lab_seed());
+    }
     c->want_out = lab_fresh((size_t)c->T_q * c->d_v, NULL);
     c->want_w = lab_fresh((size_t)c->T_q * c->T_k, NULL);
     LAB_REF(sdpa(c->want_out, c->want_w, c->q, c->k, c->v, c->bias,
@@ -596,7 +519,7 @@ static void rooms_with(lab_mat *b[N_BUFS], const double *const in[4])
     b[B_OUT] = lab_out("out", 2, 2);
     b[B_WEIGHTS] = lab_out("weights", 2, 2);
     for (int i = 0; i < 4; i++)
-        b[B_Q + i] = lab_in(buf_name[B_Q + i], 2, 2, in && in[i] ? in[i] : room_in[i]);
+        b[B_Q + i] = lab_in(buf_name[B_Q + i], 2, 2, in ? in[i] : room_in[i]);
 }
 static void rooms(lab_mat *b[N_BUFS]) { rooms_with(b, NULL); }
 
@@ -739,8 +662,8 @@ static void check_sdpa_aliases(int which)
                        "(core/error.h) lo hace para un array de MM_BUFFER(p, n)"));
 }
 
-/* the calls of check_sdpa_values and check_sdpa_overflow: one element of
- * q, k, v or bias changed from rooms()'s; the scores are q_i . k_j / sqrt 2 */
+/* the calls of check_sdpa_values: one element of q, k, v or bias changed
+ * from rooms()'s, or two; the scores are q_i . k_j / sqrt 2 */
 typedef struct {
     const char *name[2];
     int buf, at;             /* which input (B_Q ...), and which element */
@@ -757,43 +680,23 @@ static bool bad_value_call(const bad_value *c, mm_status want)
     if (c->buf2) in[c->buf2 - B_Q][c->at2] = c->value2;
     lab_mat *b[N_BUFS];
     rooms_with(b, (const double *const[4]){ in[0], in[1], in[2], in[3] });
-    const char *name = c->name[lab_es()];
     char when[160];
-    lab_case_when(when, sizeof when, "%s", name);
+    lab_case_when(when, sizeof when, "%s", c->name[lab_es()]);
     return refused(b, (const long[4]){ 2, 2, 2, 2 }, want, when);
 }
 
-/* check_sdpa_values - inputs that are not finite: q, k, v must be finite,
- * a bias finite or -inf (MM_EINVAL, nothing written) */
-static void check_sdpa_values(int unused)
+/* check_sdpa_values - which 0: inputs that are not finite (q, k, v must be
+ * finite, a bias finite or -inf: MM_EINVAL, nothing written); which 1:
+ * finite inputs whose score overflows (MM_ERANGE) */
+static void check_sdpa_values(int which)
 {
-    (void)unused;
     static const bad_value calls[] = {
         { { "q[3] = NaN", "q[3] = NaN" }, B_Q, 3, NAN, 0, 0, 0 },
         { { "k[0] = +inf", "k[0] = +inf" }, B_K, 0, INFINITY, 0, 0, 0 },
         { { "v[2] = -inf", "v[2] = -inf" }, B_V, 2, -INFINITY, 0, 0, 0 },
         { { "bias[1] = NaN", "bias[1] = NaN" }, B_BIAS, 1, NAN, 0, 0, 0 },
         { { "bias[2] = +inf", "bias[2] = +inf" }, B_BIAS, 2, INFINITY, 0, 0, 0 },
-    };
-    bool ok = true;
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-        ok &= bad_value_call(&calls[i], MM_EINVAL);
-    if (!ok)
-        lab_hint(EN_ES("q, k and v must be finite, and a bias finite or -inf (which hides a "
-                       "key): MM_NEED_FINITE(q, T_q, d_k) refuses a NaN or an infinity with "
-                       "MM_EINVAL; for bias, look for a NaN or +inf yourself. Check before "
-                       "computing anything, so that a refused call writes nothing",
-                       "q, k y v tienen que ser finitas, y un sesgo finito o -inf (que oculta "
-                       "una key): MM_NEED_FINITE(q, T_q, d_k) rechaza un NaN o un infinito "
-                       "con MM_EINVAL; en bias, busca tú un NaN o un +inf. Compruébalo antes "
-                       "de calcular nada, para que una llamada rechazada no escriba nada"));
-}
-
-/* check_sdpa_overflow - finite inputs whose score overflows: MM_ERANGE */
-static void check_sdpa_overflow(int unused)
-{
-    (void)unused;
-    static const bad_value calls[] = {
+        /* which 1 */
         { { "q[0] = 1e200, k[2] = 1e200: q_0 . k_1 = 1e400 overflows",
             "q[0] = 1e200, k[2] = 1e200: q_0 . k_1 = 1e400 desborda" },
           B_Q, 0, 1e200, B_K, 2, 1e200 },
@@ -801,19 +704,28 @@ static void check_sdpa_overflow(int unused)
             "q[0] = 1e308, bias[1] = 1.5e308: la puntuación 7.1e307 más el sesgo desborda" },
           B_Q, 0, 1e308, B_BIAS, 1, 1.5e308 },
     };
+    static const char *const hint[2][2] = {
+        { "q, k and v must be finite, and a bias finite or -inf (which hides a key): "
+          "MM_NEED_FINITE(q, T_q, d_k) refuses a NaN or an infinity with MM_EINVAL; for bias, "
+          "look for a NaN or +inf yourself. Check before computing anything, so that a refused "
+          "call writes nothing",
+          "q, k y v tienen que ser finitas, y un sesgo finito o -inf (que oculta una key): "
+          "MM_NEED_FINITE(q, T_q, d_k) rechaza un NaN o un infinito con MM_EINVAL; en bias, "
+          "busca tú un NaN o un +inf. Compruébalo antes de calcular nada, para que una llamada "
+          "rechazada no escriba nada" },
+        { "finite inputs can still give a score that is not finite: q . k can overflow "
+          "(mm_matmul then returns MM_ERANGE), and so can a score plus its bias; look at each "
+          "score once the bias is added (== INFINITY) and return mm_fail(MM_ERANGE, ...) "
+          "naming the query and the key",
+          "unas entradas finitas pueden dar aun así una puntuación no finita: q . k puede "
+          "desbordar (mm_matmul devuelve entonces MM_ERANGE), y también una puntuación más su "
+          "sesgo; mira cada puntuación tras sumar el sesgo (== INFINITY) y devuelve "
+          "mm_fail(MM_ERANGE, ...) nombrando la query y la key" },
+    };
     bool ok = true;
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-        ok &= bad_value_call(&calls[i], MM_ERANGE);
-    if (!ok)
-        lab_hint(EN_ES("finite inputs can still give a score that is not finite: q . k can "
-                       "overflow (mm_matmul then returns MM_ERANGE), and so can a score plus "
-                       "its bias; look at each score once the bias is added (== INFINITY) and "
-                       "return mm_fail(MM_ERANGE, ...) naming the query and the key",
-                       "unas entradas finitas pueden dar aun así una puntuación no finita: q . "
-                       "k puede desbordar (mm_matmul devuelve entonces MM_ERANGE), y también "
-                       "una puntuación más su sesgo; mira cada puntuación tras sumar el sesgo "
-                       "(== INFINITY) y devuelve mm_fail(MM_ERANGE, ...) nombrando la query "
-                       "y la key"));
+    for (int i = which ? 5 : 0; i < (which ? 7 : 5); i++)
+        ok &= bad_value_call(&calls[i], which ? MM_ERANGE : MM_EINVAL);
+    if (!ok) lab_hint("%s", hint[which][lab_es()]);
 }
 
 /* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
@@ -857,6 +769,6 @@ const lab_check lab_checks[] = {
     { "sdpa", "e3_same_buffer", check_sdpa_aliases, 0 },
     { "sdpa", "e4_overlap", check_sdpa_aliases, 1 },
     { "sdpa", "e5_not_finite", check_sdpa_values, 0 },
-    { "sdpa", "e6_overflow", check_sdpa_overflow, 0 },
+    { "sdpa", "e6_overflow", check_sdpa_values, 1 },
     { NULL, NULL, NULL, 0 }
 };

@@ -40,7 +40,8 @@ lab_diagnose diagnose_sdpa;
  * that mm_matmul refused, and the mistake that made it */
 void diagnose_sdpa_refusal(const sdpa_case *c, const lab_mat *weights);
 
-/* row_text - "(1000, 999, -inf)": a short row of numbers as messages show it */
-int row_text(char *buf, size_t size, const double *s, int n);
+/* row_text - "(1000, 999, -inf)": a row of numbers (at most nine shown) as
+ * messages show it; the text lives until the check ends */
+const char *row_text(const double *s, int n);
 
 #endif
