@@ -17,10 +17,10 @@
  *                        n_heads)
  * and a NULL W_QKV stands for layer = NULL. *layer, when the check passes
  * it, is not the learner's: after the call the adapter writes there what
- * the struct holds then (../lab03/layer.h), so that the judge sees a forward pass
- * that changed the layer's sizes or pointers. A buffer may stand for
- * another one, or for a part of it (alias.h): that is how a check passes
- * the same buffer twice. */
+ * the struct holds then (../lab03/layer.h, shared with Lab 03), so that
+ * the judge sees a forward pass that changed the layer's sizes or
+ * pointers. A buffer may stand for another one, or for a part of it
+ * (alias.h): that is how a check passes the same buffer twice. */
 #include <stdbool.h>
 #include <stddef.h>
 #include "minimodel/attention/mask.h"

@@ -26,8 +26,9 @@
  * at a random place; the causal layer on one token and with a future key
  * whose score would overflow. Each such case's name gives its shape and
  * the seed. After each call of mha_forward_causal on a layer, the layer's
- * struct is compared with what it was (../lab03/layer.h): a forward pass that
- * changes its sizes or pointers fails, by the field's name.
+ * struct is compared with what it was (../lab03/layer.h): a forward pass
+ * that changes its sizes or pointers fails, by the field's name. The
+ * layer's cases are made as Lab 03's are (../lab03/layer_case.h).
  *
  * The checks of one function run in this order against one learner
  * process, on cases of different shapes, so that state kept between calls
