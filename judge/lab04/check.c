@@ -312,8 +312,7 @@ static void combine_case(mask_case *c, int which)
     int T_q = c->T_q, T_k = c->T_k;
     size_t n = (size_t)T_q * T_k;
     double *b = lab_fresh(n, NULL), *o = lab_fresh(n, NULL);
-    c->bias0 = b;
-    c->other = o;
+    c->bias0 = b, c->other = o;
     if (which >= 5) {
         random_combine(c, which, b, o);
         return;
