@@ -57,18 +57,6 @@ static mm_status call_merge(void *const b[], const long n[])
     return mha_merge_heads(aliased(b, 2, 0), b[1], (int)n[0], (int)n[1], (int)n[2]);
 }
 
-/* layer_seen - what the struct now holds, into seen (LAYER_SEEN doubles,
- * layer.h), given what it was */
-static void layer_seen(double *seen, const mha *now, const mha *was)
-{
-    seen[LAYER_D_MODEL] = now->d_model;
-    seen[LAYER_N_HEADS] = now->n_heads;
-    seen[LAYER_D_K] = now->d_k;
-    seen[LAYER_W_QKV] = now->w_qkv == was->w_qkv ? LAYER_SAME
-                      : now->w_qkv ? LAYER_ELSEWHERE : LAYER_NULL;
-    seen[LAYER_W_O] = now->w_o == was->w_o ? LAYER_SAME : now->w_o ? LAYER_ELSEWHERE : LAYER_NULL;
-}
-
 static mm_status call_forward(void *const b[], const long n[])
 {
     int d_model = (int)n[1], n_heads = (int)n[2];

@@ -35,7 +35,6 @@
 #include "examples/ch03-worked.h"
 #include "alias.h"
 #include "lab03.h"
-#include "layer.h"
 
 const char lab_id[] = "03";
 const char *const lab_title[2] = {
@@ -58,120 +57,92 @@ enum { SALT_HEADS_SHAPE = 301, SALT_HEADS_M, SALT_HEADS_M_AGAIN = 303,
        SALT_FW_T1_SHAPE = 321, SALT_FW_T1 = 322, SALT_FW_T1_HIDDEN = 323,
        SALT_FW_EXTREME = 331, SALT_FW_LARGE_X = 341 };
 
-/* seed_text - " (seed 123456789)": the run's seed, as a random case's name ends */
-static const char *seed_text(void)
-{
-    static char buf[48];
-    snprintf(buf, sizeof buf, EN_ES(" (seed %llu)", " (semilla %llu)"),
-             (unsigned long long)lab_seed());
-    return buf;
-}
-
 /* a matrix of values that must be copied as they are: NaN, infinities, -0,
  * a subnormal */
 static const double bits_m[] = { NAN, 1.5, INFINITY, -0.0,
                                   -INFINITY, 4.9406564584124654e-324, 0.25, -2 };
 
+/* the fixed cases of the split and the merge but the worked example: the
+ * shape, m (seed > 0: N(0, 1) from that seed; 0: m[t][j] = 10 (t + 1) + j;
+ * -1: bits_m) and what the case is (EN, ES) */
+static const struct {
+    int T, n_heads, d_k, seed;
+    const char *what[2];
+} heads_cases[] = {
+    [HC_PATTERN] = { 5, 3, 2, 0, { "m[t][j] = 10 (t + 1) + j", "m[t][j] = 10 (t + 1) + j" } },
+    [HC_ONE_ROW] = { 1, 4, 2, 31, { "one row, random (seed 31)",
+                                    "una fila, aleatoria (semilla 31)" } },
+    [HC_ONE_HEAD] = { 4, 1, 3, 32, { "one head, random (seed 32)",
+                                     "una cabeza, aleatoria (semilla 32)" } },
+    [HC_DK_ONE] = { 3, 5, 1, 0, { "heads one column wide, m[t][j] = 10 (t + 1) + j",
+                                  "cabezas de una columna, m[t][j] = 10 (t + 1) + j" } },
+    [HC_RANDOM] = { 7, 2, 5, 33, { "random (seed 33)", "aleatoria (semilla 33)" } },
+    [HC_PACKED] = { 4, 6, 3, 34, { "a packed [Q | K | V] of 2 heads, as 6 heads (random, seed 34)",
+                                   "un [Q | K | V] empaquetado de 2 cabezas, como 6 cabezas "
+                                   "(aleatorio, semilla 34)" } },
+    [HC_BITS] = { 2, 2, 2, -1, { "values copied bit for bit: m = [[NaN,1.5,inf,-0],[-inf,4.9e-324,"
+                                 "0.25,-2]]",
+                                 "valores copiados bit a bit: m = [[NaN,1.5,inf,-0],[-inf,4.9e-324,"
+                                 "0.25,-2]]" } },
+    [HC_ROUND_TRIP] = { 6, 3, 4, 35, { "round trip: your mha_merge_heads on what your "
+                                       "mha_split_heads gives (random m, seed 35)",
+                                       "ida y vuelta: tu mha_merge_heads con lo que da tu "
+                                       "mha_split_heads (m aleatoria, semilla 35)" } },
+};
+
+/* worked_heads - m of chapter 03's worked example, into 2 heads; named */
+static double *worked_heads(heads_case *c)
+{
+    c->T = CH03_T, c->n_heads = CH03_H, c->d_k = CH03_D / CH03_H;
+    char x[80];
+    lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
+    snprintf(c->name, sizeof c->name,
+             c->merge ? EN_ES("the heads of chapter 03's worked example, X = %s, merged back",
+                              "las cabezas del ejemplo resuelto del capítulo 03, X = %s, "
+                              "unidas de nuevo")
+                      : EN_ES("worked example of chapter 03: X = %s into 2 heads",
+                              "ejemplo resuelto del capítulo 03: X = %s en 2 cabezas"), x);
+    return lab_fresh(CH03_T * CH03_D, ch03_x);
+}
+
+/* long_heads - a long m of a shape drawn from the run's seed, twice: the
+ * second time (again) the same shape with fresh values; named */
+static double *long_heads(heads_case *c, bool again)
+{
+    c->T = (int)lab_random_int(256, 400, SALT_HEADS_SHAPE);
+    c->n_heads = (int)lab_random_int(2, 8, SALT_HEADS_SHAPE + 100);
+    c->d_k = (int)lab_random_int(1, 16, SALT_HEADS_SHAPE + 200);
+    snprintf(c->name, sizeof c->name,
+             again ? EN_ES("the same shape again, fresh values: random T=%d, n_heads=%d, d_k=%d%s",
+                           "la misma forma otra vez, valores nuevos: aleatoria T=%d, n_heads=%d, "
+                           "d_k=%d%s")
+                   : EN_ES("random T=%d, n_heads=%d, d_k=%d%s",
+                           "aleatoria T=%d, n_heads=%d, d_k=%d%s"),
+             c->T, c->n_heads, c->d_k, seed_text());
+    return lab_random((size_t)c->T * c->n_heads * c->d_k, 1.0,
+                      again ? SALT_HEADS_M_AGAIN : SALT_HEADS_M);
+}
+
 static void heads_case_make(heads_case *c, int which, bool merge)
 {
     memset(c, 0, sizeof *c);
     c->merge = merge;
-    const char *fmt = NULL;
-    double *m = NULL;
-    switch (which) {
-    case HC_WORKED: {
-        c->T = CH03_T;
-        c->n_heads = CH03_H;
-        c->d_k = CH03_D / CH03_H;
-        m = lab_fresh(CH03_T * CH03_D, ch03_x);
-        char x[80];
-        lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
-        snprintf(c->name, sizeof c->name,
-                 merge ? EN_ES("the heads of chapter 03's worked example, X = %s, merged back",
-                               "las cabezas del ejemplo resuelto del capítulo 03, X = %s, "
-                               "unidas de nuevo")
-                       : EN_ES("worked example of chapter 03: X = %s into 2 heads",
-                               "ejemplo resuelto del capítulo 03: X = %s en 2 cabezas"), x);
-        break;
+    double *m;
+    if (which == HC_WORKED) {
+        m = worked_heads(c);
+    } else if (which == HC_LONG || which == HC_LONG_AGAIN) {
+        m = long_heads(c, which == HC_LONG_AGAIN);
+    } else {
+        if (which < HC_PATTERN || which > HC_ROUND_TRIP)
+            lab_bug("no case %d of the split or the merge", which);
+        int T = c->T = heads_cases[which].T, seed = heads_cases[which].seed;
+        int width = (c->n_heads = heads_cases[which].n_heads) * (c->d_k = heads_cases[which].d_k);
+        m = seed > 0 ? lab_normals((size_t)T * width, 1.0, seed)
+                     : lab_fresh((size_t)T * width, seed < 0 ? bits_m : NULL);
+        for (int e = 0; seed == 0 && e < T * width; e++) m[e] = 10 * (e / width + 1) + e % width;
+        snprintf(c->name, sizeof c->name, "%s: T=%d n_heads=%d d_k=%d",
+                 heads_cases[which].what[lab_es()], c->T, c->n_heads, c->d_k);
     }
-    case HC_PATTERN:
-        c->T = 5, c->n_heads = 3, c->d_k = 2;
-        m = lab_fresh(5 * 6, NULL);
-        for (int t = 0; t < 5; t++)
-            for (int j = 0; j < 6; j++) m[t * 6 + j] = 10 * (t + 1) + j;
-        fmt = EN_ES("m[t][j] = 10 (t + 1) + j", "m[t][j] = 10 (t + 1) + j");
-        break;
-    case HC_ONE_ROW:
-        c->T = 1, c->n_heads = 4, c->d_k = 2;
-        m = lab_normals(8, 1.0, 31);
-        fmt = EN_ES("one row, random (seed 31)", "una fila, aleatoria (semilla 31)");
-        break;
-    case HC_ONE_HEAD:
-        c->T = 4, c->n_heads = 1, c->d_k = 3;
-        m = lab_normals(12, 1.0, 32);
-        fmt = EN_ES("one head, random (seed 32)", "una cabeza, aleatoria (semilla 32)");
-        break;
-    case HC_DK_ONE:
-        c->T = 3, c->n_heads = 5, c->d_k = 1;
-        m = lab_fresh(15, NULL);
-        for (int t = 0; t < 3; t++)
-            for (int j = 0; j < 5; j++) m[t * 5 + j] = 10 * (t + 1) + j;
-        fmt = EN_ES("heads one column wide, m[t][j] = 10 (t + 1) + j",
-                    "cabezas de una columna, m[t][j] = 10 (t + 1) + j");
-        break;
-    case HC_RANDOM:
-        c->T = 7, c->n_heads = 2, c->d_k = 5;
-        m = lab_normals(70, 1.0, 33);
-        fmt = EN_ES("random (seed 33)", "aleatoria (semilla 33)");
-        break;
-    case HC_PACKED:
-        c->T = 4, c->n_heads = 6, c->d_k = 3;
-        m = lab_normals(72, 1.0, 34);
-        fmt = EN_ES("a packed [Q | K | V] of 2 heads, as 6 heads (random, seed 34)",
-                    "un [Q | K | V] empaquetado de 2 cabezas, como 6 cabezas (aleatorio, "
-                    "semilla 34)");
-        break;
-    case HC_BITS:
-        c->T = 2, c->n_heads = 2, c->d_k = 2;
-        m = lab_fresh(8, bits_m);
-        fmt = EN_ES("values copied bit for bit: m = [[NaN,1.5,inf,-0],[-inf,4.9e-324,"
-                    "0.25,-2]]",
-                    "valores copiados bit a bit: m = [[NaN,1.5,inf,-0],[-inf,4.9e-324,"
-                    "0.25,-2]]");
-        break;
-    case HC_LONG: case HC_LONG_AGAIN: {
-        /* a long m of a shape drawn from the run's seed, twice: the second
-         * time the same shape with fresh values */
-        c->T = (int)lab_random_int(256, 400, SALT_HEADS_SHAPE);
-        c->n_heads = (int)lab_random_int(2, 8, SALT_HEADS_SHAPE + 100);
-        c->d_k = (int)lab_random_int(1, 16, SALT_HEADS_SHAPE + 200);
-        bool again = which == HC_LONG_AGAIN;
-        m = lab_random((size_t)c->T * c->n_heads * c->d_k, 1.0,
-                       again ? SALT_HEADS_M_AGAIN : SALT_HEADS_M);
-        snprintf(c->name, sizeof c->name,
-                 again ? EN_ES("the same shape again, fresh values: random T=%d, n_heads=%d, "
-                               "d_k=%d%s",
-                               "la misma forma otra vez, valores nuevos: aleatoria T=%d, "
-                               "n_heads=%d, d_k=%d%s")
-                       : EN_ES("random T=%d, n_heads=%d, d_k=%d%s",
-                               "aleatoria T=%d, n_heads=%d, d_k=%d%s"),
-                 c->T, c->n_heads, c->d_k, seed_text());
-        break;
-    }
-    case HC_ROUND_TRIP:
-        c->T = 6, c->n_heads = 3, c->d_k = 4;
-        m = lab_normals(72, 1.0, 35);
-        fmt = EN_ES("round trip: your mha_merge_heads on what your mha_split_heads gives "
-                    "(random m, seed 35)",
-                    "ida y vuelta: tu mha_merge_heads con lo que da tu mha_split_heads "
-                    "(m aleatoria, semilla 35)");
-        break;
-    default:
-        lab_bug("no case %d of the split or the merge", which);
-    }
-    if (fmt)
-        snprintf(c->name, sizeof c->name, "%s: T=%d n_heads=%d d_k=%d", fmt, c->T, c->n_heads,
-                 c->d_k);
     c->m = m;
     double *heads = lab_fresh((size_t)c->T * c->n_heads * c->d_k, NULL);
     LAB_REF(mha_split_heads(heads, m, c->T, c->n_heads, c->d_k));
@@ -188,7 +159,7 @@ static void check_split(int which)
     lab_mat *m = lab_in("m", T, H * d_k, c.m);
     mm_status st = lab_call("mha_split_heads", LAB_BUFS(heads, m), LAB_INTS(T, H, d_k));
     const double *want[1] = { c.heads };
-    bool ok = lab_check_values(st, 1, &heads, want, diagnose_split, &c);
+    bool ok = lab_check_values(st, 1, &heads, want, diagnose_heads, &c);
     if (!ok && st == MM_EINVAL && which == HC_BITS)
         lab_hint(EN_ES("a split only moves values: it copies a NaN or an infinity as it is, "
                        "and refuses nothing for its values (mha_forward checks x itself)",
@@ -220,7 +191,7 @@ static void check_merge(int which)
         if (!lab_check_values(st, 1, &m, want, NULL, &c)) diagnose_round_trip(&c, given, m->p);
         return;
     }
-    bool ok = lab_check_values(st, 1, &m, want, diagnose_merge, &c);
+    bool ok = lab_check_values(st, 1, &m, want, diagnose_heads, &c);
     if (!ok && st == MM_EINVAL && which == HC_BITS)
         lab_hint(EN_ES("a merge only moves values: it copies a NaN or an infinity as it is, "
                        "and refuses nothing for its values",
@@ -375,15 +346,7 @@ static const double hidden_bias[25] = {
     0, 0, -INFINITY, 0, 0,
     -INFINITY, -INFINITY, -INFINITY, -INFINITY, 0 };
 
-/* the fixed layers: shapes, and where the weights come from */
-typedef struct {
-    int T, d_model, n_heads;
-    uint64_t seed;            /* of mha_new */
-    double set_std;           /* 0: mha_new's weights; else all four drawn N(0, set_std^2) */
-    uint64_t x_seed;          /* x drawn N(0, 2^2) */
-    bool weights;
-} layer_shape;
-
+/* the fixed layers (layer_case.h), and what each case is besides (EN, ES) */
 static const layer_shape shapes[] = {
     [FW_INIT]              = { 5, 6, 2, 1, 0.0, 11, true },
     [FW_SET]               = { 7, 6, 3, 2, 0.5, 12, true },
@@ -396,30 +359,30 @@ static const layer_shape shapes[] = {
     [FW_HIDDEN_NO_WEIGHTS] = { 5, 6, 3, 9, 0.5, 18, false },
     [FW_CAUSAL]            = { 6, 8, 2, 10, 0.5, 19, true },
 };
+static const char *const shape_what[][2] = {
+    [FW_INIT] = { "", "" }, [FW_SET] = { "", "" }, [FW_NO_WEIGHTS] = { "", "" },
+    [FW_ONE_HEAD] = { "one head", "una cabeza" },
+    [FW_DK_ONE] = { "heads one column wide", "cabezas de una columna" },
+    [FW_ONE_TOKEN] = { "one token", "un token" },
+    [FW_BIAS] = { "a bias N(0, 1) (seed 20)", "un sesgo N(0, 1) (semilla 20)" },
+    [FW_HIDDEN] = { "hidden keys: a bias of 0 and -inf, row 2 sees no key",
+                    "keys ocultas: un sesgo de 0 y -inf, la fila 2 no ve ninguna key" },
+    [FW_HIDDEN_NO_WEIGHTS] = { "hidden keys: a bias of 0 and -inf, row 2 sees no key",
+                               "keys ocultas: un sesgo de 0 y -inf, la fila 2 no ve ninguna key" },
+    [FW_CAUSAL] = { "a causal bias: token t sees tokens 0 .. t",
+                    "un sesgo causal: el token t ve los tokens 0 .. t" },
+};
 
-/* take_layer - the case's copy of the layer's weights */
-static void take_layer(mha_case *c, const mha *layer)
+/* shape_bias - the bias of a fixed layer's case, or NULL */
+static const double *shape_bias(int which)
 {
-    size_t dd = (size_t)c->d_model * c->d_model;
-    c->w_qkv = lab_fresh(3 * dd, layer->w_qkv);
-    c->w_o = lab_fresh(dd, layer->w_o);
-}
-
-/* set_weights - the layer's four matrices from w (4 d_model^2: W_Q, W_K, W_V, W_O) */
-static void set_weights(mha *layer, const double *w)
-{
-    size_t dd = (size_t)layer->d_model * layer->d_model;
-    LAB_REF(mha_set_weights(layer, w, w + dd, w + 2 * dd, w + 3 * dd));
-}
-
-/* random_layer - a layer (d_model, n_heads) whose four matrices are drawn
- * N(0, std^2) from the run's seed and salt */
-static mha *random_layer(int d_model, int n_heads, double std, uint64_t salt)
-{
-    mha *layer = NULL;
-    LAB_REF(mha_new(&layer, d_model, n_heads, 1));
-    set_weights(layer, lab_random(4 * (size_t)d_model * d_model, std, salt));
-    return layer;
+    if (which == FW_BIAS) return lab_normals(16, 1.0, 20);
+    if (which == FW_HIDDEN || which == FW_HIDDEN_NO_WEIGHTS) return lab_fresh(25, hidden_bias);
+    if (which != FW_CAUSAL) return NULL;
+    double *b = lab_fresh(36, NULL);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) b[i * 6 + j] = j <= i ? 0.0 : -INFINITY;
+    return b;
 }
 
 /* extreme_bias - a (T, T) bias of very large and very negative finite
@@ -436,6 +399,29 @@ static double *extreme_bias(int T, uint64_t salt)
     return b;
 }
 
+/* long_case - a long sequence at Mini-GPT's width, twice: the same shape
+ * again with fresh values, a bias that hides keys and no weights; what the
+ * case is, before its shape */
+static mha *long_case(mha_case *c, bool again, const char **what)
+{
+    c->T = (int)lab_random_int(256, 320, SALT_FW_LONG_SHAPE);
+    c->d_model = 64, c->n_heads = 1 << lab_random_int(0, 4, SALT_FW_LONG_SHAPE + 100);
+    uint64_t salt = again ? SALT_FW_AGAIN : SALT_FW_LONG;
+    mha *layer = random_layer(c->d_model, c->n_heads, 0.125, salt);
+    c->x = lab_random((size_t)c->T * c->d_model, 1.0, salt + 1000);
+    if (!again) return layer;
+    double *b = lab_random((size_t)c->T * c->T, 1.0, salt + 2000);
+    for (size_t e = 0; e < (size_t)c->T * c->T; e++)
+        if (b[e] > 1.2) b[e] = -INFINITY;
+    c->bias = b;
+    c->weights = false;
+    *what = EN_ES("the same shape again, fresh values and a bias N(0, 1) that hides about a "
+                  "tenth of the keys, weights = NULL: ",
+                  "la misma forma otra vez, valores nuevos y un sesgo N(0, 1) que oculta una "
+                  "décima parte de las keys, weights = NULL: ");
+    return layer;
+}
+
 /* random_case - the cases of mha_forward drawn from the run's seed: shapes,
  * values and weights (c->name says which, with the seed); the layer for
  * mha_forward. Each pair of cases that shares a shape does so on purpose
@@ -444,38 +430,16 @@ static mha *random_case(mha_case *c, int which)
 {
     mha *layer = NULL;
     const char *what = "";
-    int T, d, H;
     c->weights = true;
-    switch (which) {
-    case FW_LONG: case FW_LONG_AGAIN: {
-        /* a long sequence at Mini-GPT's width, twice: the same shape again
-         * with fresh values, a bias that hides keys and no weights */
-        bool again = which == FW_LONG_AGAIN;
-        T = (int)lab_random_int(256, 320, SALT_FW_LONG_SHAPE);
-        d = 64, H = 1 << lab_random_int(0, 4, SALT_FW_LONG_SHAPE + 100);
-        uint64_t salt = again ? SALT_FW_AGAIN : SALT_FW_LONG;
-        layer = random_layer(d, H, 0.125, salt);
-        c->x = lab_random((size_t)T * d, 1.0, salt + 1000);
-        if (again) {
-            double *b = lab_random((size_t)T * T, 1.0, salt + 2000);
-            for (size_t e = 0; e < (size_t)T * T; e++)
-                if (b[e] > 1.2) b[e] = -INFINITY;
-            c->bias = b;
-            c->weights = false;
-            what = EN_ES("the same shape again, fresh values and a bias N(0, 1) that hides "
-                         "about a tenth of the keys, weights = NULL: ",
-                         "la misma forma otra vez, valores nuevos y un sesgo N(0, 1) que "
-                         "oculta una décima parte de las keys, weights = NULL: ");
-        }
-        break;
-    }
-    case FW_T1: case FW_T1_HIDDEN: {
+    if (which == FW_LONG || which == FW_LONG_AGAIN) {
+        layer = long_case(c, which == FW_LONG_AGAIN, &what);
+    } else if (which == FW_T1 || which == FW_T1_HIDDEN) {
         /* one token: its one key seen (weight 1), or hidden (weight 0, out 0) */
         bool hidden = which == FW_T1_HIDDEN;
-        T = 1;
-        H = (int)lab_random_int(1, 4, SALT_FW_T1_SHAPE);
-        d = H * (int)lab_random_int(3, 5, SALT_FW_T1_SHAPE + 100);   /* d_k >= 3: not (1, 6, 3) */
+        int H = (int)lab_random_int(1, 4, SALT_FW_T1_SHAPE);
+        int d = H * (int)lab_random_int(3, 5, SALT_FW_T1_SHAPE + 100);  /* not (1, 6, 3) */
         uint64_t salt = hidden ? SALT_FW_T1_HIDDEN : SALT_FW_T1;
+        c->T = 1, c->d_model = d, c->n_heads = H;
         layer = random_layer(d, H, 0.5, salt);
         c->x = lab_random((size_t)d, 2.0, salt + 1000);
         if (hidden) {
@@ -485,34 +449,57 @@ static mha *random_case(mha_case *c, int which)
                          "un token cuya única key está oculta, sesgo = [[-inf]] (pesos 0, "
                          "out 0): ");
         }
-        break;
-    }
-    case FW_EXTREME_BIAS:
-        T = (int)lab_random_int(13, 24, SALT_FW_EXTREME), d = 8, H = 2;
-        layer = random_layer(d, H, 0.5, SALT_FW_EXTREME);
-        c->x = lab_random((size_t)T * d, 2.0, SALT_FW_EXTREME + 1000);
-        c->bias = extreme_bias(T, SALT_FW_EXTREME + 2000);
+    } else if (which == FW_EXTREME_BIAS) {
+        c->T = (int)lab_random_int(13, 24, SALT_FW_EXTREME), c->d_model = 8, c->n_heads = 2;
+        layer = random_layer(8, 2, 0.5, SALT_FW_EXTREME);
+        c->x = lab_random((size_t)c->T * 8, 2.0, SALT_FW_EXTREME + 1000);
+        c->bias = extreme_bias(c->T, SALT_FW_EXTREME + 2000);
         what = EN_ES("very large and very negative finite biases, +1e300 and -1e300 among "
                      "-inf and N(0, 1), row 0 all -1e300: ",
                      "sesgos finitos muy grandes y muy negativos, +1e300 y -1e300 entre -inf "
                      "y N(0, 1), la fila 0 toda -1e300: ");
-        break;
-    default:             /* FW_LARGE_X */
-        T = (int)lab_random_int(4, 12, SALT_FW_LARGE_X), d = 12, H = 3;
-        layer = random_layer(d, H, 0.35, SALT_FW_LARGE_X);
-        c->x = lab_random((size_t)T * d, 1e100, SALT_FW_LARGE_X + 1000);
+    } else {             /* FW_LARGE_X */
+        c->T = (int)lab_random_int(4, 12, SALT_FW_LARGE_X), c->d_model = 12, c->n_heads = 3;
+        layer = random_layer(12, 3, 0.35, SALT_FW_LARGE_X);
+        c->x = lab_random((size_t)c->T * 12, 1e100, SALT_FW_LARGE_X + 1000);
         c->weights = false;       /* one tolerance for both outputs, out's: about 1e90 */
         what = EN_ES("very large x, N(0, (1e100)^2), so that each query's scores, about "
                      "1e200, pick one key, weights = NULL: ",
                      "x muy grande, N(0, (1e100)^2), así que las puntuaciones de cada "
                      "query, unas 1e200, eligen una key, weights = NULL: ");
-        break;
     }
-    c->T = T, c->d_model = d, c->n_heads = H;
+    random_name(c, what);
+    return layer;
+}
+
+/* worked_case - chapter 03's worked example, named */
+static mha *worked_case(mha_case *c)
+{
+    mha *layer = NULL;
+    c->T = CH03_T, c->d_model = CH03_D, c->n_heads = CH03_H, c->weights = true;
+    LAB_REF(mha_new(&layer, CH03_D, CH03_H, 1));
+    LAB_REF(mha_set_weights(layer, ch03_eye, ch03_eye, ch03_eye, ch03_w_o));
+    c->x = lab_fresh(CH03_T * CH03_D, ch03_x);
+    char x[80], wo[120];
+    lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
+    lab_mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
     snprintf(c->name, sizeof c->name,
-             EN_ES("%srandom T=%d, d_model=%d, %d head%s%s", "%saleatorio T=%d, d_model=%d, "
-                   "%d cabeza%s%s"),
-             what, T, d, H, H == 1 ? "" : "s", seed_text());
+             EN_ES("worked example of chapter 03: X = %s, W_Q = W_K = W_V = I, W_O = %s",
+                   "ejemplo resuelto del capítulo 03: X = %s, W_Q = W_K = W_V = I, W_O = %s"),
+             x, wo);
+    return layer;
+}
+
+/* planted_case - chapter 03's eight tokens through its planted heads */
+static mha *planted_case(mha_case *c)
+{
+    mha *layer = NULL;
+    c->T = P_T, c->d_model = P_D, c->n_heads = P_H, c->weights = true;
+    LAB_REF(mha_new(&layer, P_D, P_H, 1));
+    LAB_REF(planted_layer(layer));
+    double *x = lab_fresh(P_T * P_D, NULL);
+    planted_x(x);
+    c->x = x;
     return layer;
 }
 
@@ -522,92 +509,23 @@ static void mha_case_make(mha_case *c, int which)
     mha *layer = NULL;
     const char *what = NULL;
     char extra[160] = "";
-    switch (which) {
-    case FW_WORKED: {
-        c->T = CH03_T, c->d_model = CH03_D, c->n_heads = CH03_H, c->weights = true;
-        LAB_REF(mha_new(&layer, CH03_D, CH03_H, 1));
-        LAB_REF(mha_set_weights(layer, ch03_eye, ch03_eye, ch03_eye, ch03_w_o));
-        c->x = lab_fresh(CH03_T * CH03_D, ch03_x);
-        char x[80], wo[120];
-        lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
-        lab_mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
-        snprintf(c->name, sizeof c->name,
-                 EN_ES("worked example of chapter 03: X = %s, W_Q = W_K = W_V = I, W_O = %s",
-                       "ejemplo resuelto del capítulo 03: X = %s, W_Q = W_K = W_V = I, W_O = %s"),
-                 x, wo);
-        break;
-    }
-    case FW_PLANTED: {
-        c->T = P_T, c->d_model = P_D, c->n_heads = P_H, c->weights = true;
-        LAB_REF(mha_new(&layer, P_D, P_H, 1));
-        LAB_REF(planted_layer(layer));
-        double *x = lab_fresh(P_T * P_D, NULL);
-        planted_x(x);
-        c->x = x;
+    if (which == FW_WORKED) {
+        layer = worked_case(c);
+    } else if (which == FW_PLANTED) {
+        layer = planted_case(c);
         what = EN_ES("chapter 03's eight tokens \"I work , you work , he ___\" through its "
                      "four planted heads",
                      "los ocho tokens del capítulo 03 \"I work , you work , he ___\" por sus "
                      "cuatro cabezas plantadas");
-        break;
-    }
-    case FW_LONG: case FW_LONG_AGAIN: case FW_T1: case FW_T1_HIDDEN: case FW_EXTREME_BIAS:
-    case FW_LARGE_X:
+    } else if (which >= FW_LONG && which <= FW_LARGE_X) {
         layer = random_case(c, which);
-        break;
-    default: {
+    } else {
         if (which < FW_INIT || which > FW_CAUSAL) lab_bug("no case %d of mha_forward", which);
-        const layer_shape *s = &shapes[which];
-        c->T = s->T, c->d_model = s->d_model, c->n_heads = s->n_heads, c->weights = s->weights;
-        LAB_REF(mha_new(&layer, s->d_model, s->n_heads, s->seed));
-        int len;
-        if (s->set_std > 0) {
-            set_weights(layer, lab_normals(4 * (size_t)s->d_model * s->d_model, s->set_std,
-                                           100 + s->seed));
-            len = snprintf(extra, sizeof extra,
-                           EN_ES("weights set N(0, %g^2) (seed %d)",
-                                 "pesos fijados N(0, %g^2) (semilla %d)"),
-                           s->set_std, (int)(100 + s->seed));
-        } else {
-            len = snprintf(extra, sizeof extra,
-                           EN_ES("initial weights of MultiHeadAttention(%d, %d, seed %d)",
-                                 "pesos iniciales de MultiHeadAttention(%d, %d, semilla %d)"),
-                           s->d_model, s->n_heads, (int)s->seed);
-        }
-        snprintf(extra + len, sizeof extra - len,
-                 EN_ES(", x random (seed %d)", ", x aleatoria (semilla %d)"), (int)s->x_seed);
-        c->x = lab_normals((size_t)s->T * s->d_model, 2.0, s->x_seed);
-        switch (which) {
-        case FW_INIT: what = EN_ES("", ""); break;
-        case FW_SET: what = EN_ES("", ""); break;
-        case FW_ONE_HEAD: what = EN_ES("one head", "una cabeza"); break;
-        case FW_DK_ONE: what = EN_ES("heads one column wide", "cabezas de una columna"); break;
-        case FW_ONE_TOKEN: what = EN_ES("one token", "un token"); break;
-        case FW_NO_WEIGHTS: what = EN_ES("", ""); break;
-        case FW_BIAS:
-            c->bias = lab_normals(16, 1.0, 20);
-            what = EN_ES("a bias N(0, 1) (seed 20)", "un sesgo N(0, 1) (semilla 20)");
-            break;
-        case FW_HIDDEN: case FW_HIDDEN_NO_WEIGHTS:
-            c->bias = lab_fresh(25, hidden_bias);
-            what = EN_ES("hidden keys: a bias of 0 and -inf, row 2 sees no key",
-                         "keys ocultas: un sesgo de 0 y -inf, la fila 2 no ve ninguna key");
-            break;
-        case FW_CAUSAL: {
-            double *b = lab_fresh(36, NULL);
-            for (int i = 0; i < 6; i++)
-                for (int j = 0; j < 6; j++) b[i * 6 + j] = j <= i ? 0.0 : -INFINITY;
-            c->bias = b;
-            what = EN_ES("a causal bias: token t sees tokens 0 .. t",
-                         "un sesgo causal: el token t ve los tokens 0 .. t");
-            break;
-        }
-        }
+        layer = shape_layer(c, &shapes[which], extra, sizeof extra);
+        c->bias = shape_bias(which);
+        what = shape_what[which][lab_es()];
     }
-    }
-    c->d_k = c->d_model / c->n_heads;
     take_layer(c, layer);
-    c->want_out = lab_fresh((size_t)c->T * c->d_model, NULL);
-    c->want_w = lab_fresh((size_t)c->n_heads * c->T * c->T, NULL);
     mm_status st = mha_forward(c->want_out, c->want_w, layer, c->x, c->bias, c->T);
     mha_free(layer);
     if (st != MM_OK) lab_bug("the reference failed: %s", mm_last_error());
@@ -618,13 +536,7 @@ static void mha_case_make(mha_case *c, int which)
             lab_bug("the worked example gives out row 0 (%.4f, %.4f, %.4f, %.4f), not chapter "
                     "03's (1.3057, 0.8471, 0.2987, 0.3506)", c->want_out[0], c->want_out[1],
                     c->want_out[2], c->want_out[3]);
-    if (what) {
-        size_t len = (size_t)snprintf(c->name, sizeof c->name, "%s%s%s", what,
-                                      what[0] && extra[0] ? "; " : "", extra);
-        if (len < sizeof c->name)
-            snprintf(c->name + len, sizeof c->name - len, ": T=%d d_model=%d n_heads=%d d_k=%d%s",
-                     c->T, c->d_model, c->n_heads, c->d_k, c->weights ? "" : ", weights = NULL");
-    }
+    case_name(c, what, extra);
 }
 
 /* the buffers of mha_forward, in the order of the call */
@@ -633,47 +545,8 @@ static const char *const buf_name[N_BUFS] = { "out", "weights", "layer->w_qkv", 
                                               "x", "bias" };
 static const char *const arg_name[N_BUFS] = { "out", "weights", "layer", "layer", "x", "bias" };
 
-/* layer_kept - after a call of mha_forward on a layer (d_model, n_heads):
- * what its struct held then (seen, from calls.c: layer.h) must be what it
- * held before; each field that changed is a failure that names it */
-static void layer_kept(const lab_mat *seen, int d_model, int n_heads)
-{
-    const double *v = seen->p;
-    if (v[0] == LAB_UNWRITTEN) lab_bug("the driver did not say what the layer held");
-    static const char *const size_name[3] = { "d_model", "n_heads", "d_k" };
-    const double was[3] = { d_model, n_heads, d_model / n_heads };
-    bool changed = false;
-    for (int f = LAYER_D_MODEL; f <= LAYER_D_K; f++)
-        if (v[f] != was[f]) {
-            lab_fail(EN_ES("mha_forward changed the layer it was given: layer->%s was %g "
-                           "before the call and is %g after it",
-                           "mha_forward cambió la capa que recibió: layer->%s era %g antes de "
-                           "la llamada y es %g después"), size_name[f], was[f], v[f]);
-            changed = true;
-        }
-    for (int f = LAYER_W_QKV; f <= LAYER_W_O; f++)
-        if (v[f] != LAYER_SAME) {
-            lab_fail(EN_ES("mha_forward changed the layer it was given: layer->%s pointed at "
-                           "the layer's weights before the call, and after it %s",
-                           "mha_forward cambió la capa que recibió: layer->%s apuntaba a los "
-                           "pesos de la capa antes de la llamada, y después %s"),
-                     f == LAYER_W_QKV ? "w_qkv" : "w_o",
-                     v[f] == LAYER_NULL ? EN_ES("is NULL", "es NULL")
-                                        : EN_ES("points elsewhere", "apunta a otro sitio"));
-            changed = true;
-        }
-    if (changed)
-        lab_hint(EN_ES("the layer is a const mha *: a forward pass reads it and leaves it as it "
-                       "was - its sizes, its two pointers and the weights they point at - "
-                       "since the caller runs the same layer on the next sequence and frees it "
-                       "with mha_free. Keep what you work out in variables and buffers of your "
-                       "own",
-                       "la capa es un const mha *: una pasada hacia delante la lee y la deja "
-                       "como estaba - sus tamaños, sus dos punteros y los pesos a los que "
-                       "apuntan - porque quien llama usa la misma capa con la siguiente "
-                       "secuencia y la libera con mha_free. Guarda lo que calcules en "
-                       "variables y búferes tuyos"));
-}
+/* who reads the layer, in layer_kept's hint */
+static const char *const forward_reads[2] = { "a forward pass", "una pasada hacia delante" };
 
 /* forward_call - the learner's mha_forward with b[] (NULL layer->w_qkv:
  * layer = NULL), T and the layer's sizes; the layer's struct, when there
@@ -681,11 +554,9 @@ static void layer_kept(const lab_mat *seen, int d_model, int n_heads)
 static mm_status forward_call(lab_mat *const b[N_BUFS], long T, int d_model, int n_heads)
 {
     lab_mat *all[N_BUFS + 1];
-    memcpy(all, b, N_BUFS * sizeof *b);
-    all[N_BUFS] = b[B_WQKV] ? lab_out("*layer", 1, LAYER_SEEN) : NULL;
-    mm_status st = lab_call("mha_forward", b[B_WQKV] ? N_BUFS + 1 : N_BUFS, all, 3,
+    mm_status st = lab_call("mha_forward", with_record(all, b, N_BUFS), all, 3,
                             (const long[3]){ T, d_model, n_heads });
-    if (all[N_BUFS]) layer_kept(all[N_BUFS], d_model, n_heads);
+    if (all[N_BUFS]) layer_kept(all[N_BUFS], "mha_forward", forward_reads, d_model, n_heads);
     return st;
 }
 

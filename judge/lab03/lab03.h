@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include "minimodel/attention/mha.h"
 #include "harness.h"
+#include "layer_case.h"
 
 /* heads_case - one input of mha_split_heads or mha_merge_heads */
 typedef struct {
@@ -19,24 +20,10 @@ typedef struct {
     bool merge;                 /* a case of mha_merge_heads (else of the split) */
 } heads_case;
 
-/* mha_case - one input of mha_forward, and (from the reference) its answer */
-typedef struct {
-    char name[300];             /* as messages show it */
-    int T, d_model, n_heads, d_k;
-    const double *x;            /* (T, d_model) */
-    const double *bias;         /* (T, T), or NULL */
-    const double *w_qkv;        /* (d_model, 3 d_model): the layer's, as mha_new packs it */
-    const double *w_o;          /* (d_model, d_model) */
-    bool weights;               /* the call passes a weights buffer (else NULL) */
-    double *want_out;           /* (T, d_model), the reference's */
-    double *want_w;             /* (n_heads, T, T), the reference's (even when weights is NULL) */
-} mha_case;
-
 /* the known mistakes of each function (lab_diagnose): each prints the hint
  * of the mistake that explains the learner's outputs; ctx is a heads_case,
  * or an mha_case (got[0] is out, got[1] weights if passed) */
-lab_diagnose diagnose_split;
-lab_diagnose diagnose_merge;
+lab_diagnose diagnose_heads;      /* of the split or the merge, as ctx says */
 lab_diagnose diagnose_forward;
 
 /* diagnose_round_trip - merge(split(m)) was not m: with the learner's

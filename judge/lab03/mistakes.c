@@ -42,26 +42,18 @@ static void index_pair(heads_way way, int h, int t, int c, int T, int H, int d_k
     }
 }
 
-/* split_as, merge_as - heads from m, or m from heads, the given way */
-static void split_as(heads_way way, double *heads, const double *m, int T, int H, int d_k)
+/* heads_as - heads from m (merge false), or m from heads (into out, from
+ * in), the given way */
+static void heads_as(heads_way way, bool merge, double *out, const double *in, int T, int H,
+                     int d_k)
 {
     for (int h = 0; h < H; h++)
         for (int t = 0; t < T; t++)
             for (int c = 0; c < d_k; c++) {
                 size_t ih, im;
                 index_pair(way, h, t, c, T, H, d_k, &ih, &im);
-                heads[ih] = m[im];
-            }
-}
-
-static void merge_as(heads_way way, double *m, const double *heads, int T, int H, int d_k)
-{
-    for (int h = 0; h < H; h++)
-        for (int t = 0; t < T; t++)
-            for (int c = 0; c < d_k; c++) {
-                size_t ih, im;
-                index_pair(way, h, t, c, T, H, d_k, &ih, &im);
-                m[im] = heads[ih];
+                if (merge) out[im] = in[ih];
+                else out[ih] = in[im];
             }
 }
 
@@ -134,8 +126,7 @@ static void heads_catalogue(const double *const got[], const double *const want[
     const double *mistake[1] = { mine };
     for (size_t i = 0; i < sizeof heads_tried / sizeof heads_tried[0]; i++) {
         for (size_t e = 0; e < n; e++) mine[e] = LAB_UNWRITTEN;
-        if (c->merge) merge_as(heads_tried[i], mine, c->heads, T, H, d_k);
-        else split_as(heads_tried[i], mine, c->m, T, H, d_k);
+        heads_as(heads_tried[i], c->merge, mine, c->merge ? c->heads : c->m, T, H, d_k);
         if (lab_explained_same(1, got, want, mistake, &n, scale)) {
             heads_hint(heads_tried[i], c->merge, T, H, d_k);
             return;
@@ -143,13 +134,7 @@ static void heads_catalogue(const double *const got[], const double *const want[
     }
 }
 
-void diagnose_split(const double *const got[], const double *const want[], double scale,
-                    void *ctx)
-{
-    heads_catalogue(got, want, scale, ctx);
-}
-
-void diagnose_merge(const double *const got[], const double *const want[], double scale,
+void diagnose_heads(const double *const got[], const double *const want[], double scale,
                     void *ctx)
 {
     heads_catalogue(got, want, scale, ctx);
@@ -262,7 +247,7 @@ static bool fw_as(fw_way way, const mha_case *c, double *out, double *w)
                     memcpy(heads + b * (size_t)H * hs + (size_t)t * d,
                            qkv + (size_t)t * 3 * d + (size_t)b * d, (size_t)d * sizeof *heads);
         } else {
-            split_as(HW_RIGHT, heads, qkv, T, 3 * H, d_k);
+            heads_as(HW_RIGHT, false, heads, qkv, T, 3 * H, d_k);
         }
         double *o = lab_fresh((size_t)H * hs, NULL);
         if (way == FW_JOINT_SOFTMAX) {
@@ -286,119 +271,111 @@ static bool fw_as(fw_way way, const mha_case *c, double *out, double *w)
             }
         }
         if (way == FW_MERGE_RESHAPE) memcpy(concat, o, (size_t)T * d * sizeof *concat);
-        else merge_as(HW_RIGHT, concat, o, T, H, d_k);
+        else heads_as(HW_RIGHT, true, concat, o, T, H, d_k);
     }
     if (way == FW_NO_W_O) memcpy(out, concat, (size_t)T * d * sizeof *out);
     else if (mm_matmul(out, concat, c->w_o, T, d, d, false) != MM_OK) return false;
     return true;
 }
 
+/* the numbers of a case a hint may show (fw_hints' args) */
+enum { A_NONE, A_T, A_D, A_2D, A_2D_1, A_3D, A_3D_1, A_H, A_DK, A_DK_1, A_TT, A_SQRT_DK, N_ARGS };
+
+/* fw_hints - the hint of each way, in English and Spanish: each %s is
+ * filled, in order, with the case's number its row's args name */
+static const struct {
+    fw_way way;
+    unsigned char args[4];
+    const char *text[2];
+} fw_hints[] = {
+    { FW_QKV_AS_HEADS, { A_T, A_3D, A_DK_1, A_D },
+      { "you used X W_QKV, (T, 3 d_model) = (%s, %s), as if it were already (3 n_heads, T, d_k) - "
+        "a reshape without the transpose: head h's queries are columns h d_k .. h d_k + %s of "
+        "every row, its keys the same columns of the K block (from d_model = %s on), its values "
+        "of the V block; split [Q | K | V] into heads first",
+        "usaste X W_QKV, (T, 3 d_model) = (%s, %s), como si ya fuera (3 n_heads, T, d_k) - un "
+        "reshape sin la trasposición: las queries de la cabeza h son las columnas h d_k .. h d_k "
+        "+ %s de cada fila, sus keys las mismas columnas del bloque K (desde d_model = %s), sus "
+        "values las del bloque V; divide antes [Q | K | V] en cabezas" } },
+    { FW_EACH_RESHAPED, { A_DK_1 },
+      { "you cut Q, K and V into heads as a plain reshape, (T, d_model) read as (n_heads, T, d_k) "
+        "without the transpose: head h's row t is columns h d_k .. h d_k + %s of row t",
+        "cortaste Q, K y V en cabezas con un simple reshape, (T, d_model) leída como (n_heads, T, "
+        "d_k) sin la trasposición: la fila t de la cabeza h son las columnas h d_k .. h d_k + %s "
+        "de la fila t" } },
+    { FW_MERGE_RESHAPE, { A_DK_1 },
+      { "you used the heads' outputs, (n_heads, T, d_k), as if they were already (T, d_model) - a "
+        "reshape without the transpose: row t of the concatenation is every head's row t side by "
+        "side, head h's in columns h d_k .. h d_k + %s",
+        "usaste las salidas de las cabezas, (n_heads, T, d_k), como si ya fueran (T, d_model) - "
+        "un reshape sin la trasposición: la fila t de la concatenación son las filas t de todas "
+        "las cabezas una al lado de otra, la de la cabeza h en las columnas h d_k .. h d_k + "
+        "%s" } },
+    { FW_HEAD0, { A_H, A_DK_1 },
+      { "every head used head 0's queries, keys and values, so all %s heads give the same output: "
+        "head h's are its own columns, h d_k .. h d_k + %s, of Q, of K and of V",
+        "todas las cabezas usaron las queries, keys y values de la cabeza 0, así que las %s "
+        "cabezas dan la misma salida: las de la cabeza h son sus propias columnas, h d_k .. h d_k "
+        "+ %s, de Q, de K y de V" } },
+    { FW_K_FROM_V, { A_D, A_2D_1, A_2D, A_3D_1 },
+      { "your keys are the values: X W_QKV is [Q | K | V], the keys are its middle block, columns "
+        "%s .. %s, and the values its last, %s .. %s",
+        "tus keys son los values: X W_QKV es [Q | K | V], las keys son su bloque central, "
+        "columnas %s .. %s, y los values el último, %s .. %s" } },
+    { FW_ONE_WIDE_HEAD, { A_D, A_D, A_H, A_DK },
+      { "you computed one attention over the whole width (d_k = d_model = %s, a scale of "
+        "1/sqrt(%s)): that is single-head attention. Cut Q, K and V into n_heads = %s heads of "
+        "d_k = %s columns, and run each head's attention on its own",
+        "calculaste una sola atención sobre toda la anchura (d_k = d_model = %s, una escala de "
+        "1/sqrt(%s)): eso es atención de una cabeza. Corta Q, K y V en n_heads = %s cabezas de "
+        "d_k = %s columnas, y ejecuta la atención de cada cabeza por separado" } },
+    { FW_SCALE_D_MODEL, { A_D, A_DK, A_SQRT_DK },
+      { "you scaled the scores by 1/sqrt(d_model) = 1/sqrt(%s): each head is attention on its own "
+        "d_k = %s columns, so its scale is 1/sqrt(d_k) = 1/%s (sdpa applies it when you give it "
+        "d_k)",
+        "escalaste las puntuaciones por 1/sqrt(d_model) = 1/sqrt(%s): cada cabeza es atención "
+        "sobre sus propias d_k = %s columnas, así que su escala es 1/sqrt(d_k) = 1/%s (sdpa la "
+        "aplica si le das d_k)" } },
+    { FW_JOINT_SOFTMAX, { A_H, A_T },
+      { "you took one softmax over the scores of all the heads of a query (%s x %s at once): each "
+        "head has a softmax of its own over the T keys, so that each head's row of weights sums "
+        "to 1",
+        "hiciste un solo softmax sobre las puntuaciones de todas las cabezas de una query (%s x "
+        "%s a la vez): cada cabeza tiene su propio softmax sobre las T keys, así que la fila de "
+        "pesos de cada cabeza suma 1" } },
+    { FW_NO_BIAS, { 0 },
+      { "your mha_forward does not pass the bias on: when it is not NULL, every head adds it to "
+        "its scaled scores (sdpa's bias argument) - chapter 04's masks come this way",
+        "tu mha_forward no pasa el sesgo: cuando no es NULL, cada cabeza lo suma a sus "
+        "puntuaciones escaladas (el argumento bias de sdpa) - las máscaras del capítulo 04 llegan "
+        "así" } },
+    { FW_NO_W_O, { 0 },
+      { "your out is the heads' outputs side by side, not multiplied by W_O: out = concat W_O, "
+        "with the layer's w_o (d_model, d_model) - W_O mixes what the heads found",
+        "tu out son las salidas de las cabezas una al lado de otra, sin multiplicar por W_O: out "
+        "= concat W_O, con el w_o de la capa (d_model, d_model) - W_O mezcla lo que encontraron "
+        "las cabezas" } },
+    { FW_WEIGHTS_ONE_SLOT, { A_TT },
+      { "every head wrote its weights at the start of weights, so only the last head's are there: "
+        "head h's (T, T) rows go at weights + h T T = weights + h * %s",
+        "cada cabeza escribió sus pesos al principio de weights, así que solo quedan los de la "
+        "última: las filas (T, T) de la cabeza h van en weights + h T T = weights + h * %s" } },
+};
+
 /* fw_hint - the hint of one way, on case c */
 static void fw_hint(fw_way way, const mha_case *c)
 {
-    int d = c->d_model, H = c->n_heads, d_k = c->d_k;
-    switch (way) {
-    case FW_QKV_AS_HEADS:
-        lab_hint(EN_ES("you used X W_QKV, (T, 3 d_model) = (%d, %d), as if it were already "
-                       "(3 n_heads, T, d_k) - a reshape without the transpose: head h's "
-                       "queries are columns h d_k .. h d_k + %d of every row, its keys the "
-                       "same columns of the K block (from d_model = %d on), its values of the "
-                       "V block; split [Q | K | V] into heads first",
-                       "usaste X W_QKV, (T, 3 d_model) = (%d, %d), como si ya fuera "
-                       "(3 n_heads, T, d_k) - un reshape sin la trasposición: las queries "
-                       "de la cabeza h son las columnas h d_k .. h d_k + %d de cada fila, sus "
-                       "keys las mismas columnas del bloque K (desde d_model = %d), sus "
-                       "values las del bloque V; divide antes [Q | K | V] en cabezas"),
-                 c->T, 3 * d, d_k - 1, d);
-        break;
-    case FW_EACH_RESHAPED:
-        lab_hint(EN_ES("you cut Q, K and V into heads as a plain reshape, (T, d_model) read as "
-                       "(n_heads, T, d_k) without the transpose: head h's row t is columns "
-                       "h d_k .. h d_k + %d of row t",
-                       "cortaste Q, K y V en cabezas con un simple reshape, (T, d_model) "
-                       "leída como (n_heads, T, d_k) sin la trasposición: la fila t de la "
-                       "cabeza h son las columnas h d_k .. h d_k + %d de la fila t"), d_k - 1);
-        break;
-    case FW_MERGE_RESHAPE:
-        lab_hint(EN_ES("you used the heads' outputs, (n_heads, T, d_k), as if they were "
-                       "already (T, d_model) - a reshape without the transpose: row t of the "
-                       "concatenation is every head's row t side by side, head h's in columns "
-                       "h d_k .. h d_k + %d",
-                       "usaste las salidas de las cabezas, (n_heads, T, d_k), como si ya "
-                       "fueran (T, d_model) - un reshape sin la trasposición: la fila t de la "
-                       "concatenación son las filas t de todas las cabezas una al lado de "
-                       "otra, la de la cabeza h en las columnas h d_k .. h d_k + %d"), d_k - 1);
-        break;
-    case FW_HEAD0:
-        lab_hint(EN_ES("every head used head 0's queries, keys and values, so all %d heads "
-                       "give the same output: head h's are its own columns, h d_k .. h d_k + "
-                       "%d, of Q, of K and of V",
-                       "todas las cabezas usaron las queries, keys y values de la cabeza "
-                       "0, así que las %d cabezas dan la misma salida: las de la cabeza h son "
-                       "sus propias columnas, h d_k .. h d_k + %d, de Q, de K y de V"),
-                 H, d_k - 1);
-        break;
-    case FW_K_FROM_V:
-        lab_hint(EN_ES("your keys are the values: X W_QKV is [Q | K | V], the keys are its "
-                       "middle block, columns %d .. %d, and the values its last, %d .. %d",
-                       "tus keys son los values: X W_QKV es [Q | K | V], las keys son su "
-                       "bloque central, columnas %d .. %d, y los values el último, %d .. %d"),
-                 d, 2 * d - 1, 2 * d, 3 * d - 1);
-        break;
-    case FW_ONE_WIDE_HEAD:
-        lab_hint(EN_ES("you computed one attention over the whole width (d_k = d_model = %d, "
-                       "a scale of 1/sqrt(%d)): that is single-head attention. Cut Q, K and V "
-                       "into n_heads = %d heads of d_k = %d columns, and run each head's "
-                       "attention on its own",
-                       "calculaste una sola atención sobre toda la anchura (d_k = d_model = "
-                       "%d, una escala de 1/sqrt(%d)): eso es atención de una cabeza. Corta "
-                       "Q, K y V en n_heads = %d cabezas de d_k = %d columnas, y ejecuta la "
-                       "atención de cada cabeza por separado"), d, d, H, d_k);
-        break;
-    case FW_SCALE_D_MODEL:
-        lab_hint(EN_ES("you scaled the scores by 1/sqrt(d_model) = 1/sqrt(%d): each head is "
-                       "attention on its own d_k = %d columns, so its scale is 1/sqrt(d_k) = "
-                       "1/%.6g (sdpa applies it when you give it d_k)",
-                       "escalaste las puntuaciones por 1/sqrt(d_model) = 1/sqrt(%d): cada "
-                       "cabeza es atención sobre sus propias d_k = %d columnas, así que su "
-                       "escala es 1/sqrt(d_k) = 1/%.6g (sdpa la aplica si le das d_k)"),
-                 d, d_k, sqrt((double)d_k));
-        break;
-    case FW_JOINT_SOFTMAX:
-        lab_hint(EN_ES("you took one softmax over the scores of all the heads of a query "
-                       "(%d x %d at once): each head has a softmax of its own over the T keys, "
-                       "so that each head's row of weights sums to 1",
-                       "hiciste un solo softmax sobre las puntuaciones de todas las cabezas de "
-                       "una query (%d x %d a la vez): cada cabeza tiene su propio softmax "
-                       "sobre las T keys, así que la fila de pesos de cada cabeza suma 1"),
-                 H, c->T);
-        break;
-    case FW_NO_BIAS:
-        lab_hint(EN_ES("your mha_forward does not pass the bias on: when it is not NULL, "
-                       "every head adds it to its scaled scores (sdpa's bias argument) - "
-                       "chapter 04's masks come this way",
-                       "tu mha_forward no pasa el sesgo: cuando no es NULL, cada cabeza lo "
-                       "suma a sus puntuaciones escaladas (el argumento bias de sdpa) - las "
-                       "máscaras del capítulo 04 llegan así"));
-        break;
-    case FW_NO_W_O:
-        lab_hint(EN_ES("your out is the heads' outputs side by side, not multiplied by W_O: "
-                       "out = concat W_O, with the layer's w_o (d_model, d_model) - W_O mixes "
-                       "what the heads found",
-                       "tu out son las salidas de las cabezas una al lado de otra, sin "
-                       "multiplicar por W_O: out = concat W_O, con el w_o de la capa "
-                       "(d_model, d_model) - W_O mezcla lo que encontraron las cabezas"));
-        break;
-    case FW_WEIGHTS_ONE_SLOT:
-        lab_hint(EN_ES("every head wrote its weights at the start of weights, so only the last "
-                       "head's are there: head h's (T, T) rows go at weights + h T T = weights "
-                       "+ h * %d",
-                       "cada cabeza escribió sus pesos al principio de weights, así que solo "
-                       "quedan los de la última: las filas (T, T) de la cabeza h van en "
-                       "weights + h T T = weights + h * %d"), c->T * c->T);
-        break;
-    default:
-        break;
+    int T = c->T, d = c->d_model, H = c->n_heads, d_k = c->d_k;
+    const double v[N_ARGS] = { [A_T] = T, [A_D] = d, [A_2D] = 2 * d, [A_2D_1] = 2 * d - 1,
+                               [A_3D] = 3 * d, [A_3D_1] = 3 * d - 1, [A_H] = H, [A_DK] = d_k,
+                               [A_DK_1] = d_k - 1, [A_TT] = T * T, [A_SQRT_DK] = sqrt(d_k) };
+    for (size_t i = 0; i < sizeof fw_hints / sizeof fw_hints[0]; i++) {
+        if (fw_hints[i].way != way) continue;
+        char a[4][32];
+        for (int k = 0; k < 4; k++)      /* integers as %d writes them, the root as %.6g */
+            snprintf(a[k], sizeof a[k], fw_hints[i].args[k] == A_SQRT_DK ? "%.6g" : "%.0f",
+                     v[fw_hints[i].args[k]]);
+        lab_hint(fw_hints[i].text[lab_es()], a[0], a[1], a[2], a[3]);
     }
 }
 
@@ -410,31 +387,19 @@ static const fw_way fw_tried[] = {
 
 /* ---- mha_forward: blame the split or the merge ---------------------------------------------- */
 
-/* learner_split - the learner's mha_split_heads on m (T, H d_k); NULL if
- * it did not return MM_OK */
-static double *learner_split(const double *m, int T, int H, int d_k)
+/* learner_heads - the learner's mha_split_heads on in = m (T, H d_k), or
+ * (merge) mha_merge_heads on in = heads (H, T, d_k); NULL if it did not
+ * return MM_OK */
+static double *learner_heads(bool merge, const double *in, int T, int H, int d_k)
 {
-    lab_mat *heads = lab_out("heads", H * T, d_k);
-    lab_mat *in = lab_in("m", T, H * d_k, m);
+    lab_mat *out = merge ? lab_out("m", T, H * d_k) : lab_out("heads", H * T, d_k);
+    lab_mat *given = merge ? lab_in("heads", H * T, d_k, in) : lab_in("m", T, H * d_k, in);
     mm_status st;
     bool todo;
-    if (!lab_probe(&st, &todo, "mha_split_heads", LAB_BUFS(heads, in), LAB_INTS(T, H, d_k)) ||
-        st != MM_OK)
+    if (!lab_probe(&st, &todo, merge ? "mha_merge_heads" : "mha_split_heads",
+                   LAB_BUFS(out, given), LAB_INTS(T, H, d_k)) || st != MM_OK)
         return NULL;
-    return lab_fresh(heads->n, heads->p);
-}
-
-/* learner_merge - the learner's mha_merge_heads on heads (H, T, d_k) */
-static double *learner_merge(const double *heads, int T, int H, int d_k)
-{
-    lab_mat *m = lab_out("m", T, H * d_k);
-    lab_mat *in = lab_in("heads", H * T, d_k, heads);
-    mm_status st;
-    bool todo;
-    if (!lab_probe(&st, &todo, "mha_merge_heads", LAB_BUFS(m, in), LAB_INTS(T, H, d_k)) ||
-        st != MM_OK)
-        return NULL;
-    return lab_fresh(m->n, m->p);
+    return lab_fresh(out->n, out->p);
 }
 
 /* forward_with - out and w with the given heads (3 n_heads, T, d_k) and
@@ -450,12 +415,50 @@ static bool forward_with(const mha_case *c, const double *heads, double *out, do
         if (sdpa(o + h * hs, w + (size_t)h * T * T, heads + h * hs, heads + (H + h) * hs,
                  heads + (2 * H + h) * hs, c->bias, T, T, d_k, d_k) != MM_OK)
             return false;
-    const double *concat = learner_merge(o, T, H, d_k);
+    const double *concat = learner_heads(true, o, T, H, d_k);
     if (!concat) return false;
     double *right = lab_fresh((size_t)T * d, NULL);
-    merge_as(HW_RIGHT, right, o, T, H, d_k);
+    heads_as(HW_RIGHT, true, right, o, T, H, d_k);
     *merge_wrong = !lab_all_same(concat, right, (size_t)T * d, lab_scale(right, (size_t)T * d));
     return mm_matmul(out, concat, c->w_o, T, d, d, false) == MM_OK;
+}
+
+/* blame_hint - the learner's split (packed: of [Q | K | V] at once, else
+ * of Q, K, V one by one) or merge, or both, is wrong on case c, and
+ * mha_forward's results are what they give: say so */
+static void blame_hint(bool split_wrong, bool merge_wrong, bool packed, const mha_case *c)
+{
+    int T = c->T, H = c->n_heads, d_k = c->d_k;
+    if (split_wrong)
+        lab_hint(EN_ES("your mha_split_heads does not give the right heads %s (T = %d, "
+                       "%d heads of d_k = %d), and your mha_forward's results are what "
+                       "those heads give. Fix mha_split_heads first (see its checks)",
+                       "tu mha_split_heads no da las cabezas correctas %s (T = %d, %d "
+                       "cabezas de d_k = %d), y los resultados de tu mha_forward son los "
+                       "que dan esas cabezas. Arregla antes mha_split_heads (mira sus "
+                       "comprobaciones)"),
+                 packed ? EN_ES("for this case's [Q | K | V] = X W_QKV",
+                                "con el [Q | K | V] = X W_QKV de este caso")
+                        : EN_ES("for this case's Q, K and V",
+                                "con las Q, K y V de este caso"),
+                 T, packed ? 3 * H : H, d_k);
+    if (merge_wrong && split_wrong)
+        lab_hint(EN_ES("your mha_merge_heads, too, puts the heads' outputs back in the "
+                       "wrong places here (%d heads of d_k = %d): fix it as well (see its "
+                       "checks)",
+                       "tu mha_merge_heads, además, devuelve las salidas de las cabezas a "
+                       "sitios equivocados aquí (%d cabezas de d_k = %d): arréglala también "
+                       "(mira sus comprobaciones)"), H, d_k);
+    else if (merge_wrong)
+        lab_hint(EN_ES("each head's attention is right, but your mha_merge_heads puts the "
+                       "heads' outputs back in the wrong places here (T = %d, %d heads of "
+                       "d_k = %d), and your mha_forward's results are what it gives. Fix "
+                       "mha_merge_heads first (see its checks)",
+                       "la atención de cada cabeza está bien, pero tu mha_merge_heads "
+                       "devuelve las salidas de las cabezas a sitios equivocados aquí "
+                       "(T = %d, %d cabezas de d_k = %d), y los resultados de tu "
+                       "mha_forward son los que da. Arregla antes mha_merge_heads (mira sus "
+                       "comprobaciones)"), T, H, d_k);
 }
 
 /* blame_heads - the learner's split and merge on this case's [Q | K | V]:
@@ -469,17 +472,17 @@ static bool blame_heads(const double *const got[], const double *const want[], d
     const double *qkv = qkv_of(c);
     if (!qkv) return false;
     double *right = lab_fresh(n_heads3, NULL);
-    split_as(HW_RIGHT, right, qkv, T, 3 * H, d_k);
+    heads_as(HW_RIGHT, false, right, qkv, T, 3 * H, d_k);
     /* the heads a forward pass may get from the learner's split: of the
      * packed [Q | K | V] at once, or of Q, K, V one by one */
-    const double *tried[3] = { right, learner_split(qkv, T, 3 * H, d_k), NULL };
+    const double *tried[3] = { right, learner_heads(false, qkv, T, 3 * H, d_k), NULL };
     double *each = lab_fresh(n_heads3, NULL), *block = lab_fresh((size_t)T * d, NULL);
     bool each_ok = true;
     for (int b = 0; b < 3 && each_ok; b++) {
         for (int t = 0; t < T; t++)
             memcpy(block + (size_t)t * d, qkv + (size_t)t * 3 * d + (size_t)b * d,
                    (size_t)d * sizeof *block);
-        const double *part = learner_split(block, T, H, d_k);
+        const double *part = learner_heads(false, block, T, H, d_k);
         if (part) memcpy(each + b * (size_t)H * hs, part, (size_t)H * hs * sizeof *each);
         else each_ok = false;
     }
@@ -495,36 +498,7 @@ static bool blame_heads(const double *const got[], const double *const want[], d
         if (!forward_with(c, tried[i], out, w, &merge_wrong)) continue;
         if (!split_wrong && !merge_wrong) continue;
         if (!lab_explained_same(n, got, want, mine, len, scale)) continue;
-        if (split_wrong)
-            lab_hint(EN_ES("your mha_split_heads does not give the right heads %s (T = %d, "
-                           "%d heads of d_k = %d), and your mha_forward's results are what "
-                           "those heads give. Fix mha_split_heads first (see its checks)",
-                           "tu mha_split_heads no da las cabezas correctas %s (T = %d, %d "
-                           "cabezas de d_k = %d), y los resultados de tu mha_forward son los "
-                           "que dan esas cabezas. Arregla antes mha_split_heads (mira sus "
-                           "comprobaciones)"),
-                     i == 1 ? EN_ES("for this case's [Q | K | V] = X W_QKV",
-                                    "con el [Q | K | V] = X W_QKV de este caso")
-                            : EN_ES("for this case's Q, K and V",
-                                    "con las Q, K y V de este caso"),
-                     T, i == 1 ? 3 * H : H, d_k);
-        if (merge_wrong && split_wrong)
-            lab_hint(EN_ES("your mha_merge_heads, too, puts the heads' outputs back in the "
-                           "wrong places here (%d heads of d_k = %d): fix it as well (see its "
-                           "checks)",
-                           "tu mha_merge_heads, además, devuelve las salidas de las cabezas a "
-                           "sitios equivocados aquí (%d cabezas de d_k = %d): arréglala también "
-                           "(mira sus comprobaciones)"), H, d_k);
-        else if (merge_wrong)
-            lab_hint(EN_ES("each head's attention is right, but your mha_merge_heads puts the "
-                           "heads' outputs back in the wrong places here (T = %d, %d heads of "
-                           "d_k = %d), and your mha_forward's results are what it gives. Fix "
-                           "mha_merge_heads first (see its checks)",
-                           "la atención de cada cabeza está bien, pero tu mha_merge_heads "
-                           "devuelve las salidas de las cabezas a sitios equivocados aquí "
-                           "(T = %d, %d cabezas de d_k = %d), y los resultados de tu "
-                           "mha_forward son los que da. Arregla antes mha_merge_heads (mira sus "
-                           "comprobaciones)"), T, H, d_k);
+        blame_hint(split_wrong, merge_wrong, i == 1, c);
         return true;
     }
     return false;

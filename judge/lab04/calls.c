@@ -17,16 +17,16 @@
  *                        n_heads)
  * and a NULL W_QKV stands for layer = NULL. *layer, when the check passes
  * it, is not the learner's: after the call the adapter writes there what
- * the struct holds then (layer.h), so that the judge sees a forward pass
- * that changed the layer's sizes or pointers. A buffer may stand for
- * another one, or for a part of it (alias.h): that is how a check passes
- * the same buffer twice. */
+ * the struct holds then (../lab03/layer.h, shared with Lab 03), so that
+ * the judge sees a forward pass that changed the layer's sizes or
+ * pointers. A buffer may stand for another one, or for a part of it
+ * (alias.h): that is how a check passes the same buffer twice. */
 #include <stdbool.h>
 #include <stddef.h>
 #include "minimodel/attention/mask.h"
 #include "driver.h"
 #include "alias.h"
-#include "layer.h"
+#include "../lab03/layer.h"
 
 /* tag_offset - the k of a tag's second element, or 0 with *ok false */
 static long tag_offset(double second, bool *ok)
@@ -83,18 +83,6 @@ static mm_status call_combine(void *const b[], const long n[])
     static const int doubles[] = { 0, 1 };
     return mask_combine(arg(b, 2, 0, doubles, 2), arg(b, 2, 1, doubles, 2), (int)n[0],
                         (int)n[1]);
-}
-
-/* layer_seen - what the struct now holds, into seen (LAYER_SEEN doubles,
- * layer.h), given what it was */
-static void layer_seen(double *seen, const mha *now, const mha *was)
-{
-    seen[LAYER_D_MODEL] = now->d_model;
-    seen[LAYER_N_HEADS] = now->n_heads;
-    seen[LAYER_D_K] = now->d_k;
-    seen[LAYER_W_QKV] = now->w_qkv == was->w_qkv ? LAYER_SAME
-                      : now->w_qkv ? LAYER_ELSEWHERE : LAYER_NULL;
-    seen[LAYER_W_O] = now->w_o == was->w_o ? LAYER_SAME : now->w_o ? LAYER_ELSEWHERE : LAYER_NULL;
 }
 
 static mm_status call_forward_causal(void *const b[], const long n[])

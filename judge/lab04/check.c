@@ -26,8 +26,9 @@
  * at a random place; the causal layer on one token and with a future key
  * whose score would overflow. Each such case's name gives its shape and
  * the seed. After each call of mha_forward_causal on a layer, the layer's
- * struct is compared with what it was (layer.h): a forward pass that
- * changes its sizes or pointers fails, by the field's name.
+ * struct is compared with what it was (../lab03/layer.h): a forward pass
+ * that changes its sizes or pointers fails, by the field's name. The
+ * layer's cases are made as Lab 03's are (../lab03/layer_case.h).
  *
  * The checks of one function run in this order against one learner
  * process, on cases of different shapes, so that state kept between calls
@@ -42,7 +43,6 @@
 #include "minimodel/core/rng.h"
 #include "alias.h"
 #include "lab04.h"
-#include "layer.h"
 
 const char lab_id[] = "04";
 const char *const lab_title[2] = {
@@ -79,15 +79,6 @@ enum { SALT_CAUSAL = 4100, SALT_PADDING = 4200, SALT_FROM_BOOL = 4300, SALT_COMB
        SALT_COMBINE_AGAIN = 4500, SALT_COMBINE_INF = 4600, SALT_COMBINE_OVERFLOW = 4700,
        SALT_FC_LONG = 4800, SALT_FC_AGAIN = 4900, SALT_FC_1024 = 5000, SALT_FC_T1 = 5100,
        SALT_FC_FUTURE = 5200 };
-
-/* seed_text - " (seed 123456789)": the run's seed, as a random case's name ends */
-static const char *seed_text(void)
-{
-    static char buf[48];
-    snprintf(buf, sizeof buf, EN_ES(" (seed %llu)", " (semilla %llu)"),
-             (unsigned long long)lab_seed());
-    return buf;
-}
 
 /* random_cell - a cell (i, j) of an (n, n) matrix off its diagonal, drawn
  * from the run's seed: the place of a value a transposed read would miss */
@@ -220,154 +211,169 @@ static void random_combine(mask_case *c, int which, double *b, double *o)
              T, seed_text());
 }
 
+/* causal_mask_case - mask_causal's case which: T = 3, 1, 6, 2, then a long one */
+static void causal_mask_case(mask_case *c, int which)
+{
+    static const int T[] = { 3, 1, 6, 2 };
+    if (which == 4) {                               /* a long one, of random length */
+        c->T_q = c->T_k = (int)lab_random_int(256, 512, SALT_CAUSAL);
+        snprintf(c->name, sizeof c->name, EN_ES("random T=%d%s", "aleatoria T=%d%s"), c->T_q,
+                 seed_text());
+        return;
+    }
+    c->T_q = c->T_k = T[which];
+    if (which == 0)
+        snprintf(c->name, sizeof c->name, EN_ES("the chapter's causal mask: T = 3",
+                                                 "la máscara causal del capítulo: T = 3"));
+    else if (which == 1)
+        snprintf(c->name, sizeof c->name, EN_ES("one token: T = 1", "un token: T = 1"));
+    else
+        snprintf(c->name, sizeof c->name, "T = %d", T[which]);
+}
+
+/* padding_case - mask_padding's case which: fixed shapes and lengths, then
+ * long ones of a random shape */
+static void padding_case(mask_case *c, int which)
+{
+    static const int shape[][3] = { { 3, 5, 2 }, { 3, 4, 4 }, { 4, 4, 0 }, { 1, 6, 3 },
+                                    { 5, 2, 1 } };
+    if (which >= 5) {                       /* long, of a random shape, twice */
+        c->T_q = (int)lab_random_int(256, 400, SALT_PADDING);
+        c->T_k = (int)lab_random_int(256, 400, SALT_PADDING + 1);
+        c->length = which == 5 ? (int)lab_random_int(1, c->T_k - 2, SALT_PADDING + 2)
+                               : c->T_k - 1;
+        snprintf(c->name, sizeof c->name,
+                 which == 5 ? EN_ES("random T_q=%d T_k=%d length=%d%s",
+                                    "aleatoria T_q=%d T_k=%d length=%d%s")
+                            : EN_ES("the same shape again, one key hidden: T_q=%d T_k=%d "
+                                    "length=%d%s",
+                                    "la misma forma otra vez, una key oculta: T_q=%d "
+                                    "T_k=%d length=%d%s"),
+                 c->T_q, c->T_k, c->length, seed_text());
+        return;
+    }
+    c->T_q = shape[which][0], c->T_k = shape[which][1], c->length = shape[which][2];
+    const char *what = which == 1 ? EN_ES("every key real", "todas las keys reales")
+                     : which == 2 ? EN_ES("no key real: every query sees nothing",
+                                          "ninguna key real: ninguna query ve nada")
+                     : which == 4 ? EN_ES("more queries than keys", "más queries que keys")
+                     : EN_ES("the first keys real, the rest padding",
+                             "las primeras keys reales, el resto relleno");
+    snprintf(c->name, sizeof c->name, "%s: T_q=%d T_k=%d length=%d", what, c->T_q, c->T_k,
+             c->length);
+}
+
+/* from_bool_case - mask_from_bool's case which: small truth tables, then
+ * long ones of a random shape */
+static void from_bool_case(mask_case *c, int which)
+{
+    static const int shape[][2] = { { 4, 4 }, { 4, 5 }, { 2, 3 }, { 3, 3 }, { 1, 1 } };
+    if (which >= 5) {
+        random_table(c, which == 6);
+        return;
+    }
+    c->T_q = shape[which][0], c->T_k = shape[which][1];
+    size_t n = (size_t)c->T_q * c->T_k;
+    unsigned char *a = lab_temp(n);
+    mm_rng r;
+    mm_rng_seed(&r, 41);
+    for (int i = 0; i < c->T_q; i++)
+        for (int j = 0; j < c->T_k; j++) {
+            unsigned char v = 1;
+            if (which == 0) v = j <= i;
+            else if (which == 1) v = mm_rng_uniform(&r) < 0.5;
+            else if (which == 3) v = 0;
+            a[i * c->T_k + j] = v;
+        }
+    if (which == 1)                   /* a row that sees nothing, a row that sees all */
+        for (int j = 0; j < c->T_k; j++) a[1 * c->T_k + j] = 0, a[2 * c->T_k + j] = 1;
+    c->allowed = a;
+    char t[160];
+    bool_text(t, sizeof t, a, c->T_q, c->T_k);
+    const char *what = which == 0 ? EN_ES("the causal truth table", "la tabla causal")
+                     : which == 1 ? EN_ES("a random table (seed 41), row 1 all false and "
+                                          "row 2 all true",
+                                          "una tabla aleatoria (semilla 41), la fila 1 toda "
+                                          "false y la 2 toda true")
+                     : which == 2 ? EN_ES("all true", "todo true")
+                     : which == 3 ? EN_ES("all false: no query sees anything",
+                                          "todo false: ninguna query ve nada")
+                     : EN_ES("one cell", "una celda");
+    snprintf(c->name, sizeof c->name, "%s: allowed = %s", what, t);
+}
+
+/* combine_case - mask_combine's case which: small pairs of masks, then
+ * long ones of a random size */
+static void combine_case(mask_case *c, int which)
+{
+    static const int shape[][2] = { { 4, 4 }, { 3, 5 }, { 2, 3 }, { 2, 2 }, { 1, 4 } };
+    if (which >= 5) c->T_q = c->T_k = (int)lab_random_int(256, 320, SALT_COMBINE);
+    else c->T_q = shape[which][0], c->T_k = shape[which][1];
+    int T_q = c->T_q, T_k = c->T_k;
+    size_t n = (size_t)T_q * T_k;
+    double *b = lab_fresh(n, NULL), *o = lab_fresh(n, NULL);
+    c->bias0 = b, c->other = o;
+    if (which >= 5) {
+        random_combine(c, which, b, o);
+        return;
+    }
+    const char *what = NULL;
+    switch (which) {
+    case 0:
+        LAB_REF(mask_causal(b, 4));
+        LAB_REF(mask_padding(o, 4, 4, 3));
+        what = EN_ES("the causal mask and the padding mask of length 3: a key visible "
+                     "only where both let it through",
+                     "la máscara causal y la de relleno de longitud 3: una key visible solo "
+                     "donde las dos la dejan pasar");
+        break;
+    case 1: {
+        const double *r1 = lab_normals(n, 1.0, 51), *r2 = lab_normals(n, 1.0, 52);
+        memcpy(b, r1, n * sizeof *b);
+        for (size_t e = 0; e < n; e++) o[e] = e % 4 == 1 ? NI : r2[e];
+        b[7] = NI;
+        what = EN_ES("finite biases N(0, 1) (seeds 51 and 52), some keys hidden",
+                     "sesgos finitos N(0, 1) (semillas 51 y 52), algunas keys ocultas");
+        break;
+    }
+    case 2:
+        memcpy(b, combine2_bias, sizeof combine2_bias);
+        memcpy(o, combine2_bias, sizeof combine2_bias);
+        c->same = true;
+        what = EN_ES("a mask combined with itself, bias == other: bias = %s",
+                     "una máscara combinada consigo misma, bias == other: bias = %s");
+        break;
+    case 3:
+        memcpy(b, combine3_bias, sizeof combine3_bias);
+        memcpy(o, combine3_other, sizeof combine3_other);
+        what = EN_ES("-inf with -inf and with finite values: bias = %s, other = %s",
+                     "-inf con -inf y con valores finitos: bias = %s, other = %s");
+        break;
+    case 4:
+        memcpy(b, combine4_bias, sizeof combine4_bias);
+        memcpy(o, combine4_other, sizeof combine4_other);
+        what = EN_ES("sums near the largest double, none overflowing: bias = %s, other = %s",
+                     "sumas cerca del mayor double, ninguna desborda: bias = %s, other = %s");
+        break;
+    }
+    char tb[160], to[160];
+    lab_mat_text(tb, sizeof tb, b, T_q, T_k);
+    lab_mat_text(to, sizeof to, o, T_q, T_k);
+    int size = sizeof c->name;
+    int len = which >= 2 ? snprintf(c->name, size, what, tb, to)
+                         : snprintf(c->name, size, "%s", what);
+    if (len < size) snprintf(c->name + len, size - len, ": T_q=%d T_k=%d", T_q, T_k);
+}
+
 static void mask_case_make(mask_case *c, mask_fn fn, int which)
 {
     memset(c, 0, sizeof *c);
     c->fn = fn;
-    char *name = c->name;
-    size_t size = sizeof c->name;
     switch (fn) {
-    case FN_CAUSAL: {
-        static const int T[] = { 3, 1, 6, 2 };
-        if (which == 4) {                               /* a long one, of random length */
-            c->T_q = c->T_k = (int)lab_random_int(256, 512, SALT_CAUSAL);
-            snprintf(name, size, EN_ES("random T=%d%s", "aleatoria T=%d%s"), c->T_q,
-                     seed_text());
-            break;
-        }
-        c->T_q = c->T_k = T[which];
-        if (which == 0)
-            snprintf(name, size, EN_ES("the chapter's causal mask: T = 3",
-                                       "la máscara causal del capítulo: T = 3"));
-        else if (which == 1)
-            snprintf(name, size, EN_ES("one token: T = 1", "un token: T = 1"));
-        else
-            snprintf(name, size, "T = %d", T[which]);
-        break;
-    }
-    case FN_PADDING: {
-        static const int shape[][3] = { { 3, 5, 2 }, { 3, 4, 4 }, { 4, 4, 0 }, { 1, 6, 3 },
-                                        { 5, 2, 1 } };
-        if (which >= 5) {                       /* long, of a random shape, twice */
-            c->T_q = (int)lab_random_int(256, 400, SALT_PADDING);
-            c->T_k = (int)lab_random_int(256, 400, SALT_PADDING + 1);
-            c->length = which == 5 ? (int)lab_random_int(1, c->T_k - 2, SALT_PADDING + 2)
-                                   : c->T_k - 1;
-            snprintf(name, size,
-                     which == 5 ? EN_ES("random T_q=%d T_k=%d length=%d%s",
-                                        "aleatoria T_q=%d T_k=%d length=%d%s")
-                                : EN_ES("the same shape again, one key hidden: T_q=%d T_k=%d "
-                                        "length=%d%s",
-                                        "la misma forma otra vez, una key oculta: T_q=%d "
-                                        "T_k=%d length=%d%s"),
-                     c->T_q, c->T_k, c->length, seed_text());
-            break;
-        }
-        c->T_q = shape[which][0], c->T_k = shape[which][1], c->length = shape[which][2];
-        const char *what = which == 1 ? EN_ES("every key real", "todas las keys reales")
-                         : which == 2 ? EN_ES("no key real: every query sees nothing",
-                                              "ninguna key real: ninguna query ve nada")
-                         : which == 4 ? EN_ES("more queries than keys", "más queries que keys")
-                         : EN_ES("the first keys real, the rest padding",
-                                 "las primeras keys reales, el resto relleno");
-        snprintf(name, size, "%s: T_q=%d T_k=%d length=%d", what, c->T_q, c->T_k, c->length);
-        break;
-    }
-    case FN_FROM_BOOL: {
-        static const int shape[][2] = { { 4, 4 }, { 4, 5 }, { 2, 3 }, { 3, 3 }, { 1, 1 } };
-        if (which >= 5) {
-            random_table(c, which == 6);
-            break;
-        }
-        c->T_q = shape[which][0], c->T_k = shape[which][1];
-        size_t n = (size_t)c->T_q * c->T_k;
-        unsigned char *a = lab_temp(n);
-        mm_rng r;
-        mm_rng_seed(&r, 41);
-        for (int i = 0; i < c->T_q; i++)
-            for (int j = 0; j < c->T_k; j++) {
-                unsigned char v = 1;
-                if (which == 0) v = j <= i;
-                else if (which == 1) v = mm_rng_uniform(&r) < 0.5;
-                else if (which == 3) v = 0;
-                a[i * c->T_k + j] = v;
-            }
-        if (which == 1)                   /* a row that sees nothing, a row that sees all */
-            for (int j = 0; j < c->T_k; j++) a[1 * c->T_k + j] = 0, a[2 * c->T_k + j] = 1;
-        c->allowed = a;
-        char t[160];
-        bool_text(t, sizeof t, a, c->T_q, c->T_k);
-        const char *what = which == 0 ? EN_ES("the causal truth table", "la tabla causal")
-                         : which == 1 ? EN_ES("a random table (seed 41), row 1 all false and "
-                                              "row 2 all true",
-                                              "una tabla aleatoria (semilla 41), la fila 1 toda "
-                                              "false y la 2 toda true")
-                         : which == 2 ? EN_ES("all true", "todo true")
-                         : which == 3 ? EN_ES("all false: no query sees anything",
-                                              "todo false: ninguna query ve nada")
-                         : EN_ES("one cell", "una celda");
-        snprintf(name, size, "%s: allowed = %s", what, t);
-        break;
-    }
-    case FN_COMBINE: {
-        static const int shape[][2] = { { 4, 4 }, { 3, 5 }, { 2, 3 }, { 2, 2 }, { 1, 4 } };
-        if (which >= 5) c->T_q = c->T_k = (int)lab_random_int(256, 320, SALT_COMBINE);
-        else c->T_q = shape[which][0], c->T_k = shape[which][1];
-        int T_q = c->T_q, T_k = c->T_k;
-        size_t n = (size_t)T_q * T_k;
-        double *b = lab_fresh(n, NULL), *o = lab_fresh(n, NULL);
-        c->bias0 = b;
-        c->other = o;
-        if (which >= 5) {
-            random_combine(c, which, b, o);
-            break;
-        }
-        const char *what = NULL;
-        switch (which) {
-        case 0:
-            LAB_REF(mask_causal(b, 4));
-            LAB_REF(mask_padding(o, 4, 4, 3));
-            what = EN_ES("the causal mask and the padding mask of length 3: a key visible "
-                         "only where both let it through",
-                         "la máscara causal y la de relleno de longitud 3: una key visible solo "
-                         "donde las dos la dejan pasar");
-            break;
-        case 1: {
-            const double *r1 = lab_normals(n, 1.0, 51), *r2 = lab_normals(n, 1.0, 52);
-            memcpy(b, r1, n * sizeof *b);
-            for (size_t e = 0; e < n; e++) o[e] = e % 4 == 1 ? NI : r2[e];
-            b[7] = NI;
-            what = EN_ES("finite biases N(0, 1) (seeds 51 and 52), some keys hidden",
-                         "sesgos finitos N(0, 1) (semillas 51 y 52), algunas keys ocultas");
-            break;
-        }
-        case 2:
-            memcpy(b, combine2_bias, sizeof combine2_bias);
-            memcpy(o, combine2_bias, sizeof combine2_bias);
-            c->same = true;
-            what = EN_ES("a mask combined with itself, bias == other: bias = %s",
-                         "una máscara combinada consigo misma, bias == other: bias = %s");
-            break;
-        case 3:
-            memcpy(b, combine3_bias, sizeof combine3_bias);
-            memcpy(o, combine3_other, sizeof combine3_other);
-            what = EN_ES("-inf with -inf and with finite values: bias = %s, other = %s",
-                         "-inf con -inf y con valores finitos: bias = %s, other = %s");
-            break;
-        case 4:
-            memcpy(b, combine4_bias, sizeof combine4_bias);
-            memcpy(o, combine4_other, sizeof combine4_other);
-            what = EN_ES("sums near the largest double, none overflowing: bias = %s, other = %s",
-                         "sumas cerca del mayor double, ninguna desborda: bias = %s, other = %s");
-            break;
-        }
-        char tb[160], to[160];
-        lab_mat_text(tb, sizeof tb, b, T_q, T_k);
-        lab_mat_text(to, sizeof to, o, T_q, T_k);
-        int len = which >= 2 ? snprintf(name, size, what, tb, to) : snprintf(name, size, "%s", what);
-        if (len < (int)size) snprintf(name + len, size - len, ": T_q=%d T_k=%d", T_q, T_k);
-        break;
-    }
+    case FN_CAUSAL: causal_mask_case(c, which); break;
+    case FN_PADDING: padding_case(c, which); break;
+    case FN_FROM_BOOL: from_bool_case(c, which); break;
+    case FN_COMBINE: combine_case(c, which); break;
     }
     size_t n = (size_t)c->T_q * c->T_k;
     c->want = lab_fresh(n, c->bias0);
@@ -383,6 +389,34 @@ static void mask_case_make(mask_case *c, mask_fn fn, int which)
     }
 }
 
+/* mask_call - the learner's function of case c, writing bias */
+static mm_status mask_call(const mask_case *c, lab_mat *bias)
+{
+    int T_q = c->T_q, T_k = c->T_k;
+    switch (c->fn) {
+    case FN_CAUSAL:
+        return lab_call("mask_causal", LAB_BUFS(bias), LAB_INTS(T_q));
+    case FN_PADDING:
+        return lab_call("mask_padding", LAB_BUFS(bias), LAB_INTS(T_q, T_k, c->length));
+    case FN_FROM_BOOL: {
+        lab_mat *allowed = lab_in_bytes("allowed", T_q, T_k, c->allowed);
+        return lab_call("mask_from_bool", LAB_BUFS(bias, allowed), LAB_INTS(T_q, T_k));
+    }
+    case FN_COMBINE: {
+        memcpy(bias->p, c->bias0, bias->n * sizeof *bias->p);   /* read and written */
+        lab_mat *other = lab_in("other", c->same ? 1 : T_q, c->same ? 2 : T_k, c->other);
+        if (c->same) {                      /* other is bias itself (alias.h) */
+            other->p[0] = MASK_ALIAS_TAG - 0;
+            other->p[1] = MASK_ALIAS_TAG - 0;
+            other->given = lab_fresh(2, other->p);
+            other->name = "bias";
+        }
+        return lab_call("mask_combine", LAB_BUFS(bias, other), LAB_INTS(T_q, T_k));
+    }
+    }
+    return MM_OK;
+}
+
 static void check_mask(int arg)
 {
     mask_fn fn = (mask_fn)(arg / 16);
@@ -391,32 +425,7 @@ static void check_mask(int arg)
     lab_case("%s", c.name);
     int T_q = c.T_q, T_k = c.T_k;
     lab_mat *bias = lab_out("bias", T_q, T_k);
-    mm_status st = MM_OK;
-    switch (fn) {
-    case FN_CAUSAL:
-        st = lab_call("mask_causal", LAB_BUFS(bias), LAB_INTS(T_q));
-        break;
-    case FN_PADDING:
-        st = lab_call("mask_padding", LAB_BUFS(bias), LAB_INTS(T_q, T_k, c.length));
-        break;
-    case FN_FROM_BOOL: {
-        lab_mat *allowed = lab_in_bytes("allowed", T_q, T_k, c.allowed);
-        st = lab_call("mask_from_bool", LAB_BUFS(bias, allowed), LAB_INTS(T_q, T_k));
-        break;
-    }
-    case FN_COMBINE: {
-        memcpy(bias->p, c.bias0, bias->n * sizeof *bias->p);   /* read and written */
-        lab_mat *other = lab_in("other", c.same ? 1 : T_q, c.same ? 2 : T_k, c.other);
-        if (c.same) {                      /* other is bias itself (alias.h) */
-            other->p[0] = MASK_ALIAS_TAG - 0;
-            other->p[1] = MASK_ALIAS_TAG - 0;
-            other->given = lab_fresh(2, other->p);
-            other->name = "bias";
-        }
-        st = lab_call("mask_combine", LAB_BUFS(bias, other), LAB_INTS(T_q, T_k));
-        break;
-    }
-    }
+    mm_status st = mask_call(&c, bias);
     const double *want[1] = { c.want };
     if (lab_check_values(st, 1, &bias, want, diagnose_mask, &c)) return;
     if (st == MM_OK) {
@@ -551,8 +560,8 @@ static void check_padding_length(int unused)
         lab_mat *bias = lab_out("bias", 2, 2);
         lab_case("T_q=2 T_k=2 length=%d", lengths[i]);
         char when[80];
-        snprintf(when, sizeof when, EN_ES("for length = %d with T_k = 2", "con length = %d y T_k = 2"),
-                 lengths[i]);
+        snprintf(when, sizeof when,
+                 EN_ES("for length = %d with T_k = 2", "con length = %d y T_k = 2"), lengths[i]);
         ok &= call_refused("mask_padding", LAB_BUFS(bias), LAB_INTS(2, 2, lengths[i]),
                            MM_EINVAL, when);
     }
@@ -743,15 +752,7 @@ enum { FC_WORKED, FC_WORKED_NO_WEIGHTS, FC_INIT, FC_SET_NO_WEIGHTS, FC_ONE_TOKEN
        FC_PLANTED, FC_PLANTED_NO_WEIGHTS, FC_PREFIX, FC_PREFIX_PART, FC_1024, FC_LONG,
        FC_LONG_AGAIN, FC_T1, FC_FUTURE };
 
-/* the fixed layers: shapes, and where the weights come from */
-typedef struct {
-    int T, d_model, n_heads;
-    uint64_t seed;            /* of mha_new */
-    double set_std;           /* 0: mha_new's weights; else all four drawn N(0, set_std^2) */
-    uint64_t x_seed;          /* x drawn N(0, 2^2) */
-    bool weights;
-} layer_shape;
-
+/* the fixed layers (../lab03/layer_case.h) */
 static const layer_shape shapes[] = {
     [FC_INIT]           = { 5, 6, 2, 1, 0.0, 11, true },
     [FC_SET_NO_WEIGHTS] = { 7, 6, 3, 2, 0.5, 12, false },
@@ -760,22 +761,6 @@ static const layer_shape shapes[] = {
     [FC_PREFIX]         = { 12, 8, 2, 3, 0.5, 13, true },
     [FC_PREFIX_PART]    = { 7, 8, 2, 3, 0.5, 13, true },
 };
-
-static void set_weights(mha *layer, const double *w)
-{
-    size_t dd = (size_t)layer->d_model * layer->d_model;
-    LAB_REF(mha_set_weights(layer, w, w + dd, w + 2 * dd, w + 3 * dd));
-}
-
-/* random_layer - a layer (d_model, n_heads) whose four matrices are drawn
- * N(0, std^2) from the run's seed and salt */
-static mha *random_layer(int d_model, int n_heads, double std, uint64_t salt)
-{
-    mha *layer = NULL;
-    LAB_REF(mha_new(&layer, d_model, n_heads, 1));
-    set_weights(layer, lab_random(4 * (size_t)d_model * d_model, std, salt));
-    return layer;
-}
 
 /* future_layer - the case of a future key whose score would overflow:
  * (T, 8) x and a layer of 2 heads, random, but token T - 1 is 1e300 e_0,
@@ -843,10 +828,7 @@ static mha *random_causal(causal_case *c, int which)
                      "allá de 1e308, si se calculara) - oculta por la máscara causal: ");
     }
     c->T = T, c->d_model = d, c->n_heads = H;
-    snprintf(c->name, sizeof c->name,
-             EN_ES("%srandom T=%d, d_model=%d, %d head%s%s", "%saleatorio T=%d, d_model=%d, "
-                   "%d cabeza%s%s"),
-             what, T, d, H, H == 1 ? "" : "s", seed_text());
+    random_name(c, what);
     return layer;
 }
 
@@ -856,70 +838,59 @@ mha causal_layer(const causal_case *c)
     return layer;
 }
 
+/* worked_case - chapter 03's worked example, causal, named */
+static mha *worked_case(causal_case *c, int which)
+{
+    mha *layer = NULL;
+    c->T = CH03_T, c->d_model = CH03_D, c->n_heads = CH03_H;
+    c->weights = which == FC_WORKED;
+    LAB_REF(mha_new(&layer, CH03_D, CH03_H, 1));
+    LAB_REF(mha_set_weights(layer, ch03_eye, ch03_eye, ch03_eye, ch03_w_o));
+    c->x = lab_fresh(CH03_T * CH03_D, ch03_x);
+    char x[80], wo[120];
+    lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
+    lab_mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
+    snprintf(c->name, sizeof c->name,
+             EN_ES("worked example of chapter 03, causal: X = %s, W_Q = W_K = W_V = I, "
+                   "W_O = %s%s",
+                   "ejemplo resuelto del capítulo 03, causal: X = %s, W_Q = W_K = W_V = I, "
+                   "W_O = %s%s"),
+             x, wo, c->weights ? "" : ", weights = NULL");
+    return layer;
+}
+
+/* planted_case - chapter 03's eight tokens through its planted heads */
+static mha *planted_case(causal_case *c, int which)
+{
+    mha *layer = NULL;
+    c->T = P_T, c->d_model = P_D, c->n_heads = P_H;
+    c->weights = which == FC_PLANTED;
+    LAB_REF(mha_new(&layer, P_D, P_H, 1));
+    LAB_REF(planted_layer(layer));
+    double *x = lab_fresh(P_T * P_D, NULL);
+    planted_x(x);
+    c->x = x;
+    return layer;
+}
+
 static void causal_case_make(causal_case *c, int which)
 {
     memset(c, 0, sizeof *c);
     mha *layer = NULL;
     const char *what = NULL;
     char extra[160] = "";
-    switch (which) {
-    case FC_WORKED: case FC_WORKED_NO_WEIGHTS: {
-        c->T = CH03_T, c->d_model = CH03_D, c->n_heads = CH03_H;
-        c->weights = which == FC_WORKED;
-        LAB_REF(mha_new(&layer, CH03_D, CH03_H, 1));
-        LAB_REF(mha_set_weights(layer, ch03_eye, ch03_eye, ch03_eye, ch03_w_o));
-        c->x = lab_fresh(CH03_T * CH03_D, ch03_x);
-        char x[80], wo[120];
-        lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
-        lab_mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
-        snprintf(c->name, sizeof c->name,
-                 EN_ES("worked example of chapter 03, causal: X = %s, W_Q = W_K = W_V = I, "
-                       "W_O = %s%s",
-                       "ejemplo resuelto del capítulo 03, causal: X = %s, W_Q = W_K = W_V = I, "
-                       "W_O = %s%s"),
-                 x, wo, c->weights ? "" : ", weights = NULL");
-        break;
-    }
-    case FC_PLANTED: case FC_PLANTED_NO_WEIGHTS: {
-        c->T = P_T, c->d_model = P_D, c->n_heads = P_H;
-        c->weights = which == FC_PLANTED;
-        LAB_REF(mha_new(&layer, P_D, P_H, 1));
-        LAB_REF(planted_layer(layer));
-        double *x = lab_fresh(P_T * P_D, NULL);
-        planted_x(x);
-        c->x = x;
+    if (which == FC_WORKED || which == FC_WORKED_NO_WEIGHTS) {
+        layer = worked_case(c, which);
+    } else if (which == FC_PLANTED || which == FC_PLANTED_NO_WEIGHTS) {
+        layer = planted_case(c, which);
         what = EN_ES("chapter 03's eight tokens \"I work , you work , he ___\" through its "
                      "four planted heads, causal",
                      "los ocho tokens del capítulo 03 \"I work , you work , he ___\" por sus "
                      "cuatro cabezas plantadas, con máscara causal");
-        break;
-    }
-    case FC_1024: case FC_LONG: case FC_LONG_AGAIN: case FC_T1: case FC_FUTURE:
+    } else if (which >= FC_1024) {
         layer = random_causal(c, which);
-        break;
-    default: {
-        const layer_shape *s = &shapes[which];
-        c->T = s->T, c->d_model = s->d_model, c->n_heads = s->n_heads, c->weights = s->weights;
-        LAB_REF(mha_new(&layer, s->d_model, s->n_heads, s->seed));
-        int len;
-        if (s->set_std > 0) {
-            set_weights(layer, lab_normals(4 * (size_t)s->d_model * s->d_model, s->set_std,
-                                           100 + s->seed));
-            len = snprintf(extra, sizeof extra,
-                           EN_ES("weights set N(0, %g^2) (seed %d)",
-                                 "pesos fijados N(0, %g^2) (semilla %d)"),
-                           s->set_std, (int)(100 + s->seed));
-        } else {
-            len = snprintf(extra, sizeof extra,
-                           EN_ES("initial weights of MultiHeadAttention(%d, %d, seed %d)",
-                                 "pesos iniciales de MultiHeadAttention(%d, %d, semilla %d)"),
-                           s->d_model, s->n_heads, (int)s->seed);
-        }
-        snprintf(extra + len, sizeof extra - len,
-                 EN_ES(", x random (seed %d)", ", x aleatoria (semilla %d)"), (int)s->x_seed);
-        /* the prefix's part: the first 7 tokens of the 12 */
-        const double *x12 = lab_normals((size_t)shapes[FC_PREFIX].T * s->d_model, 2.0, s->x_seed);
-        c->x = lab_fresh((size_t)s->T * s->d_model, x12);
+    } else {        /* the prefix's part: x is the first 7 tokens of the 12 (lab_normals) */
+        layer = shape_layer(c, &shapes[which], extra, sizeof extra);
         what = which == FC_ONE_TOKEN ? EN_ES("one token", "un token")
              : which == FC_DK_ONE ? EN_ES("heads one column wide", "cabezas de una columna")
              : which == FC_PREFIX ? EN_ES("12 tokens", "12 tokens")
@@ -927,13 +898,7 @@ static void causal_case_make(causal_case *c, int which)
                                                "los 7 primeros de esos 12 tokens, solos")
              : "";
     }
-    }
-    c->d_k = c->d_model / c->n_heads;
-    size_t dd = (size_t)c->d_model * c->d_model;
-    c->w_qkv = lab_fresh(3 * dd, layer->w_qkv);
-    c->w_o = lab_fresh(dd, layer->w_o);
-    c->want_out = lab_fresh((size_t)c->T * c->d_model, NULL);
-    c->want_w = lab_fresh((size_t)c->n_heads * c->T * c->T, NULL);
+    take_layer(c, layer);
     mm_status st = mha_forward_causal(c->want_out, c->want_w, layer, c->x, c->T);
     mha_free(layer);
     if (st != MM_OK) lab_bug("the reference failed: %s", mm_last_error());
@@ -944,13 +909,7 @@ static void causal_case_make(causal_case *c, int which)
         if (fabs(c->want_out[e] - worked[e]) > 5e-5)
             lab_bug("the worked example gives out[%d][%d] = %.4f, not chapter 04's %.4f",
                     e / 4, e % 4, c->want_out[e], worked[e]);
-    if (what) {
-        size_t len = (size_t)snprintf(c->name, sizeof c->name, "%s%s%s", what,
-                                      what[0] && extra[0] ? "; " : "", extra);
-        if (len < sizeof c->name)
-            snprintf(c->name + len, sizeof c->name - len, ": T=%d d_model=%d n_heads=%d d_k=%d%s",
-                     c->T, c->d_model, c->n_heads, c->d_k, c->weights ? "" : ", weights = NULL");
-    }
+    case_name(c, what, extra);
 }
 
 /* the buffers of mha_forward_causal, in the order of the call */
@@ -959,56 +918,8 @@ static const char *const buf_name[N_BUFS] = { "out", "weights", "layer->w_qkv", 
                                               "x" };
 static const char *const arg_name[N_BUFS] = { "out", "weights", "layer", "layer", "x" };
 
-/* layer_kept - after a call of mha_forward_causal on a layer (d_model,
- * n_heads): what its struct held then (seen, from calls.c: layer.h) must
- * be what it held before; each field that changed is a failure that names
- * it */
-static void layer_kept(const lab_mat *seen, int d_model, int n_heads)
-{
-    const double *v = seen->p;
-    if (v[0] == LAB_UNWRITTEN) lab_bug("the driver did not say what the layer held");
-    static const char *const size_name[3] = { "d_model", "n_heads", "d_k" };
-    const double was[3] = { d_model, n_heads, d_model / n_heads };
-    bool changed = false;
-    for (int f = LAYER_D_MODEL; f <= LAYER_D_K; f++)
-        if (v[f] != was[f]) {
-            lab_fail(EN_ES("mha_forward_causal changed the layer it was given: layer->%s was "
-                           "%g before the call and is %g after it",
-                           "mha_forward_causal cambió la capa que recibió: layer->%s era %g "
-                           "antes de la llamada y es %g después"), size_name[f], was[f], v[f]);
-            changed = true;
-        }
-    for (int f = LAYER_W_QKV; f <= LAYER_W_O; f++)
-        if (v[f] != LAYER_SAME) {
-            lab_fail(EN_ES("mha_forward_causal changed the layer it was given: layer->%s "
-                           "pointed at the layer's weights before the call, and after it %s",
-                           "mha_forward_causal cambió la capa que recibió: layer->%s apuntaba "
-                           "a los pesos de la capa antes de la llamada, y después %s"),
-                     f == LAYER_W_QKV ? "w_qkv" : "w_o",
-                     v[f] == LAYER_NULL ? EN_ES("is NULL", "es NULL")
-                                        : EN_ES("points elsewhere", "apunta a otro sitio"));
-            changed = true;
-        }
-    if (changed)
-        lab_hint(EN_ES("the layer is a const mha *: the causal layer reads it and leaves it as "
-                       "it was - its sizes, its two pointers and the weights they point at - "
-                       "since the caller runs the same layer on the next sequence and frees it "
-                       "with mha_free. Keep what you work out in variables and buffers of your "
-                       "own",
-                       "la capa es un const mha *: la capa causal la lee y la deja como estaba "
-                       "- sus tamaños, sus dos punteros y los pesos a los que apuntan - porque "
-                       "quien llama usa la misma capa con la siguiente secuencia y la libera "
-                       "con mha_free. Guarda lo que calcules en variables y búferes tuyos"));
-}
-
-/* with_record - b[N_BUFS] and, after them, the record of the layer's struct
- * (layer.h) when a layer is passed, into all; the number of buffers */
-static int with_record(lab_mat *all[N_BUFS + 1], lab_mat *const b[N_BUFS])
-{
-    memcpy(all, b, N_BUFS * sizeof *b);
-    all[N_BUFS] = b[B_WQKV] ? lab_out("*layer", 1, LAYER_SEEN) : NULL;
-    return b[B_WQKV] ? N_BUFS + 1 : N_BUFS;
-}
+/* who reads the layer, in layer_kept's hint */
+static const char *const causal_reads[2] = { "the causal layer", "la capa causal" };
 
 /* causal_call - the learner's mha_forward_causal on case c: out[0] out,
  * out[1] weights (or NULL); the layer's struct read back after the call */
@@ -1020,9 +931,9 @@ static mm_status causal_call(const causal_case *c, lab_mat *out[2])
     lab_mat *b[N_BUFS] = { out[0], out[1], lab_in("layer->w_qkv", d, 3 * d, c->w_qkv),
                            lab_in("layer->w_o", d, d, c->w_o), lab_in("x", T, d, c->x) };
     lab_mat *all[N_BUFS + 1];
-    mm_status st = lab_call("mha_forward_causal", with_record(all, b), all, 3,
+    mm_status st = lab_call("mha_forward_causal", with_record(all, b, N_BUFS), all, 3,
                             (const long[3]){ T, d, H });
-    layer_kept(all[N_BUFS], d, H);
+    layer_kept(all[N_BUFS], "mha_forward_causal", causal_reads, d, H);
     return st;
 }
 
@@ -1129,6 +1040,52 @@ static void check_causal(int which)
 
 /* check_prefix - the learner's layer on 12 tokens and on their first 7: the
  * first 7 rows of out, and of each head's weights, must be the same */
+/* prefix_kept - the first P = 7 rows of out, and of each head's weights,
+ * of the 12 tokens (out12) must be those of the 7 alone (out7) */
+static void prefix_kept(const causal_case *all, const causal_case *part, lab_mat *const out12[2],
+                        lab_mat *const out7[2])
+{
+    int P = part->T, T = all->T, d = all->d_model, H = all->n_heads;
+    double scale = fmax(lab_scale(out7[0]->p, out7[0]->n), 1.0);
+    bool same = lab_close(out12[0]->p, out7[0]->p, (size_t)P * d, scale);
+    int bad_h = -1, bad_i = -1;
+    for (int h = 0; h < H && same; h++)
+        for (int i = 0; i < P && same; i++)
+            if (!lab_close(out12[1]->p + ((size_t)h * T + i) * T,
+                           out7[1]->p + ((size_t)h * P + i) * P, (size_t)P, 1.0))
+                same = false, bad_h = h, bad_i = i;
+    if (same) return;
+    int row = 0;
+    while (bad_h < 0 && row < P &&
+           lab_close(out12[0]->p + (size_t)row * d, out7[0]->p + (size_t)row * d,
+                     (size_t)d, scale))
+        row++;
+    if (bad_h >= 0)
+        lab_fail(EN_ES("the weights of token %d in head %d changed when tokens %d .. %d "
+                       "were appended: what token %d sees must not depend on the tokens "
+                       "after it",
+                       "los pesos del token %d en la cabeza %d cambiaron al añadir los "
+                       "tokens %d .. %d: lo que ve el token %d no debe depender de los "
+                       "tokens que vienen después"), bad_i, bad_h, P, T - 1, bad_i);
+    else
+        lab_fail(EN_ES("the output of token %d changed when tokens %d .. %d were "
+                       "appended (out[%d][0]: %.10g with 12 tokens, %.10g with the first "
+                       "7 alone): the future leaks into the past",
+                       "la salida del token %d cambió al añadir los tokens %d .. %d "
+                       "(out[%d][0]: %.10g con 12 tokens, %.10g con los 7 primeros "
+                       "solos): el futuro se filtra en el pasado"),
+                 row, P, T - 1, row, out12[0]->p[(size_t)row * d],
+                 out7[0]->p[(size_t)row * d]);
+    lab_hint(EN_ES("with the causal mask, token t sees tokens 0 .. t and nothing after, "
+                   "so appending tokens changes nothing before them (prefix invariance, "
+                   "what the key/value cache relies on): your mask lets a token see "
+                   "some that come after it",
+                   "con la máscara causal, el token t ve los tokens 0 .. t y nada más, "
+                   "así que añadir tokens no cambia nada antes de ellos (invariancia del "
+                   "prefijo, en la que se apoya la caché de keys y values): tu máscara "
+                   "deja que un token vea alguno de los que vienen después"));
+}
+
 static void check_prefix(int unused)
 {
     (void)unused;
@@ -1142,48 +1099,9 @@ static void check_prefix(int unused)
     lab_mat *out12[2], *out7[2];
     mm_status st12 = causal_call(&all, out12);
     mm_status st7 = causal_call(&part, out7);
-    int P = part.T, T = all.T, d = all.d_model, H = all.n_heads;
-    if (st12 == MM_OK && st7 == MM_OK) {
-        double scale = fmax(lab_scale(out7[0]->p, out7[0]->n), 1.0);
-        bool same = lab_close(out12[0]->p, out7[0]->p, (size_t)P * d, scale);
-        int bad_h = -1, bad_i = -1;
-        for (int h = 0; h < H && same; h++)
-            for (int i = 0; i < P && same; i++)
-                if (!lab_close(out12[1]->p + ((size_t)h * T + i) * T,
-                               out7[1]->p + ((size_t)h * P + i) * P, (size_t)P, 1.0))
-                    same = false, bad_h = h, bad_i = i;
-        if (!same) {
-            int row = 0;
-            while (bad_h < 0 && row < P &&
-                   lab_close(out12[0]->p + (size_t)row * d, out7[0]->p + (size_t)row * d,
-                             (size_t)d, scale))
-                row++;
-            if (bad_h >= 0)
-                lab_fail(EN_ES("the weights of token %d in head %d changed when tokens %d .. %d "
-                               "were appended: what token %d sees must not depend on the tokens "
-                               "after it",
-                               "los pesos del token %d en la cabeza %d cambiaron al añadir los "
-                               "tokens %d .. %d: lo que ve el token %d no debe depender de los "
-                               "tokens que vienen después"), bad_i, bad_h, P, T - 1, bad_i);
-            else
-                lab_fail(EN_ES("the output of token %d changed when tokens %d .. %d were "
-                               "appended (out[%d][0]: %.10g with 12 tokens, %.10g with the first "
-                               "7 alone): the future leaks into the past",
-                               "la salida del token %d cambió al añadir los tokens %d .. %d "
-                               "(out[%d][0]: %.10g con 12 tokens, %.10g con los 7 primeros "
-                               "solos): el futuro se filtra en el pasado"),
-                         row, P, T - 1, row, out12[0]->p[(size_t)row * d], out7[0]->p[(size_t)row * d]);
-            lab_hint(EN_ES("with the causal mask, token t sees tokens 0 .. t and nothing after, "
-                           "so appending tokens changes nothing before them (prefix invariance, "
-                           "what the key/value cache relies on): your mask lets a token see "
-                           "some that come after it",
-                           "con la máscara causal, el token t ve los tokens 0 .. t y nada más, "
-                           "así que añadir tokens no cambia nada antes de ellos (invariancia del "
-                           "prefijo, en la que se apoya la caché de keys y values): tu máscara "
-                           "deja que un token vea alguno de los que vienen después"));
-        }
-    }
-    const double *want12[2] = { all.want_out, all.want_w }, *want7[2] = { part.want_out, part.want_w };
+    if (st12 == MM_OK && st7 == MM_OK) prefix_kept(&all, &part, out12, out7);
+    const double *want12[2] = { all.want_out, all.want_w };
+    const double *want7[2] = { part.want_out, part.want_w };
     lab_case("%s", all.name);
     if (!lab_check_values(st12, 2, out12, want12, diagnose_causal, &all)) return;
     above_diagonal_zero(&all, out12[1]);
@@ -1215,9 +1133,10 @@ static void rooms_with(lab_mat *b[N_BUFS], const double *wqkv, const double *x)
 static bool causal_refused(lab_mat *const b[N_BUFS], long T, mm_status want, const char *when)
 {
     lab_mat *all[N_BUFS + 1];
-    bool right = call_refused_kept("mha_forward_causal", with_record(all, b), all, N_BUFS,
-                                   want == MM_EINVAL, 3, (const long[3]){ T, 2, 1 }, want, when);
-    if (all[N_BUFS]) layer_kept(all[N_BUFS], 2, 1);
+    int n_bufs = with_record(all, b, N_BUFS);
+    bool right = call_refused_kept("mha_forward_causal", n_bufs, all, N_BUFS, want == MM_EINVAL, 3,
+                                   (const long[3]){ T, 2, 1 }, want, when);
+    if (all[N_BUFS]) layer_kept(all[N_BUFS], "mha_forward_causal", causal_reads, 2, 1);
     return right;
 }
 

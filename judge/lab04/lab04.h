@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include "minimodel/attention/mask.h"
 #include "harness.h"
+#include "../lab03/layer_case.h"
 
 /* the four mask functions */
 typedef enum { FN_CAUSAL, FN_PADDING, FN_FROM_BOOL, FN_COMBINE } mask_fn;
@@ -26,18 +27,9 @@ typedef struct {
     double *want;               /* (T_q, T_k), the reference's */
 } mask_case;
 
-/* causal_case - one input of mha_forward_causal, and (from the reference)
- * its answer */
-typedef struct {
-    char name[300];             /* as messages show it */
-    int T, d_model, n_heads, d_k;
-    const double *x;            /* (T, d_model) */
-    const double *w_qkv;        /* (d_model, 3 d_model): the layer's, as mha_new packs it */
-    const double *w_o;          /* (d_model, d_model) */
-    bool weights;               /* the call passes a weights buffer (else NULL) */
-    double *want_out;           /* (T, d_model), the reference's */
-    double *want_w;             /* (n_heads, T, T), the reference's (even when weights is NULL) */
-} causal_case;
+/* causal_case - one input of mha_forward_causal (its bias NULL), and (from
+ * the reference) its answer */
+typedef mha_case causal_case;
 
 /* the known mistakes of each function (lab_diagnose): each prints the hint
  * of the mistake that explains the learner's outputs; ctx is a mask_case

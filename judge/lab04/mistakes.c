@@ -101,156 +101,196 @@ static bool mask_as(mask_way way, const mask_case *c, double *m)
     return true;
 }
 
-static void mask_hint(mask_way way, const mask_case *c)
+/* ---- the hints: one row per mistake ------------------------------------------------------- */
+
+/* when a row applies: always, or only to that function, or to length 0 */
+enum { W_ANY, W_CAUSAL, W_FROM_BOOL, W_NO_LENGTH };
+/* the values of a case a row's %s may show: none, length, length - 1, the
+ * mask read transposed (bias or other), the sum of row 0 of head 0's weights */
+enum { A_NONE, A_LENGTH, A_LENGTH_1, A_MATRIX, A_ROW0_SUM, N_ARGS };
+
+/* hint_row - a mistake's hint, and its name in a few words (several_hint),
+ * in English and Spanish; each %s of both filled, in order, from args */
+typedef struct {
+    int way;                    /* a mask_way, or an fc_way */
+    unsigned char when;
+    unsigned char args[3];
+    const char *name[2];
+    const char *text[2];
+} hint_row;
+
+/* mask_hints - the first row of a way that applies is its hint; "other
+ * read transposed" is "bias read transposed"'s row, with "other" for %s */
+static const hint_row mask_hints[] = {
+    { MK_OFF_BY_ONE, W_ANY, { 0 },
+      { "the diagonal hidden (j < i)", "la diagonal oculta (j < i)" },
+      { "your mask hides the diagonal: query i sees keys j < i, so a token does not see itself, "
+        "and row 0 sees nothing at all. The causal mask is 0 where j <= i: the past and the token "
+        "itself",
+        "tu máscara oculta la diagonal: la query i ve las keys j < i, así que un token no se ve a "
+        "sí mismo, y la fila 0 no ve nada. La máscara causal es 0 donde j <= i: el pasado y el "
+        "propio token" } },
+    { MK_TRANSPOSED, W_CAUSAL, { 0 },
+      { "the mask transposed (j >= i)", "la máscara traspuesta (j >= i)" },
+      { "your mask is transposed: query i sees keys j >= i - itself and the future, the very "
+        "tokens it must not see. Row i of the causal mask is 0 up to column i and -INFINITY after "
+        "it",
+        "tu máscara está traspuesta: la query i ve las keys j >= i - ella misma y el futuro, "
+        "justo los tokens que no debe ver. La fila i de la máscara causal es 0 hasta la columna i "
+        "y -INFINITY después" } },
+    { MK_TRANSPOSED, W_ANY, { 0 },
+      { "the table read transposed", "la tabla leída traspuesta" },
+      { "you read the table transposed, allowed[j][i] (allowed[j * T_q + i]) for element (i, j): "
+        "row i of allowed is query i, and its element j is allowed[i * T_k + j], as in bias",
+        "leíste la tabla traspuesta, allowed[j][i] (allowed[j * T_q + i]) para el elemento (i, "
+        "j): la fila i de allowed es la query i, y su elemento j es allowed[i * T_k + j], como en "
+        "bias" } },
+    { MK_LE_LENGTH, W_NO_LENGTH, { 0 },
+      { "one key too many (j <= length)", "una key de más (j <= length)" },
+      { "your mask shows length + 1 keys: key j is real when j < length, not j <= length (here "
+        "length = 0: no key is real, key 0 neither)",
+        "tu máscara muestra length + 1 keys: la key j es real cuando j < length, no j <= length "
+        "(aquí length = 0: ninguna key es real, tampoco la 0)" } },
+    { MK_LE_LENGTH, W_ANY, { A_LENGTH, A_LENGTH_1 },
+      { "one key too many (j <= length)", "una key de más (j <= length)" },
+      { "your mask shows length + 1 keys: key j is real when j < length, not j <= length (here "
+        "length = %s: keys 0 .. %s are real, the rest padding)",
+        "tu máscara muestra length + 1 keys: la key j es real cuando j < length, no j <= length "
+        "(aquí length = %s: las keys 0 .. %s son reales, el resto relleno)" } },
+    { MK_FROM_END, W_ANY, { 0 },
+      { "the real keys counted from the end",
+        "las keys reales contadas desde el final" },
+      { "you counted the real keys from the end: the first length keys (j < length) are the real "
+        "ones, and the padding comes after them",
+        "contaste las keys reales desde el final: las reales son las length primeras (j < "
+        "length), y el relleno viene después" } },
+    { MK_ROWS, W_ANY, { 0 },
+      { "queries hidden instead of keys",
+        "queries ocultas en vez de keys" },
+      { "your mask hides queries (rows i >= length) instead of keys (columns j >= length): the "
+        "padding keys are hidden from every query, so every row of the mask is the same",
+        "tu máscara oculta queries (filas i >= length) en vez de keys (columnas j >= length): las "
+        "keys de relleno se ocultan a todas las queries, así que todas las filas de la máscara "
+        "son iguales" } },
+    { MK_FLIPPED, W_FROM_BOOL, { 0 },
+      { "true and false swapped (nn.MultiheadAttention's convention)",
+        "true y false intercambiados (la convención de nn.MultiheadAttention)" },
+      { "your true hides and your false shows: that is the convention of PyTorch's "
+        "nn.MultiheadAttention (True = not allowed). Here, as in F.scaled_dot_product_attention, "
+        "allowed[i][j] true means that query i sees key j: bias 0; false: -INFINITY",
+        "tu true oculta y tu false muestra: esa es la convención de nn.MultiheadAttention de "
+        "PyTorch (True = no permitido). Aquí, como en F.scaled_dot_product_attention, "
+        "allowed[i][j] true significa que la query i ve la key j: sesgo 0; false: -INFINITY" } },
+    { MK_FLIPPED, W_ANY, { 0 },
+      { "0 and -INFINITY swapped", "0 y -INFINITY intercambiados" },
+      { "your convention is flipped: 0 where a key must be hidden and -INFINITY where it is "
+        "visible. In a bias, 0 means visible (nothing is added to the score) and -INFINITY hidden "
+        "(e^-inf = 0)",
+        "tu convención está al revés: 0 donde una key debe quedar oculta y -INFINITY donde es "
+        "visible. En un sesgo, 0 significa visible (no se suma nada a la puntuación) y -INFINITY "
+        "oculta (e^-inf = 0)" } },
+    { MK_NUMBERS, W_FROM_BOOL, { 0 },
+      { "1 and 0 as numbers", "1 y 0 como números" },
+      { "you copied the bools as numbers, 1 for true and 0 for false: the bias is 0 where allowed "
+        "is true and -INFINITY where it is false",
+        "copiaste los bool como números, 1 para true y 0 para false: el sesgo es 0 donde allowed "
+        "es true y -INFINITY donde es false" } },
+    { MK_NUMBERS, W_ANY, { 0 },
+      { "1 and 0 as numbers", "1 y 0 como números" },
+      { "you wrote the truth table as numbers, 1 where a key is visible and 0 where it is hidden "
+        "- a mask to multiply the scores by. A bias is added to the scores: 0 where visible, "
+        "-INFINITY where hidden (a score multiplied by 0 is not hidden: its weight is e^0 / sum)",
+        "escribiste la tabla de verdad como números, 1 donde una key es visible y 0 donde está "
+        "oculta - una máscara para multiplicar las puntuaciones. Un sesgo se suma a las "
+        "puntuaciones: 0 donde es visible, -INFINITY donde está oculta (una puntuación "
+        "multiplicada por 0 no queda oculta: su peso es e^0 / suma)" } },
+    { MK_ZEROS, W_ANY, { 0 },
+      { "0 everywhere", "0 en todas partes" },
+      { "your mask is 0 everywhere: it hides nothing. A hidden key needs -INFINITY (a score "
+        "multiplied by 0 is not hidden either: its weight is e^0 / sum)",
+        "tu máscara es 0 en todas partes: no oculta nada. Una key oculta necesita -INFINITY (una "
+        "puntuación multiplicada por 0 tampoco queda oculta: su peso es e^0 / suma)" } },
+    { MX_MULTIPLY, W_ANY, { 0 },
+      { "the product of the masks", "el producto de las máscaras" },
+      { "you multiplied the masks: 0 * -INFINITY is NaN, -INFINITY * -INFINITY is +INFINITY, and "
+        "finite biases multiply instead of adding. Masks combine by adding: -INFINITY plus "
+        "anything finite is -INFINITY",
+        "multiplicaste las máscaras: 0 * -INFINITY es NaN, -INFINITY * -INFINITY es +INFINITY, y "
+        "los sesgos finitos se multiplican en vez de sumarse. Las máscaras se combinan sumando: "
+        "-INFINITY más cualquier finito es -INFINITY" } },
+    { MX_MAX, W_ANY, { 0 },
+      { "the larger of the two", "el mayor de los dos" },
+      { "you took the larger of the two: max(0, -INFINITY) is 0, so a key hidden by one mask but "
+        "not by the other becomes visible - that is \"or\", not \"and\". Masks combine by "
+        "adding",
+        "tomaste el mayor de los dos: max(0, -INFINITY) es 0, así que una key oculta por una "
+        "máscara pero no por la otra se vuelve visible - eso es \"o\", no \"y\". Las "
+        "máscaras se combinan sumando" } },
+    { MX_MIN, W_ANY, { 0 },
+      { "the smaller of the two", "el menor de los dos" },
+      { "you took the smaller of the two: for masks of 0 and -INFINITY that is the same as "
+        "adding, but finite biases add up (1.5 + (-2) is -0.5, not -2): bias[e] += other[e]",
+        "tomaste el menor de los dos: con máscaras de 0 y -INFINITY es lo mismo que sumar, pero "
+        "los sesgos finitos se suman (1.5 + (-2) es -0.5, no -2): bias[e] += other[e]" } },
+    { MX_OVERWRITE, W_ANY, { 0 },
+      { "other copied into bias", "other copiado en bias" },
+      { "you copied other into bias: bias is one of the two masks, and the result is their sum, "
+        "bias[e] += other[e]",
+        "copiaste other en bias: bias es una de las dos máscaras, y el resultado es su suma, "
+        "bias[e] += other[e]" } },
+    { MX_UNCHANGED, W_ANY, { 0 },
+      { "bias left as it was", "bias dejado como estaba" },
+      { "bias is as it was: mask_combine writes the sum into bias itself, bias[e] += other[e]",
+        "bias está como estaba: mask_combine escribe la suma en el propio bias, bias[e] += "
+        "other[e]" } },
+    { MX_TRANSPOSED, W_ANY, { A_MATRIX, A_MATRIX, A_MATRIX },
+      { "%s read transposed", "%s leída traspuesta" },
+      { "you read %s transposed, %s[j][i] (%s[j * T_q + i]) for element (i, j): element (i, j) of "
+        "both masks is at the same index, i * T_k + j, and mask_combine adds them there, bias[e] "
+        "+= other[e]",
+        "leíste %s traspuesta, %s[j][i] (%s[j * T_q + i]) para el elemento (i, j): el elemento "
+        "(i, j) de las dos máscaras está en el mismo índice, i * T_k + j, y mask_combine los suma "
+        "ahí, bias[e] += other[e]" } },
+};
+
+/* row_for - the row of rows[] (of n) for way on a case of fn with length */
+static const hint_row *row_for(const hint_row *rows, size_t n, int way, int fn, int length)
 {
-    switch (way) {
-    case MK_OFF_BY_ONE:
-        lab_hint(EN_ES("your mask hides the diagonal: query i sees keys j < i, so a token does "
-                       "not see itself, and row 0 sees nothing at all. The causal mask is 0 "
-                       "where j <= i: the past and the token itself",
-                       "tu máscara oculta la diagonal: la query i ve las keys j < i, así que un "
-                       "token no se ve a sí mismo, y la fila 0 no ve nada. La máscara causal es "
-                       "0 donde j <= i: el pasado y el propio token"));
-        break;
-    case MK_TRANSPOSED:
-        if (c->fn == FN_CAUSAL)
-            lab_hint(EN_ES("your mask is transposed: query i sees keys j >= i - itself and the "
-                           "future, the very tokens it must not see. Row i of the causal mask "
-                           "is 0 up to column i and -INFINITY after it",
-                           "tu máscara está traspuesta: la query i ve las keys j >= i - ella "
-                           "misma y el futuro, justo los tokens que no debe ver. La fila i de "
-                           "la máscara causal es 0 hasta la columna i y -INFINITY después"));
-        else
-            lab_hint(EN_ES("you read the table transposed, allowed[j][i] (allowed[j * T_q + i]) "
-                           "for element (i, j): row i of allowed is query i, and its element j "
-                           "is allowed[i * T_k + j], as in bias",
-                           "leíste la tabla traspuesta, allowed[j][i] (allowed[j * T_q + i]) "
-                           "para el elemento (i, j): la fila i de allowed es la query i, y su "
-                           "elemento j es allowed[i * T_k + j], como en bias"));
-        break;
-    case MK_LE_LENGTH:
-        if (c->length == 0)
-            lab_hint(EN_ES("your mask shows length + 1 keys: key j is real when j < length, not "
-                           "j <= length (here length = 0: no key is real, key 0 neither)",
-                           "tu máscara muestra length + 1 keys: la key j es real cuando j < "
-                           "length, no j <= length (aquí length = 0: ninguna key es real, "
-                           "tampoco la 0)"));
-        else
-            lab_hint(EN_ES("your mask shows length + 1 keys: key j is real when j < length, not "
-                           "j <= length (here length = %d: keys 0 .. %d are real, the rest "
-                           "padding)",
-                           "tu máscara muestra length + 1 keys: la key j es real cuando j < "
-                           "length, no j <= length (aquí length = %d: las keys 0 .. %d son "
-                           "reales, el resto relleno)"), c->length, c->length - 1);
-        break;
-    case MK_FROM_END:
-        lab_hint(EN_ES("you counted the real keys from the end: the first length keys (j < "
-                       "length) are the real ones, and the padding comes after them",
-                       "contaste las keys reales desde el final: las reales son las length "
-                       "primeras (j < length), y el relleno viene después"));
-        break;
-    case MK_ROWS:
-        lab_hint(EN_ES("your mask hides queries (rows i >= length) instead of keys (columns "
-                       "j >= length): the padding keys are hidden from every query, so every "
-                       "row of the mask is the same",
-                       "tu máscara oculta queries (filas i >= length) en vez de keys (columnas "
-                       "j >= length): las keys de relleno se ocultan a todas las queries, así "
-                       "que todas las filas de la máscara son iguales"));
-        break;
-    case MK_FLIPPED:
-        if (c->fn == FN_FROM_BOOL)
-            lab_hint(EN_ES("your true hides and your false shows: that is the convention of "
-                           "PyTorch's nn.MultiheadAttention (True = not allowed). Here, as in "
-                           "F.scaled_dot_product_attention, allowed[i][j] true means that query "
-                           "i sees key j: bias 0; false: -INFINITY",
-                           "tu true oculta y tu false muestra: esa es la convención de "
-                           "nn.MultiheadAttention de PyTorch (True = no permitido). Aquí, como "
-                           "en F.scaled_dot_product_attention, allowed[i][j] true significa que "
-                           "la query i ve la key j: sesgo 0; false: -INFINITY"));
-        else
-            lab_hint(EN_ES("your convention is flipped: 0 where a key must be hidden and "
-                           "-INFINITY where it is visible. In a bias, 0 means visible (nothing "
-                           "is added to the score) and -INFINITY hidden (e^-inf = 0)",
-                           "tu convención está al revés: 0 donde una key debe quedar oculta y "
-                           "-INFINITY donde es visible. En un sesgo, 0 significa visible (no se "
-                           "suma nada a la puntuación) y -INFINITY oculta (e^-inf = 0)"));
-        break;
-    case MK_NUMBERS:
-        if (c->fn == FN_FROM_BOOL)
-            lab_hint(EN_ES("you copied the bools as numbers, 1 for true and 0 for false: the "
-                           "bias is 0 where allowed is true and -INFINITY where it is false",
-                           "copiaste los bool como números, 1 para true y 0 para false: el "
-                           "sesgo es 0 donde allowed es true y -INFINITY donde es false"));
-        else
-            lab_hint(EN_ES("you wrote the truth table as numbers, 1 where a key is visible and 0 "
-                           "where it is hidden - a mask to multiply the scores by. A bias is "
-                           "added to the scores: 0 where visible, -INFINITY where hidden (a "
-                           "score multiplied by 0 is not hidden: its weight is e^0 / sum)",
-                           "escribiste la tabla de verdad como números, 1 donde una key es "
-                           "visible y 0 donde está oculta - una máscara para multiplicar las "
-                           "puntuaciones. Un sesgo se suma a las puntuaciones: 0 donde es "
-                           "visible, -INFINITY donde está oculta (una puntuación multiplicada "
-                           "por 0 no queda oculta: su peso es e^0 / suma)"));
-        break;
-    case MK_ZEROS:
-        lab_hint(EN_ES("your mask is 0 everywhere: it hides nothing. A hidden key needs "
-                       "-INFINITY (a score multiplied by 0 is not hidden either: its weight is "
-                       "e^0 / sum)",
-                       "tu máscara es 0 en todas partes: no oculta nada. Una key oculta "
-                       "necesita -INFINITY (una puntuación multiplicada por 0 tampoco queda "
-                       "oculta: su peso es e^0 / suma)"));
-        break;
-    case MX_MULTIPLY:
-        lab_hint(EN_ES("you multiplied the masks: 0 * -INFINITY is NaN, -INFINITY * -INFINITY "
-                       "is +INFINITY, and finite biases multiply instead of adding. Masks "
-                       "combine by adding: -INFINITY plus anything finite is -INFINITY",
-                       "multiplicaste las máscaras: 0 * -INFINITY es NaN, -INFINITY * "
-                       "-INFINITY es +INFINITY, y los sesgos finitos se multiplican en vez de "
-                       "sumarse. Las máscaras se combinan sumando: -INFINITY más cualquier "
-                       "finito es -INFINITY"));
-        break;
-    case MX_MAX:
-        lab_hint(EN_ES("you took the larger of the two: max(0, -INFINITY) is 0, so a key hidden "
-                       "by one mask but not by the other becomes visible - that is \"or\", not "
-                       "\"and\". Masks combine by adding",
-                       "tomaste el mayor de los dos: max(0, -INFINITY) es 0, así que una key "
-                       "oculta por una máscara pero no por la otra se vuelve visible - eso es "
-                       "\"o\", no \"y\". Las máscaras se combinan sumando"));
-        break;
-    case MX_MIN:
-        lab_hint(EN_ES("you took the smaller of the two: for masks of 0 and -INFINITY that is "
-                       "the same as adding, but finite biases add up (1.5 + (-2) is -0.5, not "
-                       "-2): bias[e] += other[e]",
-                       "tomaste el menor de los dos: con máscaras de 0 y -INFINITY es lo mismo "
-                       "que sumar, pero los sesgos finitos se suman (1.5 + (-2) es -0.5, no "
-                       "-2): bias[e] += other[e]"));
-        break;
-    case MX_OVERWRITE:
-        lab_hint(EN_ES("you copied other into bias: bias is one of the two masks, and the "
-                       "result is their sum, bias[e] += other[e]",
-                       "copiaste other en bias: bias es una de las dos máscaras, y el "
-                       "resultado es su suma, bias[e] += other[e]"));
-        break;
-    case MX_UNCHANGED:
-        lab_hint(EN_ES("bias is as it was: mask_combine writes the sum into bias itself, "
-                       "bias[e] += other[e]",
-                       "bias está como estaba: mask_combine escribe la suma en el propio "
-                       "bias, bias[e] += other[e]"));
-        break;
-    case MX_TRANSPOSED: case MX_OTHER_TRANSPOSED: {
-        const char *m = way == MX_TRANSPOSED ? "bias" : "other";
-        lab_hint(EN_ES("you read %s transposed, %s[j][i] (%s[j * T_q + i]) for element (i, j): "
-                       "element (i, j) of both masks is at the same index, i * T_k + j, and "
-                       "mask_combine adds them there, bias[e] += other[e]",
-                       "leíste %s traspuesta, %s[j][i] (%s[j * T_q + i]) para el elemento "
-                       "(i, j): el elemento (i, j) de las dos máscaras está en el mismo índice, "
-                       "i * T_k + j, y mask_combine los suma ahí, bias[e] += other[e]"),
-                 m, m, m);
-        break;
+    for (size_t i = 0; i < n; i++) {
+        int when = rows[i].when;
+        if (rows[i].way == way && (when == W_ANY || (when == W_CAUSAL && fn == FN_CAUSAL) ||
+                                   (when == W_FROM_BOOL && fn == FN_FROM_BOOL) ||
+                                   (when == W_NO_LENGTH && length == 0)))
+            return &rows[i];
     }
-    default:
-        break;
+    lab_bug("no hint for mistake %d", way);
+}
+
+/* row_say - row r's hint (name false), or its name in a string that lives
+ * until the check ends (returned), its %s filled from val[] */
+static const char *row_say(const hint_row *r, bool name, const char *const val[N_ARGS])
+{
+    const char *a = val[r->args[0]], *b = val[r->args[1]], *c = val[r->args[2]];
+    if (!name) {
+        lab_hint(r->text[lab_es()], a, b, c);
+        return NULL;
     }
+    char *s = lab_temp(160);
+    snprintf(s, 160, r->name[lab_es()], a, b, c);
+    return s;
+}
+
+/* mask_say - the hint (name false) or the name of one way, on case c */
+static const char *mask_say(mask_way way, const mask_case *c, bool name)
+{
+    char length[24], length_1[24];
+    snprintf(length, sizeof length, "%d", c->length);
+    snprintf(length_1, sizeof length_1, "%d", c->length - 1);
+    const char *val[N_ARGS] = { "", length, length_1, way == MX_OTHER_TRANSPOSED ? "other" : "bias",
+                                "" };
+    if (way == MX_OTHER_TRANSPOSED) way = MX_TRANSPOSED;
+    return row_say(row_for(mask_hints, sizeof mask_hints / sizeof mask_hints[0], way, c->fn,
+                           c->length), name, val);
 }
 
 static const mask_way mask_tried[] = {
@@ -274,42 +314,6 @@ static bool finite_hidden(const double *got, const double *want, size_t n, doubl
         }
     }
     return any;
-}
-
-/* mask_name - a mistake in a few words, when several give the same mask */
-static const char *mask_name(mask_way way, const mask_case *c)
-{
-    switch (way) {
-    case MK_OFF_BY_ONE: return EN_ES("the diagonal hidden (j < i)", "la diagonal oculta (j < i)");
-    case MK_TRANSPOSED:
-        return c->fn == FN_CAUSAL ? EN_ES("the mask transposed (j >= i)",
-                                          "la máscara traspuesta (j >= i)")
-                                  : EN_ES("the table read transposed",
-                                          "la tabla leída traspuesta");
-    case MK_LE_LENGTH: return EN_ES("one key too many (j <= length)",
-                                    "una key de más (j <= length)");
-    case MK_FROM_END: return EN_ES("the real keys counted from the end",
-                                   "las keys reales contadas desde el final");
-    case MK_ROWS: return EN_ES("queries hidden instead of keys",
-                               "queries ocultas en vez de keys");
-    case MK_FLIPPED:
-        return c->fn == FN_FROM_BOOL ? EN_ES("true and false swapped (nn.MultiheadAttention's "
-                                             "convention)",
-                                             "true y false intercambiados (la convención de "
-                                             "nn.MultiheadAttention)")
-                                     : EN_ES("0 and -INFINITY swapped",
-                                             "0 y -INFINITY intercambiados");
-    case MK_NUMBERS: return EN_ES("1 and 0 as numbers", "1 y 0 como números");
-    case MK_ZEROS: return EN_ES("0 everywhere", "0 en todas partes");
-    case MX_MULTIPLY: return EN_ES("the product of the masks", "el producto de las máscaras");
-    case MX_MAX: return EN_ES("the larger of the two", "el mayor de los dos");
-    case MX_MIN: return EN_ES("the smaller of the two", "el menor de los dos");
-    case MX_OVERWRITE: return EN_ES("other copied into bias", "other copiado en bias");
-    case MX_UNCHANGED: return EN_ES("bias left as it was", "bias dejado como estaba");
-    case MX_TRANSPOSED: return EN_ES("bias read transposed", "bias leída traspuesta");
-    case MX_OTHER_TRANSPOSED: return EN_ES("other read transposed", "other leída traspuesta");
-    default: return "?";
-    }
 }
 
 /* several_hint - more than one known mistake gives the learner's result on
@@ -343,10 +347,10 @@ static void mask_catalogue(const double *got, const double *want, double scale,
         if (!mask_as(mask_tried[i], c, mine)) continue;
         if (lab_explained_same(1, g, w, m, &n, scale)) {
             fit[n_fit] = mask_tried[i];
-            names[n_fit++] = mask_name(mask_tried[i], c);
+            names[n_fit++] = mask_say(mask_tried[i], c, true);
         }
     }
-    if (n_fit == 1) mask_hint(fit[0], c);
+    if (n_fit == 1) mask_say(fit[0], c, false);
     if (n_fit > 1) several_hint(names, n_fit);
     if (n_fit) return;
     double v = 0.0;
@@ -432,7 +436,7 @@ bool combine_status_hint(const mask_case *c, mm_status want, mm_status got)
                            "bias%s + other%s = %g + %g desborda, y tu mask_combine no lo vio: "
                            "una lectura traspuesta nunca suma esos dos"),
                      here, here, c->bias0[e], c->other[e]);
-        mask_hint(ways[w], c);
+        mask_say(ways[w], c, false);
         return true;
     }
     return false;
@@ -556,105 +560,83 @@ static bool fc_as(fc_way way, const causal_case *c, double *out, double *w)
     return true;
 }
 
-static void fc_hint(fc_way way, const causal_case *c, const double *w)
-{
-    switch (way) {
-    case FC_NO_MASK:
-        lab_hint(EN_ES("your mha_forward_causal gives what mha_forward gives with no mask at "
-                       "all (a NULL bias, a bias of 0, or hidden scores multiplied by 0): "
-                       "every token sees the tokens after it. Build the causal mask - 0 where "
-                       "j <= i, -INFINITY where j > i - and pass it as mha_forward's bias",
-                       "tu mha_forward_causal da lo que da mha_forward sin ninguna máscara (un "
-                       "sesgo NULL, un sesgo de 0, o las puntuaciones ocultas multiplicadas por "
-                       "0): cada token ve los tokens que vienen después. Construye la máscara "
-                       "causal - 0 donde j <= i, -INFINITY donde j > i - y pásala como el sesgo "
-                       "de mha_forward"));
-        break;
-    case FC_OFF_BY_ONE:
-        lab_hint(EN_ES("your causal mask hides the diagonal too (j < i visible instead of "
-                       "j <= i): a token does not see itself, and token 0 sees nothing - its "
-                       "weights and its output row are 0",
-                       "tu máscara causal oculta también la diagonal (visibles j < i en vez de "
-                       "j <= i): un token no se ve a sí mismo, y el token 0 no ve nada - sus "
-                       "pesos y su fila de salida son 0"));
-        break;
-    case FC_OFF_BY_ONE_NAN:
-        lab_hint(EN_ES("row 0 is NaN: your mask hides every key from token 0 (j < i instead of "
-                       "j <= i: a token must see itself), and your softmax computes -inf - "
-                       "(-inf) = NaN on a row whose every key is hidden. Fix the mask; and a "
-                       "softmax over a row that sees nothing must give weights 0, not NaN - "
-                       "chapter 02's softmax_row and sdpa do, and so does mha_forward",
-                       "la fila 0 es NaN: tu máscara oculta todas las keys al token 0 (j < i "
-                       "en vez de j <= i: un token tiene que verse a sí mismo), y tu softmax "
-                       "calcula -inf - (-inf) = NaN en una fila con todas sus keys ocultas. "
-                       "Arregla la máscara; y un softmax sobre una fila que no ve nada debe dar "
-                       "pesos 0, no NaN - softmax_row y sdpa del capítulo 02 lo hacen, y "
-                       "mha_forward también"));
-        break;
-    case FC_TRANSPOSED:
-        lab_hint(EN_ES("your causal mask is transposed: token i sees keys j >= i - itself and "
-                       "the future - instead of j <= i",
-                       "tu máscara causal está traspuesta: el token i ve las keys j >= i - él "
-                       "mismo y el futuro - en vez de j <= i"));
-        break;
-    case FC_FLIPPED:
-        lab_hint(EN_ES("your mask's convention is flipped: 0 where a key must be hidden and "
-                       "-INFINITY where it is visible - token i sees only the tokens after it, "
-                       "and the last token sees nothing",
-                       "la convención de tu máscara está al revés: 0 donde una key debe "
-                       "quedar oculta y -INFINITY donde es visible - el token i solo ve los "
-                       "tokens posteriores, y el último no ve nada"));
-        break;
-    case FC_AFTER_SOFTMAX: {
-        double sum = 0.0;
-        for (int j = 0; j < c->T; j++) sum += w[j];
-        lab_hint(EN_ES("you masked after the softmax: the weights were computed over every key, "
-                       "the future included, and the hidden ones then set to 0 - so a row no "
-                       "longer sums to 1 (row 0 of head 0 sums to %.4f), and what token t gets "
-                       "still depends on the tokens after it, through the softmax's "
-                       "denominator. The mask goes into the scores, before the softmax: "
-                       "mha_forward's bias",
-                       "aplicaste la máscara después del softmax: los pesos se calcularon "
-                       "sobre todas las keys, el futuro incluido, y después las ocultas se "
-                       "pusieron a 0 - así que una fila ya no suma 1 (la fila 0 de la cabeza 0 "
-                       "suma %.4f), y lo que recibe el token t sigue dependiendo de los tokens "
-                       "posteriores, por el denominador del softmax. La máscara va en las "
-                       "puntuaciones, antes del softmax: el sesgo de mha_forward"), sum);
-        break;
-    }
-    case FC_MULTIPLY:
-        lab_hint(EN_ES("you multiplied the hidden scores by 0 (a 0/1 mask times the scores): "
-                       "a score of 0 still gets the weight e^0 / sum, so every token still sees "
-                       "the future. Hidden means a score of -INFINITY: add the mask, 0 or "
-                       "-INFINITY, to the scores (mha_forward's bias)",
-                       "multiplicaste por 0 las puntuaciones ocultas (una máscara de 0 y 1 por "
-                       "las puntuaciones): una puntuación de 0 sigue recibiendo el peso e^0 / "
-                       "suma, así que cada token sigue viendo el futuro. Oculta significa una "
-                       "puntuación de -INFINITY: suma la máscara, 0 o -INFINITY, a las "
-                       "puntuaciones (el sesgo de mha_forward)"));
-        break;
-    default:
-        break;
-    }
-}
+static const hint_row fc_hints[] = {
+    { FC_NO_MASK, W_ANY, { 0 },
+      { "no mask at all", "ninguna máscara" },
+      { "your mha_forward_causal gives what mha_forward gives with no mask at all (a NULL bias, a "
+        "bias of 0, or hidden scores multiplied by 0): every token sees the tokens after it. "
+        "Build the causal mask - 0 where j <= i, -INFINITY where j > i - and pass it as "
+        "mha_forward's bias",
+        "tu mha_forward_causal da lo que da mha_forward sin ninguna máscara (un sesgo NULL, un "
+        "sesgo de 0, o las puntuaciones ocultas multiplicadas por 0): cada token ve los tokens "
+        "que vienen después. Construye la máscara causal - 0 donde j <= i, -INFINITY donde j > i "
+        "- y pásala como el sesgo de mha_forward" } },
+    { FC_OFF_BY_ONE, W_ANY, { 0 },
+      { "the diagonal hidden (j < i)", "la diagonal oculta (j < i)" },
+      { "your causal mask hides the diagonal too (j < i visible instead of j <= i): a token does "
+        "not see itself, and token 0 sees nothing - its weights and its output row are 0",
+        "tu máscara causal oculta también la diagonal (visibles j < i en vez de j <= i): un token "
+        "no se ve a sí mismo, y el token 0 no ve nada - sus pesos y su fila de salida son 0" } },
+    { FC_OFF_BY_ONE_NAN, W_ANY, { 0 },
+      { "the diagonal hidden and NaN on the row that sees nothing",
+        "la diagonal oculta y NaN en la fila que no ve nada" },
+      { "row 0 is NaN: your mask hides every key from token 0 (j < i instead of j <= i: a token "
+        "must see itself), and your softmax computes -inf - (-inf) = NaN on a row whose every key "
+        "is hidden. Fix the mask; and a softmax over a row that sees nothing must give weights 0, "
+        "not NaN - chapter 02's softmax_row and sdpa do, and so does mha_forward",
+        "la fila 0 es NaN: tu máscara oculta todas las keys al token 0 (j < i en vez de j <= i: "
+        "un token tiene que verse a sí mismo), y tu softmax calcula -inf - (-inf) = NaN en una "
+        "fila con todas sus keys ocultas. Arregla la máscara; y un softmax sobre una fila que no "
+        "ve nada debe dar pesos 0, no NaN - softmax_row y sdpa del capítulo 02 lo hacen, y "
+        "mha_forward también" } },
+    { FC_TRANSPOSED, W_ANY, { 0 },
+      { "the mask transposed (j >= i)", "la máscara traspuesta (j >= i)" },
+      { "your causal mask is transposed: token i sees keys j >= i - itself and the future - "
+        "instead of j <= i",
+        "tu máscara causal está traspuesta: el token i ve las keys j >= i - él mismo y el futuro "
+        "- en vez de j <= i" } },
+    { FC_FLIPPED, W_ANY, { 0 },
+      { "0 and -INFINITY swapped", "0 y -INFINITY intercambiados" },
+      { "your mask's convention is flipped: 0 where a key must be hidden and -INFINITY where it "
+        "is visible - token i sees only the tokens after it, and the last token sees nothing",
+        "la convención de tu máscara está al revés: 0 donde una key debe quedar oculta y "
+        "-INFINITY donde es visible - el token i solo ve los tokens posteriores, y el último no "
+        "ve nada" } },
+    { FC_AFTER_SOFTMAX, W_ANY, { A_ROW0_SUM },
+      { "the mask after the softmax", "la máscara después del softmax" },
+      { "you masked after the softmax: the weights were computed over every key, the future "
+        "included, and the hidden ones then set to 0 - so a row no longer sums to 1 (row 0 of "
+        "head 0 sums to %s), and what token t gets still depends on the tokens after it, through "
+        "the softmax's denominator. The mask goes into the scores, before the softmax: "
+        "mha_forward's bias",
+        "aplicaste la máscara después del softmax: los pesos se calcularon sobre todas las keys, "
+        "el futuro incluido, y después las ocultas se pusieron a 0 - así que una fila ya no suma "
+        "1 (la fila 0 de la cabeza 0 suma %s), y lo que recibe el token t sigue dependiendo de "
+        "los tokens posteriores, por el denominador del softmax. La máscara va en las "
+        "puntuaciones, antes del softmax: el sesgo de mha_forward" } },
+    { FC_MULTIPLY, W_ANY, { 0 },
+      { "the hidden scores multiplied by 0",
+        "las puntuaciones ocultas multiplicadas por 0" },
+      { "you multiplied the hidden scores by 0 (a 0/1 mask times the scores): a score of 0 still "
+        "gets the weight e^0 / sum, so every token still sees the future. Hidden means a score of "
+        "-INFINITY: add the mask, 0 or -INFINITY, to the scores (mha_forward's bias)",
+        "multiplicaste por 0 las puntuaciones ocultas (una máscara de 0 y 1 por las "
+        "puntuaciones): una puntuación de 0 sigue recibiendo el peso e^0 / suma, así que cada "
+        "token sigue viendo el futuro. Oculta significa una puntuación de -INFINITY: suma la "
+        "máscara, 0 o -INFINITY, a las puntuaciones (el sesgo de mha_forward)" } },
+};
 
-static const char *fc_name(fc_way way)
+/* fc_say - the hint (name false) or the name of one way, on case c whose
+ * weights w that way gives */
+static const char *fc_say(fc_way way, const causal_case *c, const double *w, bool name)
 {
-    switch (way) {
-    case FC_NO_MASK: return EN_ES("no mask at all", "ninguna máscara");
-    case FC_OFF_BY_ONE: return EN_ES("the diagonal hidden (j < i)", "la diagonal oculta (j < i)");
-    case FC_OFF_BY_ONE_NAN: return EN_ES("the diagonal hidden and NaN on the row that sees "
-                                         "nothing",
-                                         "la diagonal oculta y NaN en la fila que no ve nada");
-    case FC_TRANSPOSED: return EN_ES("the mask transposed (j >= i)",
-                                     "la máscara traspuesta (j >= i)");
-    case FC_FLIPPED: return EN_ES("0 and -INFINITY swapped", "0 y -INFINITY intercambiados");
-    case FC_AFTER_SOFTMAX: return EN_ES("the mask after the softmax",
-                                        "la máscara después del softmax");
-    case FC_MULTIPLY: return EN_ES("the hidden scores multiplied by 0",
-                                   "las puntuaciones ocultas multiplicadas por 0");
-    default: return "?";
-    }
+    double sum = 0.0;
+    for (int j = 0; j < c->T; j++) sum += w[j];
+    char row0[32];
+    snprintf(row0, sizeof row0, "%.4f", sum);
+    const char *val[N_ARGS] = { "", "", "", "", row0 };
+    return row_say(row_for(fc_hints, sizeof fc_hints / sizeof fc_hints[0], way, -1, -1), name,
+                   val);
 }
 
 static const fc_way fc_tried[] = {
@@ -721,10 +703,10 @@ void diagnose_causal(const double *const got[], const double *const want[], doub
         if (!fc_as(fc_tried[i], c, out, w)) continue;
         if (lab_explained_same(n, got, want, mine, len, scale)) {
             if (n_fit == 0) first = fc_tried[i], memcpy(first_w, w, len[1] * sizeof *w);
-            names[n_fit++] = fc_name(fc_tried[i]);
+            names[n_fit++] = fc_say(fc_tried[i], c, w, true);
         }
     }
-    if (n_fit == 1) fc_hint(first, c, first_w);
+    if (n_fit == 1) fc_say(first, c, first_w, false);
     if (n_fit > 1) several_hint(names, n_fit);
     if (n_fit) return;
     if (c->weights && lab_all_same(got[0], want[0], len[0], scale)) {
