@@ -236,6 +236,20 @@ static void roof_operands(int t, int d)
     roof_t = t;  roof_d = d;
 }
 
+/* map_the_pool - OpenBLAS maps its buffer pool at its first call that
+ * needs it, once for the process: here, so that no forward pass is charged
+ * with it (pool says how much of it the calls touch). Not a small product:
+ * OpenBLAS's small-matrix kernels (SkylakeX) use no pool */
+static void map_the_pool(void)
+{
+    enum { N = 256 };
+    double *a = doubles(N * N), *b = doubles(N * 3 * N), *c = doubles(N * 3 * N);
+    for (size_t i = 0; i < N * N; i++) a[i] = 0.5;
+    for (size_t i = 0; i < N * 3 * N; i++) b[i] = 0.25;
+    qkv_dgemm(c, a, b, N, N);
+    free(a);  free(b);  free(c);
+}
+
 /* roof - cblas_dgemm alone at the shape of X W_QKV. With n > 0, one
  * sample: n calls back to back (bench.py takes one in each round, beside
  * the layer's). Without: on its own, samples of about 10 ms (one call, if a
@@ -317,13 +331,6 @@ static int the_allocation_counter_counts(void)
     return 0;
 }
 
-/* map_pages - n private anonymous pages, readable and writable */
-static char *map_pages(size_t n, size_t page)
-{
-    return mmap(NULL, n * page, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-}
-
 /* the_mmap_counter_counts - 16 pages and 4 more mapped, 3 touched, the 16
  * unmapped; 0 if the counter and the pool say so, else 1 and why */
 static int the_mmap_counter_counts(void)
@@ -331,7 +338,10 @@ static int the_mmap_counter_counts(void)
     size_t page = (size_t)sysconf(_SC_PAGESIZE), res0, res1, res2;
     size_t mapped0 = alloc_count_mapped(&res0);
     alloc_count_start();
-    char *m1 = map_pages(16, page), *m2 = map_pages(4, page);
+    char *m1 = mmap(NULL, 16 * page, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *m2 = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m1 != MAP_FAILED) { m1[0] = 1;  m1[5 * page] = 1;  m1[15 * page] = 1; }
     size_t mapped1 = alloc_count_mapped(&res1);
     if (m1 != MAP_FAILED) munmap(m1, 16 * page);
@@ -432,22 +442,6 @@ static int projections(int t)
     free(q2);  free(k2);  free(v2);
     return 0;
 }
-
-#ifdef MM_BLAS_OPENBLAS
-/* map_the_pool - OpenBLAS maps its buffer pool at its first call that
- * needs it, once for the process: here, so that no forward pass is charged
- * with it (pool says how much of it the calls touch). Not a small product:
- * OpenBLAS's small-matrix kernels (SkylakeX) use no pool */
-static void map_the_pool(void)
-{
-    enum { N = 256 };
-    double *a = doubles(N * N), *b = doubles(N * 3 * N), *c = doubles(N * 3 * N);
-    for (size_t i = 0; i < N * N; i++) a[i] = 0.5;
-    for (size_t i = 0; i < N * 3 * N; i++) b[i] = 0.25;
-    qkv_dgemm(c, a, b, N, N);
-    free(a);  free(b);  free(c);
-}
-#endif
 
 /* answer - one command line; 0 for quit, 1 for the next line */
 static int answer(const char *line)
