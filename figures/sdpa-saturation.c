@@ -61,6 +61,7 @@ static summary summarise(double *x, int n)
 }
 
 static int d_k[N_DK];                  /* 1, 2, 4, ..., D_K_MAX */
+/* (N_DK, N_SEEDS): the largest weight of each row, without and with the scale */
 static double top_unscaled[N_DK][N_SEEDS], top_scaled[N_DK][N_SEEDS];
 static summary un[N_DK], sc[N_DK];      /* per d_k: unscaled, scaled */
 

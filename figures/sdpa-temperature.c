@@ -78,18 +78,17 @@ static void print_the_scores(void)
 static void print_the_weights(int t)
 {
     const char *tau = TAU_NAMES[t];
-    double hi = 0.0, lo = 1.0, dev = 0.0, sum = 0.0;
-    int arg = 0;
+    double lo = 1.0, dev = 0.0, sum = 0.0;
+    int arg = argmax(a[t], T);
     for (int j = 0; j < T; j++) {
         printf("w_tau%s_%d=%.10f\n", tau, j, a[t][j]);
-        if (a[t][j] > hi) { hi = a[t][j]; arg = j; }
         lo = fmin(lo, a[t][j]);
         dev = fmax(dev, fabs(a[t][j] - 1.0 / T));
         sum += a[t][j];
     }
     printf("max_w_tau%s=%.10f\nargmax_tau%s=%d\nmin_w_tau%s=%.10f\n"
            "max_dev_uniform_tau%s=%.10f\nrowsum_tau%s=%.17g\n",
-           tau, hi, tau, arg, tau, lo, tau, dev, tau, sum);
+           tau, a[t][arg], tau, arg, tau, lo, tau, dev, tau, sum);
 }
 
 /* print_the_sdpa_check - how far a at tau = 1 is from sdpa's weights of
