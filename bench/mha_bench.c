@@ -236,6 +236,20 @@ static void roof_operands(int t, int d)
     roof_t = t;  roof_d = d;
 }
 
+/* map_the_pool - OpenBLAS maps its buffer pool at its first call that
+ * needs it, once for the process: here, so that no forward pass is charged
+ * with it (pool says how much of it the calls touch). Not a small product:
+ * OpenBLAS's small-matrix kernels (SkylakeX) use no pool */
+static void map_the_pool(void)
+{
+    enum { N = 256 };
+    double *a = doubles(N * N), *b = doubles(N * 3 * N), *c = doubles(N * 3 * N);
+    for (size_t i = 0; i < N * N; i++) a[i] = 0.5;
+    for (size_t i = 0; i < N * 3 * N; i++) b[i] = 0.25;
+    qkv_dgemm(c, a, b, N, N);
+    free(a);  free(b);  free(c);
+}
+
 /* roof - cblas_dgemm alone at the shape of X W_QKV. With n > 0, one
  * sample: n calls back to back (bench.py takes one in each round, beside
  * the layer's). Without: on its own, samples of about 10 ms (one call, if a
@@ -289,9 +303,12 @@ static void cmd_pool(void)
 
 /* ---- the self-test: the counter counts, the comparison can fail ------------- */
 void *volatile bench_keep;          /* the compiler may not drop the calls */
-static int self_test(void)
+
+/* the_allocation_counter_counts - a (1000, then 2000 by realloc), b (300),
+ * c (100), all freed: peak 2300, 4 blocks (realloc counts one), none left;
+ * 0 if so, else 1 and why */
+static int the_allocation_counter_counts(void)
 {
-    int bad = 0;
     alloc_count_start();
     void *a = malloc(1000), *b = calloc(10, 30);
     bench_keep = a;  bench_keep = b;
@@ -303,17 +320,21 @@ static int self_test(void)
     free(a);  free(c);
     alloc_count_stop();
     alloc_count n = alloc_counted();
-    /* at most: a (2000) + b (300) = 2300; 4 blocks (realloc counts one) */
     if (n.peak != 2300 || n.blocks != 4 || n.now != 0) {
         printf("self-test: the allocation counter says peak %zu, %zu blocks, "
                "%zu left (expected 2300, 4, 0): is the program linked with "
                "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free?\n",
                n.peak, n.blocks, n.now);
-        bad = 1;
-    } else {
-        printf("self-test: the allocation counter counts (peak 2300 bytes)\n");
+        return 1;
     }
-    /* mmap: 16 pages and 4 more mapped, 3 touched, 16 unmapped */
+    printf("self-test: the allocation counter counts (peak 2300 bytes)\n");
+    return 0;
+}
+
+/* the_mmap_counter_counts - 16 pages and 4 more mapped, 3 touched, the 16
+ * unmapped; 0 if the counter and the pool say so, else 1 and why */
+static int the_mmap_counter_counts(void)
+{
     size_t page = (size_t)sysconf(_SC_PAGESIZE), res0, res1, res2;
     size_t mapped0 = alloc_count_mapped(&res0);
     alloc_count_start();
@@ -326,32 +347,45 @@ static int self_test(void)
     if (m1 != MAP_FAILED) munmap(m1, 16 * page);
     alloc_count_stop();
     size_t mapped2 = alloc_count_mapped(&res2);
-    n = alloc_counted();
-    if (m1 == MAP_FAILED || m2 == MAP_FAILED || n.map_peak != 20 * page ||
-        n.map_calls != 2 || n.map_now != 4 * page ||
-        mapped1 - mapped0 != 20 * page || res1 - res0 != 3 * page ||
-        mapped2 - mapped0 != 4 * page || res2 != res0) {
+    alloc_count n = alloc_counted();
+    int bad = m1 == MAP_FAILED || m2 == MAP_FAILED || n.map_peak != 20 * page ||
+              n.map_calls != 2 || n.map_now != 4 * page ||
+              mapped1 - mapped0 != 20 * page || res1 - res0 != 3 * page ||
+              mapped2 - mapped0 != 4 * page || res2 != res0;
+    if (bad)
         printf("self-test: the mmap counter says peak %zu, %zu calls, %zu left, "
                "%zu mapped with %zu resident (expected %zu, 2, %zu, %zu, %zu): "
                "does the program define mmap and munmap (alloc_count.c)?\n",
                n.map_peak, n.map_calls, n.map_now, mapped1 - mapped0,
                res1 - res0, 20 * page, 4 * page, 20 * page, 3 * page);
-        bad = 1;
-    } else {
+    else
         printf("self-test: the mmap counter counts (20 pages mapped, the 3 "
                "touched resident)\n");
-    }
     if (m2 != MAP_FAILED) munmap(m2, 4 * page);
+    return bad;
+}
+
+/* the_bit_comparison_catches - -0 against 0, and one ulp; 0 if so, else 1 */
+static int the_bit_comparison_catches(void)
+{
     double u[3] = {1.0, -0.0, 2.5}, v[3] = {1.0, 0.0, 2.5}, w[3] = {1.0, -0.0, 2.5};
     size_t at = 99;
     w[2] = nextafter(w[2], 3.0);
     if (!same_bits(u, u, 3, &at) || same_bits(u, v, 3, &at) || at != 1 ||
         same_bits(u, w, 3, &at) || at != 2) {
         printf("self-test: the bit comparison misses a difference\n");
-        bad = 1;
-    } else {
-        printf("self-test: the bit comparison catches -0 vs 0 and one ulp\n");
+        return 1;
     }
+    printf("self-test: the bit comparison catches -0 vs 0 and one ulp\n");
+    return 0;
+}
+
+/* self_test - every check runs; 1 if any failed */
+static int self_test(void)
+{
+    int bad = the_allocation_counter_counts();
+    bad |= the_mmap_counter_counts();
+    bad |= the_bit_comparison_catches();
     return bad;
 }
 
@@ -409,6 +443,38 @@ static int projections(int t)
     return 0;
 }
 
+/* answer - one command line; 0 for quit, 1 for the next line */
+static int answer(const char *line)
+{
+    char dir[4096], ref[8] = "";
+    int t, d, h;
+    unsigned long long seed;
+    long n;
+    int got = sscanf(line, "shape %d %d %d %llu %4095s %7s", &t, &d, &h,
+                     &seed, dir, ref);
+    if (got == 5 || (got == 6 && strcmp(ref, "ref") == 0))
+        cmd_shape(t, d, h, seed, dir, got == 6);
+    else if (sscanf(line, "time %ld", &n) == 1 && n > 0)
+        cmd_time(n);
+    else if ((got = sscanf(line, "roof %d %d %ld", &t, &d, &n)) >= 2)
+#ifdef MM_BLAS_OPENBLAS
+        cmd_roof(t, d, got == 3 ? (n > 0 ? n : 1) : 0);
+#else
+        fail("roof: this mha_bench is not linked with OpenBLAS "
+             "(mha_bench_openblas is)");
+#endif
+    else if (strncmp(line, "info", 4) == 0)
+        cmd_info();
+    else if (strncmp(line, "pool", 4) == 0)
+        cmd_pool();
+    else if (strncmp(line, "quit", 4) == 0)
+        return 0;
+    else
+        fail("unknown command: %.60s", line);
+    fflush(stdout);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--self-test") == 0) return self_test();
@@ -423,48 +489,12 @@ int main(int argc, char **argv)
                         "(bench/bench.py sends the commands)\n");
         return 2;
     }
-    char line[4096 + 64], dir[4096];
+    char line[4096 + 64];
 #ifdef MM_BLAS_OPENBLAS
-    {   /* OpenBLAS maps its buffer pool at its first call that needs it,
-         * once for the process: here, so that no forward pass is charged
-         * with it (pool says how much of it the calls touch). Not a small
-         * product: OpenBLAS's small-matrix kernels (SkylakeX) use no pool */
-        enum { N = 256 };
-        double *a = doubles(N * N), *b = doubles(N * 3 * N), *c = doubles(N * 3 * N);
-        for (size_t i = 0; i < N * N; i++) a[i] = 0.5;
-        for (size_t i = 0; i < N * 3 * N; i++) b[i] = 0.25;
-        qkv_dgemm(c, a, b, N, N);
-        free(a);  free(b);  free(c);
-    }
+    map_the_pool();
 #endif
-    while (fgets(line, sizeof line, stdin) != NULL) {
-        int t, d, h;
-        unsigned long long seed;
-        long n;
-        char ref[8] = "";
-        int got = sscanf(line, "shape %d %d %d %llu %4095s %7s", &t, &d, &h,
-                         &seed, dir, ref);
-        if (got == 5 || (got == 6 && strcmp(ref, "ref") == 0))
-            cmd_shape(t, d, h, seed, dir, got == 6);
-        else if (sscanf(line, "time %ld", &n) == 1 && n > 0)
-            cmd_time(n);
-        else if ((got = sscanf(line, "roof %d %d %ld", &t, &d, &n)) >= 2)
-#ifdef MM_BLAS_OPENBLAS
-            cmd_roof(t, d, got == 3 ? (n > 0 ? n : 1) : 0);
-#else
-            fail("roof: this mha_bench is not linked with OpenBLAS "
-                 "(mha_bench_openblas is)");
-#endif
-        else if (strncmp(line, "info", 4) == 0)
-            cmd_info();
-        else if (strncmp(line, "pool", 4) == 0)
-            cmd_pool();
-        else if (strncmp(line, "quit", 4) == 0)
-            break;
-        else
-            fail("unknown command: %.60s", line);
-        fflush(stdout);
-    }
+    while (fgets(line, sizeof line, stdin) != NULL)
+        if (!answer(line)) break;
     free_shape();
 #ifdef MM_BLAS_OPENBLAS
     free_roof();

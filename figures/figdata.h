@@ -36,4 +36,40 @@ static inline void print_matrix(const double *a, int rows, int cols)
             printf("%.10f%c", a[(size_t)i * cols + j], j + 1 < cols ? ' ' : '\n');
 }
 
+/* print_matrix_exact - the same with %.17g: every double as it is, so that
+ * a number is printed as 0 only if it is exactly 0 */
+static inline void print_matrix_exact(const double *a, int rows, int cols)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            printf("%.17g%c", a[(size_t)i * cols + j], j + 1 < cols ? ' ' : '\n');
+}
+
+/* print_heads - weights (n_heads, t, t) as n_heads gnuplot matrix blocks,
+ * index h = head h, row i = query, column j = key */
+static inline void print_heads(const double *w, int n_heads, int t)
+{
+    for (int h = 0; h < n_heads; h++) {
+        printf("%s# index %d: head %d, row i = query, column j = key\n",
+               h ? "\n\n" : "", h, h);
+        print_matrix(w + (size_t)h * t * t, t, t);
+    }
+}
+
+/* print_words - "key=w0 w1 ... w(n-1)" and a newline */
+static inline void print_words(const char *key, const char *const *words, int n)
+{
+    printf("%s=", key);
+    for (int i = 0; i < n; i++) printf("%s%c", words[i], i + 1 < n ? ' ' : '\n');
+}
+
+/* argmax - the index of the first largest of a[0..n), n > 0 */
+static inline int argmax(const double *a, int n)
+{
+    int arg = 0;
+    for (int j = 1; j < n; j++)
+        if (a[j] > a[arg]) arg = j;
+    return arg;
+}
+
 #endif

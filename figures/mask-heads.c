@@ -27,91 +27,120 @@ enum { T = P_T, D_MODEL = P_D, N_HEADS = P_H, D_K = P_DK };
 static const char *const TOKENS[T] = { "I", "work", ",", "you", "work", ",",
                                        "he", "___" };
 
-static double w[N_HEADS * T * T];
-#define W(h, i, j) w[((size_t)(h) * T + (i)) * T + (j)]
+static double bias[T * T];                /* the mask B (T, T): 0 or -inf */
+static double w[N_HEADS * T * T];         /* (n_heads, T, T) through the mask */
+static double w_full[N_HEADS * T * T];    /* (n_heads, T, T) without it */
+#define ROW(a, h, i) ((a) + ((size_t)(h) * T + (i)) * T)  /* row i of head h */
 
-int main(int argc, char **argv)
+/* make_the_mask - B = mask_causal; stop unless every B_ij is 0 or -inf */
+static void make_the_mask(void)
 {
-    int facts = want_facts(argc, argv);
-    static double x[T * D_MODEL], out[T * D_MODEL], bias[T * T], w_full[N_HEADS * T * T];
-    mha *layer;
-
     need_ok(mask_causal(bias, T), "mask_causal");
     for (int e = 0; e < T * T; e++)
         if (bias[e] != 0.0 && bias[e] != -INFINITY) {
             fprintf(stderr, "mask_causal wrote %g at (%d, %d): neither 0 nor -inf\n",
                     bias[e], e / T, e % T);
-            return EXIT_FAILURE;
+            exit(EXIT_FAILURE);
         }
+}
+
+/* compute_the_weights - the planted layer on X (T, d_model), causal (w)
+ * and unmasked (w_full) */
+static void compute_the_weights(void)
+{
+    static double x[T * D_MODEL], out[T * D_MODEL];
+    mha *layer;
     planted_x(x);
     need_ok(mha_new(&layer, D_MODEL, N_HEADS, SEED), "mha_new");
     need_ok(planted_layer(layer), "planted_layer");
     need_ok(mha_forward_causal(out, w, layer, x, T), "mha_forward_causal");
     need_ok(mha_forward(out, w_full, layer, x, NULL, T), "mha_forward");
     mha_free(layer);
+}
 
-    if (!facts) {
-        printf("# mask-heads: the causal mask of \"I work , you work , he ___\" and "
-               "the planted heads through it\n");
-        printf("# index 0: the mask, 1 = hidden (B_ij = -inf), 0 = visible (B_ij = 0); "
-               "row i = query, column j = key\n");
-        for (int i = 0; i < T; i++)
-            for (int j = 0; j < T; j++)
-                printf("%d%c", bias[i * T + j] == -INFINITY, j + 1 < T ? ' ' : '\n');
-        for (int h = 0; h < N_HEADS; h++) {
-            printf("\n\n# index %d: head %d's weights through mha_forward_causal\n", h + 1, h);
-            for (int i = 0; i < T; i++)
-                for (int j = 0; j < T; j++)
-                    printf("%.17g%c", W(h, i, j), j + 1 < T ? ' ' : '\n');
-        }
-        return 0;
+/* print_the_gnuplot_blocks - the mask as 1 (hidden) or 0, then each head */
+static void print_the_gnuplot_blocks(void)
+{
+    double hidden[T * T];
+    for (int e = 0; e < T * T; e++) hidden[e] = bias[e] == -INFINITY;
+    printf("# mask-heads: the causal mask of \"I work , you work , he ___\" and "
+           "the planted heads through it\n");
+    printf("# index 0: the mask, 1 = hidden (B_ij = -inf), 0 = visible (B_ij = 0); "
+           "row i = query, column j = key\n");
+    print_matrix_exact(hidden, T, T);
+    for (int h = 0; h < N_HEADS; h++) {
+        printf("\n\n# index %d: head %d's weights through mha_forward_causal\n", h + 1, h);
+        print_matrix_exact(ROW(w, h, 0), T, T);
     }
+}
 
-    double e5 = exp(5.0), e10 = exp(10.0);
+/* print_the_setting - the sizes, the seed, the tokens, a plant's score */
+static void print_the_setting(void)
+{
     printf("T=%d\nd_model=%d\nn_heads=%d\nd_k=%d\nseed=%u\n", T, D_MODEL, N_HEADS, D_K, SEED);
-    printf("tokens=");
-    for (int t = 0; t < T; t++) printf("%s%s", TOKENS[t], t + 1 < T ? " " : "\n");
+    print_words("tokens", TOKENS, T);
     printf("plant_score=%g\n", 4.0 * 5.0 / sqrt((double)D_K));
-    int hidden = 0, visible = 0;
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) {
-            double b = bias[i * T + j];
-            printf("mask.b%d%d=%g\n", i, j, b);
-            hidden += b == -INFINITY;
-            visible += b == 0.0;
-        }
-    printf("mask.hidden_cells=%d\nmask.visible_cells=%d\n", hidden, visible);
+}
 
-    double above_max = 0.0, visible_min = INFINITY, rowsum_err = 0.0;
-    int zero_hidden = 0, zero_visible = 0;
-    for (int h = 0; h < N_HEADS; h++)
-        for (int i = 0; i < T; i++) {
-            double sum = 0.0;
-            int arg = 0;
-            for (int j = 0; j < T; j++) {
-                double v = W(h, i, j);
-                printf("causal.h%d.w%d%d=%.17g\n", h, i, j, v);
-                sum += v;
-                if (v > W(h, i, arg)) arg = j;
-                if (bias[i * T + j] == -INFINITY) {
-                    above_max = fmax(above_max, v);
-                    zero_hidden += v == 0.0;
-                } else {
-                    visible_min = fmin(visible_min, v);
-                    zero_visible += v == 0.0;
-                }
-            }
-            rowsum_err = fmax(rowsum_err, fabs(sum - 1.0));
-            printf("causal.h%d.rowsum%d=%.17g\ncausal.h%d.argmax%d=%d\ncausal.h%d.max%d=%.17g\n",
-                   h, i, sum, h, i, arg, h, i, W(h, i, arg));
+/* print_the_mask - every B_ij, and how many cells are hidden and visible */
+static void print_the_mask(void)
+{
+    int hidden = 0, visible = 0;
+    for (int e = 0; e < T * T; e++) {
+        printf("mask.b%d%d=%g\n", e / T, e % T, bias[e]);
+        hidden += bias[e] == -INFINITY;
+        visible += bias[e] == 0.0;
+    }
+    printf("mask.hidden_cells=%d\nmask.visible_cells=%d\n", hidden, visible);
+}
+
+/* what the weights' facts gather over every head's cells */
+typedef struct {
+    double above_max, visible_min, rowsum_err;
+    int zero_hidden, zero_visible;
+} cells;
+
+/* print_the_row - row i of head h's weights, its sum and its largest;
+ * its cells counted into c */
+static void print_the_row(int h, int i, cells *c)
+{
+    const double *row = ROW(w, h, i);          /* (T) */
+    double sum = 0.0;
+    for (int j = 0; j < T; j++) {
+        printf("causal.h%d.w%d%d=%.17g\n", h, i, j, row[j]);
+        sum += row[j];
+        if (bias[i * T + j] == -INFINITY) {
+            c->above_max = fmax(c->above_max, row[j]);
+            c->zero_hidden += row[j] == 0.0;
+        } else {
+            c->visible_min = fmin(c->visible_min, row[j]);
+            c->zero_visible += row[j] == 0.0;
         }
-    /* every head's cells: above the diagonal exactly 0, on and below it not */
+    }
+    c->rowsum_err = fmax(c->rowsum_err, fabs(sum - 1.0));
+    int arg = argmax(row, T);
+    printf("causal.h%d.rowsum%d=%.17g\ncausal.h%d.argmax%d=%d\ncausal.h%d.max%d=%.17g\n",
+           h, i, sum, h, i, arg, h, i, row[arg]);
+}
+
+/* print_the_weights - every row of every head, then what the cells show:
+ * above the diagonal exactly 0, on and below it not */
+static void print_the_weights(void)
+{
+    cells c = { .above_max = 0.0, .visible_min = INFINITY, .rowsum_err = 0.0 };
+    for (int h = 0; h < N_HEADS; h++)
+        for (int i = 0; i < T; i++) print_the_row(h, i, &c);
     printf("causal.max_above_diag=%g\ncausal.zero_hidden_cells=%d\n"
            "causal.zero_visible_cells=%d\ncausal.min_visible=%.17g\n"
            "causal.max_rowsum_err=%.3g\n",
-           above_max, zero_hidden, zero_visible, visible_min, rowsum_err);
-    /* the closed forms of the cells chapter 04 names, from the planted
-     * scores of the keys each row may see */
+           c.above_max, c.zero_hidden, c.zero_visible, c.visible_min, c.rowsum_err);
+}
+
+/* print_the_closed_forms - the cells chapter 04 names, from the planted
+ * scores of the keys each row may see; and one cell without the mask */
+static void print_the_closed_forms(void)
+{
+    double e5 = exp(5.0), e10 = exp(10.0);
     printf("closed.h0.w10=%.17g\n", e5 / (e5 + 1));            /* keys 0, 1 */
     printf("closed.h0.w76=%.17g\n", e5 / (e5 + 7));            /* all eight */
     printf("closed.h1.w11=%.17g\n", e5 / (e5 + 1));            /* work sees I, itself */
@@ -119,6 +148,21 @@ int main(int argc, char **argv)
     printf("closed.h2.w43=%.17g\n", e10 / (e10 + 2 * e5 + 2)); /* I 5, you 10, work 5 */
     for (int t = 0; t < T; t++)
         printf("closed.h3.w%d0=%.17g\n", t, 1.0 / (t + 1));   /* the past's average */
-    printf("unmasked.h2.w43=%.17g\n", w_full[((size_t)2 * T + 4) * T + 3]);
+    printf("unmasked.h2.w43=%.17g\n", ROW(w_full, 2, 4)[3]);
+}
+
+int main(int argc, char **argv)
+{
+    int facts = want_facts(argc, argv);
+    make_the_mask();
+    compute_the_weights();
+    if (!facts) {
+        print_the_gnuplot_blocks();
+        return 0;
+    }
+    print_the_setting();
+    print_the_mask();
+    print_the_weights();
+    print_the_closed_forms();
     return 0;
 }

@@ -66,10 +66,6 @@ int main(int argc, char **argv)
     }
     printf("# mha-heads-drawn: the weights of the four heads at their initial "
            "weights on \"I work , you work , he ___\"\n");
-    for (int h = 0; h < N_HEADS; h++) {
-        printf("%s# index %d: head %d, row i = query, column j = key\n",
-               h ? "\n\n" : "", h, h);
-        print_matrix(w + (size_t)h * T * T, T, T);
-    }
+    print_heads(w, N_HEADS, T);
     return 0;
 }

@@ -23,16 +23,6 @@ enum { T = P_T, D_MODEL = P_D, N_HEADS = P_H, D_K = P_DK };
 static const char *const TOKENS[T] = { "I", "work", ",", "you", "work", ",",
                                        "he", "___" };
 
-/* the largest weight of row i of head h, and its key */
-static int row_argmax(const double *w, int h, int i)
-{
-    const double *row = w + ((size_t)h * T + i) * T;
-    int arg = 0;
-    for (int j = 1; j < T; j++)
-        if (row[j] > row[arg]) arg = j;
-    return arg;
-}
-
 int main(int argc, char **argv)
 {
     int facts = want_facts(argc, argv);
@@ -49,8 +39,7 @@ int main(int argc, char **argv)
         double e5 = exp(5.0), e10 = exp(10.0);
         printf("T=%d\nd_model=%d\nn_heads=%d\nd_k=%d\nseed=%u\n",
                T, D_MODEL, N_HEADS, D_K, SEED);
-        printf("tokens=");
-        for (int t = 0; t < T; t++) printf("%s%s", TOKENS[t], t + 1 < T ? " " : "\n");
+        print_words("tokens", TOKENS, T);
         printf("plant_score=%g\nuniform=%.10f\n", 4.0 * 5.0 / sqrt((double)D_K),
                1.0 / T);
         for (int h = 0; h < N_HEADS; h++)
@@ -68,7 +57,7 @@ int main(int argc, char **argv)
                     if (h == 3) h3_dev = fmax(h3_dev, fabs(v - 1.0 / T));
                 }
                 rowsum_err = fmax(rowsum_err, fabs(sum - 1.0));
-                int a = row_argmax(w, h, i);
+                int a = argmax(w + ((size_t)h * T + i) * T, T);
                 printf("planted.h%d.argmax%d=%d\nplanted.h%d.max%d=%.10f\n",
                        h, i, a, h, i, w[((size_t)h * T + i) * T + a]);
             }
@@ -85,10 +74,6 @@ int main(int argc, char **argv)
     }
     printf("# mha-heads-planted: the weights of the four planted heads on "
            "\"I work , you work , he ___\"\n");
-    for (int h = 0; h < N_HEADS; h++) {
-        printf("%s# index %d: head %d, row i = query, column j = key\n",
-               h ? "\n\n" : "", h, h);
-        print_matrix(w + (size_t)h * T * T, T, T);
-    }
+    print_heads(w, N_HEADS, T);
     return 0;
 }

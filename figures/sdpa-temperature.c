@@ -28,13 +28,15 @@ enum { T = 8, D_K = 16, QUERY = 7, N_TAU = 4 };
 static const double TAUS[N_TAU] = { 0.25, 1, 4, 16 };
 static const char *const TAU_NAMES[N_TAU] = { "0.25", "1", "4", "16" };
 
-int main(int argc, char **argv)
-{
-    int facts = want_facts(argc, argv);
-    double q[T * D_K], k[T * D_K], v[T] = { 0 }, out[T], w_sdpa[T * T];
-    double s[T], a[N_TAU][T];
-    mm_rng r;
+static double q[T * D_K], k[T * D_K];  /* Q, K (T, d_k) */
+static double s[T];                     /* the scaled scores of query QUERY */
+static double a[N_TAU][T];              /* softmax(s / tau), one row per tau */
 
+/* compute_the_weights - Q, K, the scaled scores s of query QUERY, and
+ * their softmax at each tau */
+static void compute_the_weights(void)
+{
+    mm_rng r;
     mm_rng_seed(&r, SEED);
     need_ok(mm_fill_normal(q, T * D_K, 1.0, &r), "mm_fill_normal (Q)");
     need_ok(mm_fill_normal(k, T * D_K, 1.0, &r), "mm_fill_normal (K)");
@@ -45,47 +47,64 @@ int main(int argc, char **argv)
         for (int j = 0; j < T; j++) a[t][j] = s[j] / TAUS[t];
         need_ok(softmax_row(a[t], T), "softmax_row");
     }
+}
 
-    if (facts) {
-        /* the same row through sdpa (V = 0, d_v = 1: only the weights count) */
-        need_ok(sdpa(out, w_sdpa, q, k, v, NULL, T, T, D_K, 1), "sdpa");
-        double diff = 0.0;
-        for (int j = 0; j < T; j++)
-            diff = fmax(diff, fabs(w_sdpa[QUERY * T + j] - a[1][j]));
-        printf("rule=Q (T, d_k) then K (T, d_k), N(0, 1) entries, row by row "
-               "from the stream of seed %u; s = q_%d K^T / sqrt(d_k)\n", SEED, QUERY);
-        printf("seed=%u\nT=%d\nd_k=%d\nquery=%d\nscale=%.10f\nuniform=%.10f\n",
-               SEED, T, D_K, QUERY, 1.0 / sqrt((double)D_K), 1.0 / T);
-        printf("tau_coldest=%g\ntau_hottest=%g\n", TAUS[0], TAUS[N_TAU - 1]);
-        int top = 0, second = -1, low = 0;
-        for (int j = 0; j < T; j++) {
-            printf("s%d=%.10f\n", j, s[j]);
-            if (s[j] > s[top]) top = j;
-            if (s[j] < s[low]) low = j;
-        }
-        for (int j = 0; j < T; j++)
-            if (j != top && (second < 0 || s[j] > s[second])) second = j;
-        printf("score_max=%.10f\nscore_min=%.10f\nscore_argmax=%d\n"
-               "score_second=%.10f\nscore_second_key=%d\nscore_gap=%.10f\n",
-               s[top], s[low], top, s[second], second, s[top] - s[second]);
-        for (int t = 0; t < N_TAU; t++) {
-            double hi = 0.0, lo = 1.0, dev = 0.0, sum = 0.0;
-            int arg = 0;
-            for (int j = 0; j < T; j++) {
-                printf("w_tau%s_%d=%.10f\n", TAU_NAMES[t], j, a[t][j]);
-                if (a[t][j] > hi) { hi = a[t][j]; arg = j; }
-                lo = fmin(lo, a[t][j]);
-                dev = fmax(dev, fabs(a[t][j] - 1.0 / T));
-                sum += a[t][j];
-            }
-            printf("max_w_tau%s=%.10f\nargmax_tau%s=%d\nmin_w_tau%s=%.10f\n"
-                   "max_dev_uniform_tau%s=%.10f\nrowsum_tau%s=%.17g\n",
-                   TAU_NAMES[t], hi, TAU_NAMES[t], arg, TAU_NAMES[t], lo,
-                   TAU_NAMES[t], dev, TAU_NAMES[t], sum);
-        }
-        printf("tau1_vs_sdpa_maxdiff=%.3g\n", diff);
-        return 0;
+/* print_the_setting - the rule, the sizes, the scale, the temperatures */
+static void print_the_setting(void)
+{
+    printf("rule=Q (T, d_k) then K (T, d_k), N(0, 1) entries, row by row "
+           "from the stream of seed %u; s = q_%d K^T / sqrt(d_k)\n", SEED, QUERY);
+    printf("seed=%u\nT=%d\nd_k=%d\nquery=%d\nscale=%.10f\nuniform=%.10f\n",
+           SEED, T, D_K, QUERY, 1.0 / sqrt((double)D_K), 1.0 / T);
+    printf("tau_coldest=%g\ntau_hottest=%g\n", TAUS[0], TAUS[N_TAU - 1]);
+}
+
+/* print_the_scores - every s_j, the largest, the smallest, the second */
+static void print_the_scores(void)
+{
+    int top = argmax(s, T), second = -1, low = 0;
+    for (int j = 0; j < T; j++) {
+        printf("s%d=%.10f\n", j, s[j]);
+        if (s[j] < s[low]) low = j;
+        if (j != top && (second < 0 || s[j] > s[second])) second = j;
     }
+    printf("score_max=%.10f\nscore_min=%.10f\nscore_argmax=%d\n"
+           "score_second=%.10f\nscore_second_key=%d\nscore_gap=%.10f\n",
+           s[top], s[low], top, s[second], second, s[top] - s[second]);
+}
+
+/* print_the_weights - at temperature number t: every weight, the largest
+ * and where, the smallest, the distance from 1/T, the sum */
+static void print_the_weights(int t)
+{
+    const char *tau = TAU_NAMES[t];
+    double lo = 1.0, dev = 0.0, sum = 0.0;
+    int arg = argmax(a[t], T);
+    for (int j = 0; j < T; j++) {
+        printf("w_tau%s_%d=%.10f\n", tau, j, a[t][j]);
+        lo = fmin(lo, a[t][j]);
+        dev = fmax(dev, fabs(a[t][j] - 1.0 / T));
+        sum += a[t][j];
+    }
+    printf("max_w_tau%s=%.10f\nargmax_tau%s=%d\nmin_w_tau%s=%.10f\n"
+           "max_dev_uniform_tau%s=%.10f\nrowsum_tau%s=%.17g\n",
+           tau, a[t][arg], tau, arg, tau, lo, tau, dev, tau, sum);
+}
+
+/* print_the_sdpa_check - how far a at tau = 1 is from sdpa's weights of
+ * query QUERY (V = 0, d_v = 1: only the weights count) */
+static void print_the_sdpa_check(void)
+{
+    double v[T] = { 0 }, out[T], w_sdpa[T * T], diff = 0.0;
+    need_ok(sdpa(out, w_sdpa, q, k, v, NULL, T, T, D_K, 1), "sdpa");
+    for (int j = 0; j < T; j++)
+        diff = fmax(diff, fabs(w_sdpa[QUERY * T + j] - a[1][j]));
+    printf("tau1_vs_sdpa_maxdiff=%.3g\n", diff);
+}
+
+/* print_the_gnuplot_blocks - the scores, then the weights at every tau */
+static void print_the_gnuplot_blocks(void)
+{
     printf("# sdpa-temperature: s = q_%d K^T / sqrt(%d), Q, K ~ N(0, 1), seed %u\n",
            QUERY, D_K, SEED);
     printf("# index 0: key j, score s_j\n");
@@ -98,5 +117,19 @@ int main(int argc, char **argv)
         for (int t = 0; t < N_TAU; t++) printf(" %.10f", a[t][j]);
         printf("\n");
     }
+}
+
+int main(int argc, char **argv)
+{
+    int facts = want_facts(argc, argv);
+    compute_the_weights();
+    if (!facts) {
+        print_the_gnuplot_blocks();
+        return 0;
+    }
+    print_the_setting();
+    print_the_scores();
+    for (int t = 0; t < N_TAU; t++) print_the_weights(t);
+    print_the_sdpa_check();
     return 0;
 }
