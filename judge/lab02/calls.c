@@ -1,16 +1,13 @@
-/* calls.c - lab 02's functions as the driver calls them (driver.h). This
- * file is linked with the learner's object in the driver, never into the
- * judge: it only unpacks a request's buffers and integers into a call, and
- * passes a tagged output as the buffer its tag names (alias.h). */
+/* calls.c - lab 02's functions as the driver calls them: the adapters of
+ * its descriptor, lab02.def (driver.h). This file is linked with the
+ * learner's object in the driver, never into the judge. sdpa's call passes
+ * q and k through aliased, so that a tagged output stands in their place
+ * (alias.h). */
 #include <stddef.h>
 #include "minimodel/attention/sdpa.h"
 #include "driver.h"
 #include "alias.h"
-
-static mm_status call_softmax(void *const b[], const long n[])
-{
-    return softmax_row(b[0], (int)n[0]);
-}
+#include "lab02.def"
 
 /* aliased - the argument buffer b[slot] stands for: itself, or the buffer
  * its tag names, at the offset its tag gives */
@@ -26,14 +23,4 @@ static void *aliased(void *const b[], int slot)
     return b[slot];
 }
 
-static mm_status call_sdpa(void *const b[], const long n[])
-{
-    return sdpa(aliased(b, 0), aliased(b, 1), b[2], b[3], b[4], b[5],
-                (int)n[0], (int)n[1], (int)n[2], (int)n[3]);
-}
-
-const lab_entry lab_entries[] = {
-    { "softmax_row", call_softmax },
-    { "sdpa", call_sdpa },
-    { NULL, NULL }
-};
+LAB_DRIVER_TABLES(LAB02);

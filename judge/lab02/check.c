@@ -18,13 +18,7 @@
 #include "minimodel/attention/qkv.h"
 #include "alias.h"
 #include "lab02.h"
-
-const char lab_id[] = "02";
-const char *const lab_title[2] = {
-    "Lab 02 (softmax and scaled dot-product attention)",
-    "Lab 02 (softmax y atención de producto escalado)"
-};
-const char *const lab_functions[] = { "softmax_row", "sdpa", NULL };
+#include "lab02.def"
 
 const char *row_text(const double *s, int n)
 {
@@ -728,47 +722,6 @@ static void check_sdpa_values(int which)
     if (!ok) lab_hint("%s", hint[which][lab_es()]);
 }
 
-/* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
+/* ---- the tables, from the descriptor -------------------------------------------------- */
 
-const lab_check lab_checks[] = {
-    { "softmax_row", "c1_worked_example", check_softmax, SM_WORKED },
-    { "softmax_row", "c2_three_scores", check_softmax, SM_THREE },
-    { "softmax_row", "c3_random", check_softmax, SM_RANDOM },
-    { "softmax_row", "c4_random_same_n", check_softmax, SM_RANDOM_SAME_N },
-    { "softmax_row", "c5_one_score", check_softmax, SM_ONE },
-    { "softmax_row", "c6_one_hidden", check_softmax, SM_ONE_HIDDEN },
-    { "softmax_row", "c7_large", check_softmax, SM_LARGE },
-    { "softmax_row", "c8_large_negative", check_softmax, SM_LARGE_NEG },
-    { "softmax_row", "c9_hidden_keys", check_softmax, SM_HIDDEN },
-    { "softmax_row", "c10_all_hidden", check_softmax, SM_ALL_HIDDEN },
-    { "softmax_row", "c11_above_flt_max", check_softmax, SM_ABOVE_FLT_MAX },
-    { "softmax_row", "c12_below_half_dbl_max", check_softmax, SM_BELOW_HALF_DBL_MAX },
-    { "softmax_row", "c13_long", check_softmax, SM_LONG },
-    { "softmax_row", "e1_null", check_softmax_null, 0 },
-    { "softmax_row", "e2_bad_n", check_softmax_sizes, 0 },
-    { "softmax_row", "e3_nan", check_softmax_bad, 0 },
-    { "softmax_row", "e4_plus_inf", check_softmax_bad, 1 },
-    { "softmax_row", "e5_one_nan", check_softmax_bad, 2 },
-    { "sdpa", "c1_worked_example", check_sdpa, SD_WORKED },
-    { "sdpa", "c2_fewer_queries", check_sdpa, SD_FEWER_QUERIES },
-    { "sdpa", "c3_more_queries", check_sdpa, SD_MORE_QUERIES },
-    { "sdpa", "c4_no_weights", check_sdpa, SD_NO_WEIGHTS },
-    { "sdpa", "c5_random", check_sdpa, SD_RANDOM },
-    { "sdpa", "c6_random_same_shape", check_sdpa, SD_RANDOM_SAME_SHAPE },
-    { "sdpa", "c7_random_bias", check_sdpa, SD_RANDOM_BIAS },
-    { "sdpa", "c8_large", check_sdpa, SD_LARGE },
-    { "sdpa", "c9_bias", check_sdpa, SD_BIAS },
-    { "sdpa", "c10_hidden_keys", check_sdpa, SD_HIDDEN },
-    { "sdpa", "c11_hidden_no_weights", check_sdpa, SD_HIDDEN_NO_WEIGHTS },
-    { "sdpa", "c12_one_key", check_sdpa, SD_ONE_KEY },
-    { "sdpa", "c13_one_hidden_key", check_sdpa, SD_ONE_HIDDEN_KEY },
-    { "sdpa", "c14_extreme", check_sdpa, SD_EXTREME },
-    { "sdpa", "c15_long", check_sdpa, SD_LONG },
-    { "sdpa", "e1_null_buffers", check_sdpa_nulls, 0 },
-    { "sdpa", "e2_bad_sizes", check_sdpa_sizes, 0 },
-    { "sdpa", "e3_same_buffer", check_sdpa_aliases, 0 },
-    { "sdpa", "e4_overlap", check_sdpa_aliases, 1 },
-    { "sdpa", "e5_not_finite", check_sdpa_values, 0 },
-    { "sdpa", "e6_overflow", check_sdpa_values, 1 },
-    { NULL, NULL, NULL, 0 }
-};
+LAB_JUDGE_TABLES(LAB02);
