@@ -22,7 +22,7 @@ JUDGE_CLABS := 01 02 03 04
 # from the lab's descriptor, judge/labNN/labNN.def (its FUNCTION lines)
 lab_def_functions = $(shell sed -n 's/^ *FUNCTION.\([a-z0-9_]*\),.*/\1/p' judge/lab$(1)/lab$(1).def)
 LAB01_FUNCS := $(call lab_def_functions,01)
-LAB02_FUNCS := softmax_row sdpa
+LAB02_FUNCS := $(call lab_def_functions,02)
 LAB03_FUNCS := mha_split_heads mha_merge_heads mha_forward
 LAB04_FUNCS := mask_causal mask_padding mask_from_bool mask_combine mha_forward_causal
 # the library parts a lab's file may call (default: the core)
