@@ -121,6 +121,19 @@ static void fold(double *out, const double *z, bool by_column, bool sum)
         }
     }
 }
+/* each_cell - o (T, T) from a (T, T) and v (T), cell by cell: exp(a_ij - v_i)
+ * (the softmax's exponentials), a_ij / v_i (its division), exp(v_i - a_ij)
+ * or a_ij - v_i (two slips); v_j instead of v_i by_column */
+enum cell_op { EXP_MINUS, DIVIDE, EXP_REVERSED, MINUS };
+static void each_cell(double *o, const double *a, const double *v, bool by_column, enum cell_op op)
+{
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) {
+            double x = a[i * T + j], y = v[by_column ? j : i];
+            o[i * T + j] = op == EXP_MINUS ? exp(x - y) : op == DIVIDE ? x / y
+                         : op == EXP_REVERSED ? exp(y - x) : x - y;
+        }
+}
 #define row_max(m, z) fold(m, z, false, false)
 #define col_max(m, z) fold(m, z, true, false)
 #define row_sum(r, e) fold(r, e, false, true)
@@ -155,17 +168,9 @@ static void compute_step(int s, const tables *in, double *out)
         for (int c = 0; c < T * T; c++) out[c] = in->v[ST_S][c] * scale;
         break;
     case ST_M: row_max(out, in->v[ST_Z]); break;
-    case ST_E:
-        for (int i = 0; i < T; i++)
-            for (int j = 0; j < T; j++)
-                out[i * T + j] = exp(in->v[ST_Z][i * T + j] - in->v[ST_M][i]);
-        break;
+    case ST_E: each_cell(out, in->v[ST_Z], in->v[ST_M], false, EXP_MINUS); break;
     case ST_R: row_sum(out, in->v[ST_E]); break;
-    case ST_A:
-        for (int i = 0; i < T; i++)
-            for (int j = 0; j < T; j++)
-                out[i * T + j] = in->v[ST_E][i * T + j] / in->v[ST_R][i];
-        break;
+    case ST_A: each_cell(out, in->v[ST_E], in->v[ST_R], false, DIVIDE); break;
     case ST_O: matmul(out, in->v[ST_A], in->v[ST_V], T, T, D_V, false); break;
     default: break;
     }
@@ -245,25 +250,15 @@ static void slip_e_nomax(const tables *in, double *o)
 static void slip_e_col(const tables *in, double *o)
 {
     double m[T]; col_max(m, in->v[ST_Z]);
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_Z][i * T + j] - m[j]);
+    each_cell(o, in->v[ST_Z], m, true, EXP_MINUS);
 }
-static void slip_e_sign(const tables *in, double *o)
-{
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_M][i] - in->v[ST_Z][i * T + j]);
-}
+static void slip_e_sign(const tables *in, double *o) { each_cell(o, in->v[ST_Z], in->v[ST_M], false, EXP_REVERSED); }
 static void slip_e_unscaled(const tables *in, double *o)
 {
     double m[T]; row_max(m, in->v[ST_S]);
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_S][i * T + j] - m[i]);
+    each_cell(o, in->v[ST_S], m, false, EXP_MINUS);
 }
-static void slip_e_noexp(const tables *in, double *o)
-{
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) o[i * T + j] = in->v[ST_Z][i * T + j] - in->v[ST_M][i];
-}
+static void slip_e_noexp(const tables *in, double *o) { each_cell(o, in->v[ST_Z], in->v[ST_M], false, MINUS); }
 
 static void slip_r_col(const tables *in, double *o) { col_sum(o, in->v[ST_E]); }
 static void slip_r_scaled(const tables *in, double *o) { row_sum(o, in->v[ST_Z]); }
@@ -277,8 +272,7 @@ static void slip_r_nomax(const tables *in, double *o)
 static void slip_a_col(const tables *in, double *o)
 {
     double r[T]; col_sum(r, in->v[ST_E]);
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) o[i * T + j] = in->v[ST_E][i * T + j] / r[j];
+    each_cell(o, in->v[ST_E], r, true, DIVIDE);
 }
 static void slip_a_t(const tables *in, double *o)
 {
@@ -475,9 +469,7 @@ static int n_errors = 0;
 static FILE *msg_out;          /* where messages about the file go: stdout (stderr with --summary) */
 
 /* parse_error - print one message about the file (with its line), count it */
-static void parse_error(const char *path, int line, int step, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
+__attribute__((format(printf, 4, 5)))
 static void parse_error(const char *path, int line, int step, const char *fmt, ...)
 {
     n_errors++;
@@ -1156,12 +1148,21 @@ struct verdict {
     bool against_own;     /* expected comes from the learner's own earlier tables */
 };
 
+/* count_bad - how many filled cells of step s are off table t; *first: the first of them, or -1 */
+static int count_bad(const struct answers *ans, int s, const double *t, int *first)
+{
+    int n = 0;
+    *first = -1;
+    for (int c = 0; c < n_cells(s); c++)
+        if (ans->filled[s][c] && !within(ans->val[s][c], t[c]) && n++ == 0) *first = c;
+    return n;
+}
+
 /* matches - every filled cell of step s is within tolerance of table t */
 static bool matches(const struct answers *ans, int s, const double *t)
 {
-    for (int c = 0; c < n_cells(s); c++)
-        if (ans->filled[s][c] && !within(ans->val[s][c], t[c])) return false;
-    return true;
+    int first;
+    return count_bad(ans, s, t, &first) == 0;
 }
 
 /* judge - the verdict of every step; own = each step computed from the
@@ -1204,16 +1205,9 @@ static void judge(const struct answers *ans, const tables *exact, const tables *
             w->expected = exact->v[s][w->bad_cell];
         } else {                       /* judge it on the learner's own tables */
             w->against_own = true;
-            w->bad_cell = -1;
-            w->n_bad = 0;
-            for (int c = 0; c < n_cells(s); c++)
-                if (ans->filled[s][c] && !within(ans->val[s][c], own->v[s][c])) {
-                    if (w->bad_cell < 0) w->bad_cell = c;
-                    w->n_bad++;
-                }
+            w->n_bad = count_bad(ans, s, own->v[s], &w->bad_cell);
             if (w->bad_cell < 0) {     /* follows: show the first cell off the exact value */
-                for (int c = 0; c < n_cells(s) && w->bad_cell < 0; c++)
-                    if (ans->filled[s][c] && !within(ans->val[s][c], exact->v[s][c])) w->bad_cell = c;
+                count_bad(ans, s, exact->v[s], &w->bad_cell);
                 w->against_own = false;
                 w->expected = exact->v[s][w->bad_cell];
             } else {
@@ -1430,11 +1424,7 @@ static void cell_name(char *buf, size_t size, int s, int c)
 /* status_word - the word shown in the status column */
 static const char *status_word(enum status st)
 {
-    switch (st) {
-    case OK: return "ok";
-    case WRONG: return L("WRONG", "MAL");
-    default: return L("pending", "pendiente");
-    }
+    return st == OK ? "ok" : st == WRONG ? L("WRONG", "MAL") : L("pending", "pendiente");
 }
 
 /* print_step_table - the header, then one line per step and its status */
@@ -1528,14 +1518,16 @@ static void print_matrix_line(const char *name, const double *a, int n)
     printf("\n");
 }
 
+/* the example's inputs: X, then the three weight matrices */
+static const struct { const char *name; const double *a; int rows, cols; } INPUTS[] = {
+    {"X", X, T, D_MODEL}, {"W_Q", W_Q, D_MODEL, D_K}, {"W_K", W_K, D_MODEL, D_K}, {"W_V", W_V, D_MODEL, D_V},
+};
+
 /* print_inputs - sizes, tolerance and the inputs, one matrix per line (row-major) */
 static void print_inputs(void)
 {
     printf("T %d\nd_model %d\nd_k %d\nd_v %d\natol %.2f\nrtol %.2f\n", T, D_MODEL, D_K, D_V, ATOL, RTOL);
-    print_matrix_line("X", X, T * D_MODEL);
-    print_matrix_line("W_Q", W_Q, D_MODEL * D_K);
-    print_matrix_line("W_K", W_K, D_MODEL * D_K);
-    print_matrix_line("W_V", W_V, D_MODEL * D_V);
+    for (int k = 0; k < 4; k++) print_matrix_line(INPUTS[k].name, INPUTS[k].a, INPUTS[k].rows * INPUTS[k].cols);
 }
 
 /* print_exact - every step's exact table, one per line (row-major) */
@@ -1575,17 +1567,14 @@ static void json_matrix(const double *a, const bool *filled, int rows, int cols)
     putchar(']');
 }
 
-/* json_inputs - "name": {"X": ..., "W_Q": ..., "W_K": ..., "W_V": ...} */
+/* json_inputs - "name": {"X": x, "W_Q": ..., "W_K": ..., "W_V": ...} */
 static void json_inputs(const char *name, const double *x)
 {
-    printf("  \"%s\": {\"X\": ", name);
-    json_matrix(x, NULL, T, D_MODEL);
-    printf(", \"W_Q\": ");
-    json_matrix(W_Q, NULL, D_MODEL, D_K);
-    printf(", \"W_K\": ");
-    json_matrix(W_K, NULL, D_MODEL, D_K);
-    printf(", \"W_V\": ");
-    json_matrix(W_V, NULL, D_MODEL, D_V);
+    printf("  \"%s\": {", name);
+    for (int k = 0; k < 4; k++) {
+        printf("%s\"%s\": ", k ? ", " : "", INPUTS[k].name);
+        json_matrix(k ? INPUTS[k].a : x, NULL, INPUTS[k].rows, INPUTS[k].cols);
+    }
     printf("},\n");
 }
 
@@ -1664,7 +1653,7 @@ static bool far(const double *a, const double *b, int n)
 
 /* require - print one requirement of the example, ok or FAIL; count the failures */
 static int fails;
-static void require(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+__attribute__((format(printf, 2, 3)))
 static void require(bool ok, const char *fmt, ...)
 {
     va_list ap;

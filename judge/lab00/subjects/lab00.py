@@ -866,6 +866,15 @@ def probe_tables(large):
         X = x0
 
 
+def agree(got, want, close):
+    """the lists got and want have the same length, and close(a, b) holds cell by cell"""
+    return len(got) == len(want) and all(close(a, b) for a, b in zip(got, want))
+
+
+def to_1e12(a, b):
+    return abs(a - b) <= 1e-12 * max(1, abs(b))
+
+
 def verify(checker, subjects_dir):
     flat = lambda m: [float(v) for r in m for v in r]
     inputs = {"X": flat(X), "W_Q": flat(W_Q), "W_K": flat(W_K), "W_V": flat(W_V)}
@@ -876,8 +885,7 @@ def verify(checker, subjects_dir):
                  for l in run(checker, "--print-exact").splitlines())
     for k in KEYS:
         got, want = lines.get(k, []), flat(exact[k])
-        expect(len(got) == len(want) and all(abs(a - b) <= 1e-12 * max(1, abs(b)) for a, b in zip(got, want)),
-               "exact [%s] agrees with plain Python to 1e-12" % k)
+        expect(agree(got, want, to_1e12), "exact [%s] agrees with plain Python to 1e-12" % k)
 
     # 2. the inputs shown to the learner are the checker's (example.h)
     docs = [os.path.join(LAB, "README.md"), os.path.join(LAB, "README.es.md"),
@@ -910,12 +918,10 @@ def verify(checker, subjects_dir):
         blocks = read_blocks(f.read())
     for k in KEYS:
         want, got = flat(exact[k]), blocks.get(k, [])
-        expect(len(got) == len(want) and all(within(a, b) for a, b in zip(got, want)),
-               "correct-4dp.txt: [%s] within tolerance of the exact values" % k)
+        expect(agree(got, want, within), "correct-4dp.txt: [%s] within tolerance of the exact values" % k)
     for k in KEYS:
         want, got = flat(exact[k]), flat(HAND[k])
-        expect(len(got) == len(want) and all(within(a, b) for a, b in zip(got, want)),
-               "HAND [%s] (correct-2dp.txt) within tolerance of the exact values" % k)
+        expect(agree(got, want, within), "HAND [%s] (correct-2dp.txt) within tolerance of the exact values" % k)
 
     # 4. each mistake is far from the exact table, here too
     for name, (key, fn) in MISTAKES.items():
@@ -947,14 +953,13 @@ def verify(checker, subjects_dir):
     large = ref["large"]
     for k in KEYS:
         got, want = flat(ref["exact"][k]), flat(exact[k])
-        expect(len(got) == len(want) and all(abs(a - b) <= 1e-12 * max(1, abs(b)) for a, b in zip(got, want)),
-               "check --reference-json: exact [%s] agrees with plain Python" % k)
+        expect(agree(got, want, to_1e12), "check --reference-json: exact [%s] agrees with plain Python" % k)
     big = probe_tables(large)
     expect(flat(ref["large_inputs"]["X"]) == flat([[v * large for v in r] for r in X]),
            "check --reference-json: the probe's X is X times %d" % large)
     for k in KEYS:
         got, want = flat(ref["large_exact"][k]), flat(big[k])
-        expect(len(got) == len(want) and all(abs(a - b) <= 1e-12 * max(1e-300, abs(b)) + 1e-300 for a, b in zip(got, want)),
+        expect(agree(got, want, lambda a, b: abs(a - b) <= 1e-12 * max(1e-300, abs(b)) + 1e-300),
                "check --reference-json: the probe's exact [%s] agrees with plain Python" % k)
     expect(max(map(max, big["scaled"])) > math.log(sys.float_info.max),
            "the probe's largest scaled score overflows exp (so a softmax without the maximum fails there)")
