@@ -108,16 +108,17 @@ static void transpose(double *out, const double *a, int n, int m)
         for (int j = 0; j < m; j++) out[j * n + i] = a[i * m + j];
 }
 
-/* fold - out (T) = the largest value (sum false) or the sum of each row of
- * z (T, T), or of each column (by_column), added from index 0 up */
-static void fold(double *out, const double *z, bool by_column, bool sum)
+/* fold - out (T) = the largest value, the smallest or the sum of each row of
+ * z (T, T), or of each column (by_column), taken from index 0 up */
+enum fold_op { LARGEST, SMALLEST, SUM };
+static void fold(double *out, const double *z, bool by_column, enum fold_op op)
 {
     for (int i = 0; i < T; i++) {
-        out[i] = sum ? 0.0 : -INFINITY;
+        out[i] = op == SUM ? 0.0 : op == LARGEST ? -INFINITY : INFINITY;
         for (int j = 0; j < T; j++) {
             double x = by_column ? z[j * T + i] : z[i * T + j];
-            if (sum) out[i] += x;
-            else if (x > out[i]) out[i] = x;
+            if (op == SUM) out[i] += x;
+            else if (op == LARGEST ? x > out[i] : x < out[i]) out[i] = x;
         }
     }
 }
@@ -134,10 +135,10 @@ static void each_cell(double *o, const double *a, const double *v, bool by_colum
                          : op == EXP_REVERSED ? exp(y - x) : x - y;
         }
 }
-#define row_max(m, z) fold(m, z, false, false)
-#define col_max(m, z) fold(m, z, true, false)
-#define row_sum(r, e) fold(r, e, false, true)
-#define col_sum(r, e) fold(r, e, true, true)
+#define row_max(m, z) fold(m, z, false, LARGEST)
+#define col_max(m, z) fold(m, z, true, LARGEST)
+#define row_sum(r, e) fold(r, e, false, SUM)
+#define col_sum(r, e) fold(r, e, true, SUM)
 
 /* softmax_rows - a (T, T) = row-wise softmax of z * scale (max subtracted) */
 static void softmax_rows(double *a, const double *z, double scale)
@@ -235,13 +236,7 @@ static void slip_m_global(const tables *in, double *o)
     double g = fmax(m[0], fmax(m[1], m[2]));
     for (int i = 0; i < T; i++) o[i] = g;
 }
-static void slip_m_min(const tables *in, double *o)
-{
-    for (int i = 0; i < T; i++) {
-        o[i] = INFINITY;
-        for (int j = 0; j < T; j++) o[i] = fmin(o[i], in->v[ST_Z][i * T + j]);
-    }
-}
+static void slip_m_min(const tables *in, double *o) { fold(o, in->v[ST_Z], false, SMALLEST); }
 
 static void slip_e_nomax(const tables *in, double *o)
 {
@@ -265,7 +260,7 @@ static void slip_r_scaled(const tables *in, double *o) { row_sum(o, in->v[ST_Z])
 static void slip_r_nomax(const tables *in, double *o)
 {
     double e[T * T];
-    for (int c = 0; c < T * T; c++) e[c] = exp(in->v[ST_Z][c]);
+    slip_e_nomax(in, e);
     row_sum(o, e);
 }
 
@@ -1148,22 +1143,19 @@ struct verdict {
     bool against_own;     /* expected comes from the learner's own earlier tables */
 };
 
-/* count_bad - how many filled cells of step s are off table t; *first: the first of them, or -1 */
+/* count_bad - how many filled cells of step s are off table t; *first (if
+ * not NULL): the first of them, or -1 */
 static int count_bad(const struct answers *ans, int s, const double *t, int *first)
 {
     int n = 0;
-    *first = -1;
+    if (first) *first = -1;
     for (int c = 0; c < n_cells(s); c++)
-        if (ans->filled[s][c] && !within(ans->val[s][c], t[c]) && n++ == 0) *first = c;
+        if (ans->filled[s][c] && !within(ans->val[s][c], t[c]) && n++ == 0 && first) *first = c;
     return n;
 }
 
 /* matches - every filled cell of step s is within tolerance of table t */
-static bool matches(const struct answers *ans, int s, const double *t)
-{
-    int first;
-    return count_bad(ans, s, t, &first) == 0;
-}
+static bool matches(const struct answers *ans, int s, const double *t) { return count_bad(ans, s, t, NULL) == 0; }
 
 /* judge - the verdict of every step; own = each step computed from the
  * learner's earlier tables (exact values where a cell is `?`) */
@@ -1653,17 +1645,8 @@ static bool far(const double *a, const double *b, int n)
 
 /* require - print one requirement of the example, ok or FAIL; count the failures */
 static int fails;
-__attribute__((format(printf, 2, 3)))
-static void require(bool ok, const char *fmt, ...)
-{
-    va_list ap;
-    printf("%s ", ok ? "ok  " : "FAIL");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fails += !ok;
-}
+#define require(cond, ...) do { bool ok_ = (cond); printf("%s ", ok_ ? "ok  " : "FAIL"); \
+                                printf(__VA_ARGS__); printf("\n"); fails += !ok_; } while (0)
 
 /* probe_requirements - the probe (X times LARGE) overflows a softmax without
  * the maximum in one row, not in another, and its exact tables are finite */
