@@ -173,9 +173,8 @@ include book/book.mk
 include figures/figures.mk
 include tests/tests.mk
 include labs/labs.mk
-include judge/judge.mk
 include judge/lab00/lab.mk
--include judge/lab00/selftest.mk
+include judge/judge.mk
 include judge/grade/grade.mk
 
 # ---- the OpenBLAS build and other builds, in make check-all ---------------------

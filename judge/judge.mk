@@ -1,5 +1,6 @@
 # judge/judge.mk - the judge of the C labs, 01 to 04 (Lab 00's checkers:
-# judge/lab00/lab.mk), included by the top Makefile after labs/labs.mk.
+# judge/lab00/lab.mk), included by the top Makefile after labs/labs.mk and
+# judge/lab00/lab.mk.
 #
 # For each lab NN, two programs. The judge ($(BUILD)/judge/labNN/judge): the
 # lab's checks (judge/labNN/*.c but calls.c), the harness and the whole
@@ -235,9 +236,9 @@ check-harness-sanitize: $(foreach n,$(JUDGE_CLABS),$(lab$(n)_judge))
 .PHONY: check-learner-loop
 CHECK_ALL_TARGETS += check-learner-loop
 
-check-learner-loop:
+check-learner-loop: $(LAB00_GEN)
 	@mkdir -p $(BUILD)/learner-loop
-	@MAKE='$(MAKE)' sh judge/selftest/learner-loop.sh $(abspath $(BUILD)/learner-loop) \
+	@MAKE='$(MAKE)' LAB00_SUBJECTS=$(abspath $(LAB00_GEN)) sh judge/selftest/learner-loop.sh $(abspath $(BUILD)/learner-loop) \
 	  > $(BUILD)/learner-loop/log.txt 2>&1 \
 	  || { cat $(BUILD)/learner-loop/log.txt; exit 1; }
 	@tail -n 1 $(BUILD)/learner-loop/log.txt

@@ -108,41 +108,37 @@ static void transpose(double *out, const double *a, int n, int m)
         for (int j = 0; j < m; j++) out[j * n + i] = a[i * m + j];
 }
 
-/* row_max - m (T) = the largest value of each row of z (T, T) */
-static void row_max(double *m, const double *z)
+/* fold - out (T) = the largest value, the smallest or the sum of each row of
+ * z (T, T), or of each column (by_column), taken from index 0 up */
+enum fold_op { LARGEST, SMALLEST, SUM };
+static void fold(double *out, const double *z, bool by_column, enum fold_op op)
 {
     for (int i = 0; i < T; i++) {
-        m[i] = -INFINITY;
-        for (int j = 0; j < T; j++) if (z[i * T + j] > m[i]) m[i] = z[i * T + j];
+        out[i] = op == SUM ? 0.0 : op == LARGEST ? -INFINITY : INFINITY;
+        for (int j = 0; j < T; j++) {
+            double x = by_column ? z[j * T + i] : z[i * T + j];
+            if (op == SUM) out[i] += x;
+            else if (op == LARGEST ? x > out[i] : x < out[i]) out[i] = x;
+        }
     }
 }
-
-/* col_max - m (T) = the largest value of each column of z (T, T) */
-static void col_max(double *m, const double *z)
+/* each_cell - o (T, T) from a (T, T) and v (T), cell by cell: exp(a_ij - v_i)
+ * (the softmax's exponentials), a_ij / v_i (its division), exp(v_i - a_ij)
+ * or a_ij - v_i (two slips); v_j instead of v_i by_column */
+enum cell_op { EXP_MINUS, DIVIDE, EXP_REVERSED, MINUS };
+static void each_cell(double *o, const double *a, const double *v, bool by_column, enum cell_op op)
 {
-    for (int j = 0; j < T; j++) {
-        m[j] = -INFINITY;
-        for (int i = 0; i < T; i++) if (z[i * T + j] > m[j]) m[j] = z[i * T + j];
-    }
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) {
+            double x = a[i * T + j], y = v[by_column ? j : i];
+            o[i * T + j] = op == EXP_MINUS ? exp(x - y) : op == DIVIDE ? x / y
+                         : op == EXP_REVERSED ? exp(y - x) : x - y;
+        }
 }
-
-/* row_sum - r (T) = the sum of each row of e (T, T) */
-static void row_sum(double *r, const double *e)
-{
-    for (int i = 0; i < T; i++) {
-        r[i] = 0.0;
-        for (int j = 0; j < T; j++) r[i] += e[i * T + j];
-    }
-}
-
-/* col_sum - r (T) = the sum of each column of e (T, T) */
-static void col_sum(double *r, const double *e)
-{
-    for (int j = 0; j < T; j++) {
-        r[j] = 0.0;
-        for (int i = 0; i < T; i++) r[j] += e[i * T + j];
-    }
-}
+#define row_max(m, z) fold(m, z, false, LARGEST)
+#define col_max(m, z) fold(m, z, true, LARGEST)
+#define row_sum(r, e) fold(r, e, false, SUM)
+#define col_sum(r, e) fold(r, e, true, SUM)
 
 /* softmax_rows - a (T, T) = row-wise softmax of z * scale (max subtracted) */
 static void softmax_rows(double *a, const double *z, double scale)
@@ -173,17 +169,9 @@ static void compute_step(int s, const tables *in, double *out)
         for (int c = 0; c < T * T; c++) out[c] = in->v[ST_S][c] * scale;
         break;
     case ST_M: row_max(out, in->v[ST_Z]); break;
-    case ST_E:
-        for (int i = 0; i < T; i++)
-            for (int j = 0; j < T; j++)
-                out[i * T + j] = exp(in->v[ST_Z][i * T + j] - in->v[ST_M][i]);
-        break;
+    case ST_E: each_cell(out, in->v[ST_Z], in->v[ST_M], false, EXP_MINUS); break;
     case ST_R: row_sum(out, in->v[ST_E]); break;
-    case ST_A:
-        for (int i = 0; i < T; i++)
-            for (int j = 0; j < T; j++)
-                out[i * T + j] = in->v[ST_E][i * T + j] / in->v[ST_R][i];
-        break;
+    case ST_A: each_cell(out, in->v[ST_E], in->v[ST_R], false, DIVIDE); break;
     case ST_O: matmul(out, in->v[ST_A], in->v[ST_V], T, T, D_V, false); break;
     default: break;
     }
@@ -216,24 +204,16 @@ static void compute_all_from(const double *x, tables *t)
 
 static void slip_q_wk(const tables *in, double *o) { (void)in; matmul(o, X, W_K, T, D_MODEL, D_K, false); }
 static void slip_k_wq(const tables *in, double *o) { (void)in; matmul(o, X, W_Q, T, D_MODEL, D_K, false); }
-static void slip_q_xt(const tables *in, double *o)
+/* xt_times - o = X^T w, w (D_MODEL, cols): X is square (T = D_MODEL), so this runs */
+static void xt_times(double *o, const double *w, int cols)
 {
-    double xt[T * D_MODEL]; (void)in;
+    double xt[T * D_MODEL];
     transpose(xt, X, T, D_MODEL);
-    matmul(o, xt, W_Q, T, D_MODEL, D_K, false);
+    matmul(o, xt, w, T, D_MODEL, cols, false);
 }
-static void slip_k_xt(const tables *in, double *o)
-{
-    double xt[T * D_MODEL]; (void)in;
-    transpose(xt, X, T, D_MODEL);
-    matmul(o, xt, W_K, T, D_MODEL, D_K, false);
-}
-static void slip_v_xt(const tables *in, double *o)
-{
-    double xt[T * D_MODEL]; (void)in;
-    transpose(xt, X, T, D_MODEL);
-    matmul(o, xt, W_V, T, D_MODEL, D_V, false);
-}
+static void slip_q_xt(const tables *in, double *o) { (void)in; xt_times(o, W_Q, D_K); }
+static void slip_k_xt(const tables *in, double *o) { (void)in; xt_times(o, W_K, D_K); }
+static void slip_v_xt(const tables *in, double *o) { (void)in; xt_times(o, W_V, D_V); }
 static void slip_s_kq(const tables *in, double *o) { matmul(o, in->v[ST_K], in->v[ST_Q], T, D_K, T, true); }
 static void slip_s_qq(const tables *in, double *o) { matmul(o, in->v[ST_Q], in->v[ST_Q], T, D_K, T, true); }
 static void slip_s_kk(const tables *in, double *o) { matmul(o, in->v[ST_K], in->v[ST_K], T, D_K, T, true); }
@@ -256,13 +236,7 @@ static void slip_m_global(const tables *in, double *o)
     double g = fmax(m[0], fmax(m[1], m[2]));
     for (int i = 0; i < T; i++) o[i] = g;
 }
-static void slip_m_min(const tables *in, double *o)
-{
-    for (int i = 0; i < T; i++) {
-        o[i] = INFINITY;
-        for (int j = 0; j < T; j++) o[i] = fmin(o[i], in->v[ST_Z][i * T + j]);
-    }
-}
+static void slip_m_min(const tables *in, double *o) { fold(o, in->v[ST_Z], false, SMALLEST); }
 
 static void slip_e_nomax(const tables *in, double *o)
 {
@@ -271,40 +245,29 @@ static void slip_e_nomax(const tables *in, double *o)
 static void slip_e_col(const tables *in, double *o)
 {
     double m[T]; col_max(m, in->v[ST_Z]);
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_Z][i * T + j] - m[j]);
+    each_cell(o, in->v[ST_Z], m, true, EXP_MINUS);
 }
-static void slip_e_sign(const tables *in, double *o)
-{
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_M][i] - in->v[ST_Z][i * T + j]);
-}
+static void slip_e_sign(const tables *in, double *o) { each_cell(o, in->v[ST_Z], in->v[ST_M], false, EXP_REVERSED); }
 static void slip_e_unscaled(const tables *in, double *o)
 {
     double m[T]; row_max(m, in->v[ST_S]);
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) o[i * T + j] = exp(in->v[ST_S][i * T + j] - m[i]);
+    each_cell(o, in->v[ST_S], m, false, EXP_MINUS);
 }
-static void slip_e_noexp(const tables *in, double *o)
-{
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) o[i * T + j] = in->v[ST_Z][i * T + j] - in->v[ST_M][i];
-}
+static void slip_e_noexp(const tables *in, double *o) { each_cell(o, in->v[ST_Z], in->v[ST_M], false, MINUS); }
 
 static void slip_r_col(const tables *in, double *o) { col_sum(o, in->v[ST_E]); }
 static void slip_r_scaled(const tables *in, double *o) { row_sum(o, in->v[ST_Z]); }
 static void slip_r_nomax(const tables *in, double *o)
 {
     double e[T * T];
-    for (int c = 0; c < T * T; c++) e[c] = exp(in->v[ST_Z][c]);
+    slip_e_nomax(in, e);
     row_sum(o, e);
 }
 
 static void slip_a_col(const tables *in, double *o)
 {
     double r[T]; col_sum(r, in->v[ST_E]);
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) o[i * T + j] = in->v[ST_E][i * T + j] / r[j];
+    each_cell(o, in->v[ST_E], r, true, DIVIDE);
 }
 static void slip_a_t(const tables *in, double *o)
 {
@@ -443,33 +406,29 @@ static const struct mistake MISTAKES[] = {
 };
 enum { N_MISTAKES = sizeof MISTAKES / sizeof MISTAKES[0] };
 
-/* the rule of each step, said once more when no known mistake matches */
-static const char *rule(int s)
-{
-    switch (s) {
-    case ST_Q: return L("row i of Q is row i of X times W_Q: Q_ij = sum_k X_ik (W_Q)_kj.",
-                        "la fila i de Q es la fila i de X por W_Q: Q_ij = sum_k X_ik (W_Q)_kj.");
-    case ST_K: return L("row i of K is row i of X times W_K: K_ij = sum_k X_ik (W_K)_kj.",
-                        "la fila i de K es la fila i de X por W_K: K_ij = sum_k X_ik (W_K)_kj.");
-    case ST_V: return L("row i of V is row i of X times W_V: V_ij = sum_k X_ik (W_V)_kj.",
-                        "la fila i de V es la fila i de X por W_V: V_ij = sum_k X_ik (W_V)_kj.");
-    case ST_S: return L("S_ij is the dot product of row i of Q and row j of K (4 products, added).",
-                        "S_ij es el producto escalar de la fila i de Q y la fila j de K (4 productos, sumados).");
-    case ST_Z: return L("every score divided by sqrt(d_k) = 2.",
-                        "cada puntuación dividida por sqrt(d_k) = 2.");
-    case ST_M: return L("m_i is the largest value of row i of the scaled scores.",
-                        "m_i es el mayor valor de la fila i de las puntuaciones escaladas.");
-    case ST_E: return L("E_ij = exp(scaled_ij - m_i): every exponent is <= 0, so every value lies in (0, 1], with a 1 in each row.",
-                        "E_ij = exp(scaled_ij - m_i): cada exponente es <= 0, así que cada valor está en (0, 1], con un 1 en cada fila.");
-    case ST_R: return L("r_i is the sum of the three values of row i of E.",
-                        "r_i es la suma de los tres valores de la fila i de E.");
-    case ST_A: return L("A_ij = E_ij / r_i: every weight lies in (0, 1) and each row sums to 1.",
-                        "A_ij = E_ij / r_i: cada peso está en (0, 1) y cada fila suma 1.");
-    case ST_O: return L("row i of O is the blend of the rows of V with the weights of row i of A: O_i = sum_j A_ij V_j.",
-                        "la fila i de O es la mezcla de las filas de V con los pesos de la fila i de A: O_i = sum_j A_ij V_j.");
-    default:   return "";
-    }
-}
+/* the rule of each step, said once more when no known mistake matches (EN, ES) */
+static const char *const RULES[N_STEPS][2] = {
+    [ST_Q] = {"row i of Q is row i of X times W_Q: Q_ij = sum_k X_ik (W_Q)_kj.",
+              "la fila i de Q es la fila i de X por W_Q: Q_ij = sum_k X_ik (W_Q)_kj."},
+    [ST_K] = {"row i of K is row i of X times W_K: K_ij = sum_k X_ik (W_K)_kj.",
+              "la fila i de K es la fila i de X por W_K: K_ij = sum_k X_ik (W_K)_kj."},
+    [ST_V] = {"row i of V is row i of X times W_V: V_ij = sum_k X_ik (W_V)_kj.",
+              "la fila i de V es la fila i de X por W_V: V_ij = sum_k X_ik (W_V)_kj."},
+    [ST_S] = {"S_ij is the dot product of row i of Q and row j of K (4 products, added).",
+              "S_ij es el producto escalar de la fila i de Q y la fila j de K (4 productos, sumados)."},
+    [ST_Z] = {"every score divided by sqrt(d_k) = 2.",
+              "cada puntuación dividida por sqrt(d_k) = 2."},
+    [ST_M] = {"m_i is the largest value of row i of the scaled scores.",
+              "m_i es el mayor valor de la fila i de las puntuaciones escaladas."},
+    [ST_E] = {"E_ij = exp(scaled_ij - m_i): every exponent is <= 0, so every value lies in (0, 1], with a 1 in each row.",
+              "E_ij = exp(scaled_ij - m_i): cada exponente es <= 0, así que cada valor está en (0, 1], con un 1 en cada fila."},
+    [ST_R] = {"r_i is the sum of the three values of row i of E.",
+              "r_i es la suma de los tres valores de la fila i de E."},
+    [ST_A] = {"A_ij = E_ij / r_i: every weight lies in (0, 1) and each row sums to 1.",
+              "A_ij = E_ij / r_i: cada peso está en (0, 1) y cada fila suma 1."},
+    [ST_O] = {"row i of O is the blend of the rows of V with the weights of row i of A: O_i = sum_j A_ij V_j.",
+              "la fila i de O es la mezcla de las filas de V con los pesos de la fila i de A: O_i = sum_j A_ij V_j."},
+};
 
 /* ---- the learner's answers ---------------------------------------------------- */
 /* The rules of the file, as both READMEs state them:
@@ -505,9 +464,7 @@ static int n_errors = 0;
 static FILE *msg_out;          /* where messages about the file go: stdout (stderr with --summary) */
 
 /* parse_error - print one message about the file (with its line), count it */
-static void parse_error(const char *path, int line, int step, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
+__attribute__((format(printf, 4, 5)))
 static void parse_error(const char *path, int line, int step, const char *fmt, ...)
 {
     n_errors++;
@@ -844,83 +801,97 @@ static bool transposed_layout(const char *path, const struct answers *ans, const
     return true;
 }
 
-/* finish_block - check the shape of the rows read for a block and store its cells */
+/* bad_row - row r of b does not hold one number per column of its step:
+ * say why (a row that separates with commas is said once, at the end);
+ * *hinted: a hint was given already in this block */
+static bool bad_row(const char *path, struct block_rows *b, int r, bool *hinted)
+{
+    int s = b->step;
+    const struct step_info *st = &STEPS[s];
+    if (b->separated[r]) return true;
+    if (b->count[r] == st->cols) return false;
+    const char *comma = b->count[r] < st->cols ? comma_token(b, r) : NULL;
+    if (comma && file_separates) {     /* 1,1 among 1,0,1: said once, at the end */
+        note_once(&separators, b->line[r], s, comma);
+        return true;
+    }
+    char comma_hint[160] = "";
+    if (comma)
+        snprintf(comma_hint, sizeof comma_hint,
+                 L("'%s' is one number with a decimal comma; to write two numbers, separate them with a space",
+                   "'%s' es un número con coma decimal; para escribir dos números, sepáralos con un espacio"),
+                 comma);
+    const char *h = *hinted ? NULL : comma ? comma_hint : shape_hint(s, b->count[r]);
+    if (h) *hinted = true;
+    parse_error(path, b->line[r], s,
+                L("row %d has %d %s, expected %d (%s is %d x %d)%s%s",
+                  "la fila %d tiene %d %s, se esperaban %d (%s es %d x %d)%s%s"),
+                r, b->count[r], b->count[r] == 1 ? L("number", "número") : L("numbers", "números"),
+                st->cols, st->key, st->rows, st->cols, h ? L("\n  hint: ", "\n  pista: ") : "", h ? h : "");
+    return true;
+}
+
+/* bad_row_count - b has more or fewer rows than its step: say so */
+static bool bad_row_count(const char *path, const struct answers *ans, const struct block_rows *b)
+{
+    int s = b->step;
+    const struct step_info *st = &STEPS[s];
+    if (b->n > st->rows)
+        parse_error(path, b->line[st->rows], s,
+                    L("a row %d, but %s has %d rows (rows 0 to %d); is a block title like [%s] missing above this line?",
+                      "una fila %d, pero %s tiene %d filas (de la 0 a la %d); ¿falta encima de esta línea un título de bloque como [%s]?"),
+                    st->rows, st->key, st->rows, st->rows - 1, s + 1 < N_STEPS ? STEPS[s + 1].key : st->key);
+    else if (b->n < st->rows)
+        parse_error(path, b->n ? b->line[b->n - 1] : ans->title_line[s], s,
+                    L("%d %s, expected %d (%s is %d x %d); write ? for a cell not done yet",
+                      "%d %s, se esperaban %d (%s es %d x %d); escribe ? en una celda aún sin hacer"),
+                    b->n, b->n == 1 ? L("row", "fila") : L("rows", "filas"), st->rows, st->key, st->rows, st->cols);
+    return b->n != st->rows;
+}
+
+/* store_cell - cell c of step s, token tok at (row, col) of line: written,
+ * `?`, a percent (said once) or not a number (said) */
+static void store_cell(const char *path, struct answers *ans, int s, int c, const char *tok,
+                       int line, int row, int col)
+{
+    double v; int dec;
+    ans->line[s][c] = line;
+    snprintf(ans->text[s][c], TOKEN_MAX, "%s", tok);
+    if (strcmp(tok, "?") == 0) { ans->filled[s][c] = false; return; }
+    if (is_percent(tok)) { note_once(&percents, line, s, tok); return; }
+    if (!parse_number(tok, &v, &dec)) {
+        parse_error(path, line, s,
+                    L("row %d, column %d: '%s' is not a number (write numbers like 0.61 or -1.50, or ? for a cell not done yet)%s",
+                      "fila %d, columna %d: '%s' no es un número (escribe números como 0.61 o -1.50, o ? en una celda aún sin hacer)%s"),
+                    row, col, tok,
+                    has_non_ascii(tok) ? L("; it holds a character that is not part of a number, perhaps pasted from a word processor: type it again",
+                                           "; tiene un carácter que no forma parte de un número, quizá pegado desde un procesador de textos: escríbelo de nuevo")
+                                       : "");
+        return;
+    }
+    ans->filled[s][c] = true;
+    ans->val[s][c] = v;
+    ans->decimals[s][c] = dec;
+}
+
+/* finish_block - check the shape of the rows read for a block and store its
+ * cells; a vector (max, sum) may be written as one line */
 static void finish_block(const char *path, struct answers *ans, struct block_rows *b)
 {
     int s = b->step;
     if (s < 0) return;
     ans->end_line[s] = b->n ? b->line[b->n - 1] : ans->title_line[s];
     const struct step_info *st = &STEPS[s];
-    bool vector = st->cols == 1;
-    bool as_one_line = vector && b->n == 1 && b->count[0] == st->rows && !b->separated[0];
+    bool as_one_line = st->cols == 1 && b->n == 1 && b->count[0] == st->rows && !b->separated[0];
     if (transposed_layout(path, ans, b)) return;
     if (!as_one_line) {
         bool bad = false, hinted = false;
-        for (int r = 0; r < b->n && r < st->rows; r++) {
-            if (b->separated[r]) { bad = true; continue; }   /* said once, at the end */
-            if (b->count[r] != st->cols) {
-                const char *comma = b->count[r] < st->cols ? comma_token(b, r) : NULL;
-                if (comma && file_separates) {     /* 1,1 among 1,0,1: said once, at the end */
-                    note_once(&separators, b->line[r], s, comma);
-                    bad = true;
-                    continue;
-                }
-                char comma_hint[160] = "";
-                if (comma)
-                    snprintf(comma_hint, sizeof comma_hint,
-                             L("'%s' is one number with a decimal comma; to write two numbers, separate them with a space",
-                               "'%s' es un número con coma decimal; para escribir dos números, sepáralos con un espacio"),
-                             comma);
-                const char *h = hinted ? NULL : comma ? comma_hint : shape_hint(s, b->count[r]);
-                if (h) hinted = true;
-                parse_error(path, b->line[r], s,
-                            L("row %d has %d %s, expected %d (%s is %d x %d)%s%s",
-                              "la fila %d tiene %d %s, se esperaban %d (%s es %d x %d)%s%s"),
-                            r, b->count[r],
-                            b->count[r] == 1 ? L("number", "número") : L("numbers", "números"),
-                            st->cols, st->key, st->rows, st->cols,
-                            h ? L("\n  hint: ", "\n  pista: ") : "", h ? h : "");
-                bad = true;
-            }
-        }
-        if (b->n > st->rows) {
-            parse_error(path, b->line[st->rows], s,
-                        L("a row %d, but %s has %d rows (rows 0 to %d); is a block title like [%s] missing above this line?",
-                          "una fila %d, pero %s tiene %d filas (de la 0 a la %d); ¿falta encima de esta línea un título de bloque como [%s]?"),
-                        st->rows, st->key, st->rows, st->rows - 1,
-                        s + 1 < N_STEPS ? STEPS[s + 1].key : st->key);
-            bad = true;
-        } else if (b->n < st->rows) {
-            parse_error(path, b->n ? b->line[b->n - 1] : ans->title_line[s], s,
-                        L("%d %s, expected %d (%s is %d x %d); write ? for a cell not done yet",
-                          "%d %s, se esperaban %d (%s es %d x %d); escribe ? en una celda aún sin hacer"),
-                        b->n, b->n == 1 ? L("row", "fila") : L("rows", "filas"),
-                        st->rows, st->key, st->rows, st->cols);
-            bad = true;
-        }
-        if (bad) return;
+        for (int r = 0; r < b->n && r < st->rows; r++) bad = bad_row(path, b, r, &hinted) || bad;
+        if (bad_row_count(path, ans, b) || bad) return;
     }
     for (int c = 0; c < n_cells(s); c++) {
         int r = as_one_line ? 0 : c / st->cols, k = as_one_line ? c : c % st->cols;
-        const char *tok = b->tok[r][k];
-        ans->line[s][c] = b->line[r];
-        snprintf(ans->text[s][c], TOKEN_MAX, "%s", tok);
-        if (strcmp(tok, "?") == 0) { ans->filled[s][c] = false; continue; }
-        double v; int dec;
-        if (is_percent(tok)) { note_once(&percents, b->line[r], s, tok); continue; }
-        if (!parse_number(tok, &v, &dec)) {
-            parse_error(path, b->line[r], s,
-                        L("row %d, column %d: '%s' is not a number (write numbers like 0.61 or -1.50, or ? for a cell not done yet)%s",
-                          "fila %d, columna %d: '%s' no es un número (escribe números como 0.61 o -1.50, o ? en una celda aún sin hacer)%s"),
-                        as_one_line ? c : r, as_one_line ? 0 : k, tok,
-                        has_non_ascii(tok) ? L("; it holds a character that is not part of a number, perhaps pasted from a word processor: type it again",
-                                               "; tiene un carácter que no forma parte de un número, quizá pegado desde un procesador de textos: escríbelo de nuevo")
-                                           : "");
-            continue;
-        }
-        ans->filled[s][c] = true;
-        ans->val[s][c] = v;
-        ans->decimals[s][c] = dec;
+        store_cell(path, ans, s, c, b->tok[r][k], b->line[r], as_one_line ? c : r, as_one_line ? 0 : k);
     }
 }
 
@@ -991,103 +962,98 @@ static void prescan(FILE *f, bool titled[N_STEPS])
     rewind(f);
 }
 
-/* read_answers - parse the answers file; false (after printing every
- * problem) if it cannot be read or its layout is wrong */
-static bool read_answers(const char *path, struct answers *ans)
+/* open_block - a title line of step s (or TITLE_NO_BRACKET, TITLE_UNKNOWN,
+ * name its text) at line: the block being read (b) ends, this one starts;
+ * false, after saying why, if its rows are not to be read */
+static bool open_block(const char *path, struct answers *ans, struct block_rows *b, int s,
+                       const char *name, int line)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(msg_out, L("%s: cannot open the answers file\n",
-                           "%s: no se puede abrir el archivo de respuestas\n"), path);
+    finish_block(path, ans, b);
+    b->step = -1; b->n = 0;
+    if (s == TITLE_NO_BRACKET) {
+        parse_error(path, line, -1, L("a block title looks like [Q] ... ; the ] is missing",
+                                      "un título de bloque tiene la forma [Q] ... ; falta el ]"));
         return false;
     }
-    memset(ans, 0, sizeof *ans);
-    bool titled[N_STEPS] = {false};
-    prescan(f, titled);
+    if (s == TITLE_UNKNOWN) {
+        char keys[160] = "";
+        for (int k = 0; k < N_STEPS; k++)
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s[%s]", k ? " " : "", STEPS[k].key);
+        parse_error(path, line, -1, L("unknown block [%s]; the blocks are %s",
+                                      "bloque desconocido [%s]; los bloques son %s"), name, keys);
+        return false;
+    }
+    if (ans->present[s]) {
+        parse_error(path, line, s, L("this block appears twice (first at line %d)",
+                                     "este bloque aparece dos veces (la primera en la línea %d)"),
+                    ans->title_line[s]);
+        return false;
+    }
+    ans->present[s] = true;
+    ans->title_line[s] = line;
+    b->step = s;
+    return true;
+}
+
+/* add_row - the numbers of text, at line, as the next row of b */
+static void add_row(struct block_rows *b, char *text, int line)
+{
+    if (b->n >= MAX_ROWS) return;
+    int r = b->n++;
+    b->line[r] = line;
+    b->count[r] = 0;
+    b->separated[r] = false;
+    char row[LINE_MAX_LEN + 2];
+    snprintf(row, sizeof row, "%s", text);
+    for (char *tok = strtok(text, " "); tok; tok = strtok(NULL, " ")) {
+        if (separates(tok)) b->separated[r] = true;
+        if (b->count[r] < MAX_CELLS) {               /* a token too long to be a number stays one */
+            if (strlen(tok) < TOKEN_MAX) snprintf(b->tok[r][b->count[r]], TOKEN_MAX, "%s", tok);
+            else snprintf(b->tok[r][b->count[r]], TOKEN_MAX, "%.20s...", tok);
+        }
+        b->count[r]++;
+    }
+    if (b->separated[r]) note_once(&separators, line, b->step, row);
+}
+
+/* read_blocks - every line of f into the blocks of ans, every problem said */
+static void read_blocks(FILE *f, const char *path, struct answers *ans, const bool titled[N_STEPS])
+{
     static struct block_rows b;
     memset(&b, 0, sizeof b);
     b.step = -1;
     char buf[LINE_MAX_LEN + 2], name[48];
     struct line ln = {0};
-    bool in_unknown_block = false;
+    bool skipping = false;             /* the rows of a block already reported */
     while (next_line(f, buf, sizeof buf, &ln)) {
-        int lineno = ln.number;
+        char *p = ln.text;
         if (ln.too_long) {
-            parse_error(path, lineno, b.step, L("line longer than %d characters", "línea de más de %d caracteres"),
+            parse_error(path, ln.number, b.step, L("line longer than %d characters", "línea de más de %d caracteres"),
                         LINE_MAX_LEN);
             continue;
         }
-        char *p = ln.text;
         if (ln.comment) {                               /* a heading: ## Q, # [Q] */
             int s = title_of(p, true, name, sizeof name);
             if (s < 0 || titled[s] || ans->present[s]) continue;
         } else if (*p == '\0' || is_rule(p)) {
             continue;
         }
-
         int s = title_of(p, ln.comment, name, sizeof name);
-        if (s != NOT_TITLE) {                             /* a block title */
-            finish_block(path, ans, &b);
-            b.step = -1; b.n = 0;
-            in_unknown_block = false;
-            if (s == TITLE_NO_BRACKET) {
-                parse_error(path, lineno, -1, L("a block title looks like [Q] ... ; the ] is missing",
-                                                "un título de bloque tiene la forma [Q] ... ; falta el ]"));
-                in_unknown_block = true;
-                continue;
-            }
-            if (s == TITLE_UNKNOWN) {
-                char keys[160] = "";
-                for (int k = 0; k < N_STEPS; k++) {
-                    strcat(keys, "["); strcat(keys, STEPS[k].key); strcat(keys, "]");
-                    if (k + 1 < N_STEPS) strcat(keys, " ");
-                }
-                parse_error(path, lineno, -1, L("unknown block [%s]; the blocks are %s",
-                                                "bloque desconocido [%s]; los bloques son %s"), name, keys);
-                in_unknown_block = true;
-                continue;
-            }
-            if (ans->present[s]) {
-                parse_error(path, lineno, s, L("this block appears twice (first at line %d)",
-                                               "este bloque aparece dos veces (la primera en la línea %d)"),
-                            ans->title_line[s]);
-                in_unknown_block = true;
-                continue;
-            }
-            ans->present[s] = true;
-            ans->title_line[s] = lineno;
-            b.step = s;
-            continue;
+        if (s != NOT_TITLE) skipping = !open_block(path, ans, &b, s, name, ln.number);
+        else if (skipping) continue;
+        else if (b.step >= 0) add_row(&b, p, ln.number);
+        else {
+            parse_error(path, ln.number, -1, L("numbers before the first block title (such as [Q]); comments start with #",
+                                               "números antes del primer título de bloque (como [Q]); los comentarios empiezan con #"));
+            skipping = true;
         }
-
-        if (in_unknown_block) continue;                    /* already reported */
-        if (b.step < 0) {
-            parse_error(path, lineno, -1, L("numbers before the first block title (such as [Q]); comments start with #",
-                                            "números antes del primer título de bloque (como [Q]); los comentarios empiezan con #"));
-            in_unknown_block = true;
-            continue;
-        }
-        if (b.n >= MAX_ROWS) continue;
-        int r = b.n++;
-        b.line[r] = lineno;
-        b.count[r] = 0;
-        b.separated[r] = false;
-        char row[LINE_MAX_LEN + 2];
-        snprintf(row, sizeof row, "%s", p);
-        for (char *tok = strtok(p, " "); tok; tok = strtok(NULL, " ")) {
-            if (separates(tok)) b.separated[r] = true;
-            if (b.count[r] < MAX_CELLS) {               /* a token too long to be a number stays one */
-                if (strlen(tok) < TOKEN_MAX) snprintf(b.tok[r][b.count[r]], TOKEN_MAX, "%s", tok);
-                else snprintf(b.tok[r][b.count[r]], TOKEN_MAX, "%.20s...", tok);
-            }
-            b.count[r]++;
-        }
-        if (b.separated[r]) note_once(&separators, lineno, b.step, row);
     }
     finish_block(path, ans, &b);
-    if (ferror(f)) parse_error(path, 0, -1, L("read error", "error de lectura"));
-    fclose(f);
+}
 
+/* say_once_problems - the problems said once for the whole file */
+static void say_once_problems(const char *path)
+{
     char more[64] = "";
     if (separators.count > 1)
         snprintf(more, sizeof more, L(", and %d more lines like it", ", y %d líneas más como esta"), separators.count - 1);
@@ -1102,33 +1068,55 @@ static bool read_answers(const char *path, struct answers *ans)
                       "'%s' es un porcentaje (%d %s así): escribe los valores como números, 0.63 para 63%%; una fila de pesos suma 1, no 100"),
                     percents.text, percents.count,
                     percents.count == 1 ? L("cell", "celda") : L("cells", "celdas"));
+}
 
+/* say_missing_block - block s is not in the file (it is pending): where it
+ * belongs, said only to explain other problems */
+static void say_missing_block(const char *path, const struct answers *ans, int s)
+{
+    int prev = -1, next = -1;
+    for (int k = s - 1; k >= 0 && prev < 0; k--) if (ans->present[k]) prev = k;
+    for (int k = s + 1; k < N_STEPS && next < 0; k++) if (ans->present[k]) next = k;
+    char where[96] = "";
+    if (prev >= 0)
+        snprintf(where, sizeof where, L("; expected after [%s] (lines %d to %d)", "; se esperaba después de [%s] (líneas %d a %d)"),
+                 STEPS[prev].key, ans->title_line[prev], ans->end_line[prev]);
+    else if (next >= 0)
+        snprintf(where, sizeof where, L("; expected before [%s] (line %d)", "; se esperaba antes de [%s] (línea %d)"),
+                 STEPS[next].key, ans->title_line[next]);
+    parse_error(path, prev >= 0 ? ans->end_line[prev] + 1 : next >= 0 ? ans->title_line[next] : 0, s,
+                L("the block is missing: a title line [%s] %s (%d x %d), then %d %s of %d%s",
+                  "falta el bloque: una línea de título [%s] %s (%d x %d), y luego %d %s de %d%s"),
+                STEPS[s].key, STEPS[s].formula, STEPS[s].rows, STEPS[s].cols,
+                STEPS[s].rows, STEPS[s].rows == 1 ? L("row", "fila") : L("rows", "filas"),
+                STEPS[s].cols, where);
+    n_errors--;                        /* not a problem of its own */
+}
+
+/* read_answers - parse the answers file; false (after printing every
+ * problem) if it cannot be read or its layout is wrong */
+static bool read_answers(const char *path, struct answers *ans)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(msg_out, L("%s: cannot open the answers file\n",
+                           "%s: no se puede abrir el archivo de respuestas\n"), path);
+        return false;
+    }
+    memset(ans, 0, sizeof *ans);
+    bool titled[N_STEPS] = {false};
+    prescan(f, titled);
+    read_blocks(f, path, ans, titled);
+    if (ferror(f)) parse_error(path, 0, -1, L("read error", "error de lectura"));
+    fclose(f);
+    say_once_problems(path);
     int n_present = 0;
     for (int s = 0; s < N_STEPS; s++) n_present += ans->present[s];
     if (n_present == 0 && n_errors == 0)
         parse_error(path, 0, -1, L("no block title such as [Q]: this is not an answers file (make lab-reset NN=00 restores the untouched one)",
                                    "ningún título de bloque como [Q]: esto no es un archivo de respuestas (make lab-reset NN=00 recupera el original)"));
-    /* a block not in the file is pending; said here only to explain other problems */
-    for (int s = 0; s < N_STEPS && n_errors > 0 && n_present > 0; s++) {
-        if (ans->present[s]) continue;
-        int prev = -1, next = -1;
-        for (int k = s - 1; k >= 0 && prev < 0; k--) if (ans->present[k]) prev = k;
-        for (int k = s + 1; k < N_STEPS && next < 0; k++) if (ans->present[k]) next = k;
-        char where[96] = "";
-        if (prev >= 0)
-            snprintf(where, sizeof where, L("; expected after [%s] (lines %d to %d)", "; se esperaba después de [%s] (líneas %d a %d)"),
-                     STEPS[prev].key, ans->title_line[prev], ans->end_line[prev]);
-        else if (next >= 0)
-            snprintf(where, sizeof where, L("; expected before [%s] (line %d)", "; se esperaba antes de [%s] (línea %d)"),
-                     STEPS[next].key, ans->title_line[next]);
-        parse_error(path, prev >= 0 ? ans->end_line[prev] + 1 : next >= 0 ? ans->title_line[next] : 0, s,
-                    L("the block is missing: a title line [%s] %s (%d x %d), then %d %s of %d%s",
-                      "falta el bloque: una línea de título [%s] %s (%d x %d), y luego %d %s de %d%s"),
-                    STEPS[s].key, STEPS[s].formula, STEPS[s].rows, STEPS[s].cols,
-                    STEPS[s].rows, STEPS[s].rows == 1 ? L("row", "fila") : L("rows", "filas"),
-                    STEPS[s].cols, where);
-        n_errors--;                    /* not a problem of its own */
-    }
+    for (int s = 0; s < N_STEPS && n_errors > 0 && n_present > 0; s++)
+        if (!ans->present[s]) say_missing_block(path, ans, s);
     if (n_errors > MAX_ERRORS)
         fprintf(msg_out, L("... and %d more problems\n", "... y %d problemas más\n"), n_errors - MAX_ERRORS);
     return n_errors == 0;
@@ -1155,13 +1143,19 @@ struct verdict {
     bool against_own;     /* expected comes from the learner's own earlier tables */
 };
 
-/* matches - every filled cell of step s is within tolerance of table t */
-static bool matches(const struct answers *ans, int s, const double *t)
+/* count_bad - how many filled cells of step s are off table t; *first (if
+ * not NULL): the first of them, or -1 */
+static int count_bad(const struct answers *ans, int s, const double *t, int *first)
 {
+    int n = 0;
+    if (first) *first = -1;
     for (int c = 0; c < n_cells(s); c++)
-        if (ans->filled[s][c] && !within(ans->val[s][c], t[c])) return false;
-    return true;
+        if (ans->filled[s][c] && !within(ans->val[s][c], t[c]) && n++ == 0 && first) *first = c;
+    return n;
 }
+
+/* matches - every filled cell of step s is within tolerance of table t */
+static bool matches(const struct answers *ans, int s, const double *t) { return count_bad(ans, s, t, NULL) == 0; }
 
 /* judge - the verdict of every step; own = each step computed from the
  * learner's earlier tables (exact values where a cell is `?`) */
@@ -1203,16 +1197,9 @@ static void judge(const struct answers *ans, const tables *exact, const tables *
             w->expected = exact->v[s][w->bad_cell];
         } else {                       /* judge it on the learner's own tables */
             w->against_own = true;
-            w->bad_cell = -1;
-            w->n_bad = 0;
-            for (int c = 0; c < n_cells(s); c++)
-                if (ans->filled[s][c] && !within(ans->val[s][c], own->v[s][c])) {
-                    if (w->bad_cell < 0) w->bad_cell = c;
-                    w->n_bad++;
-                }
+            w->n_bad = count_bad(ans, s, own->v[s], &w->bad_cell);
             if (w->bad_cell < 0) {     /* follows: show the first cell off the exact value */
-                for (int c = 0; c < n_cells(s) && w->bad_cell < 0; c++)
-                    if (ans->filled[s][c] && !within(ans->val[s][c], exact->v[s][c])) w->bad_cell = c;
+                count_bad(ans, s, exact->v[s], &w->bad_cell);
                 w->against_own = false;
                 w->expected = exact->v[s][w->bad_cell];
             } else {
@@ -1220,6 +1207,18 @@ static void judge(const struct answers *ans, const tables *exact, const tables *
             }
         }
     }
+}
+
+/* judge_answers - the verdict of every step of ans; mine = the learner's
+ * tables (exact values where a cell is `?`), own = each step computed from mine */
+static void judge_answers(const struct answers *ans, const tables *exact, tables *mine, tables *own,
+                          struct verdict *v)
+{
+    for (int s = 0; s < N_STEPS; s++)
+        for (int c = 0; c < n_cells(s); c++)
+            mine->v[s][c] = ans->filled[s][c] ? ans->val[s][c] : exact->v[s][c];
+    for (int s = 0; s < N_STEPS; s++) compute_step(s, mine, own->v[s]);
+    judge(ans, exact, own, v);
 }
 
 /* ---- hints ----------------------------------------------------------------------- */
@@ -1271,16 +1270,39 @@ static bool in_percent(const struct answers *ans, int s, const tables *exact, co
     return n > 0;
 }
 
-/* hints - print what the learner most likely did in step s; returns the count */
-static int hints(const struct answers *ans, int s, const tables *exact, const tables *mine,
-                 const tables *own, const struct verdict *w)
+/* a cell outside the range its step allows, and what that says (one per step) */
+static bool outside_share(double x, int c, const tables *mine) { (void)c; (void)mine; return x < 0.0 || x > 1.0; }
+static bool outside_exp(double x, int c, const tables *mine) { (void)c; (void)mine; return x > 1.0 + ATOL || x <= 0.0; }
+/* outside_v - x, in column c % D_V of O, outside that column's range in the learner's V */
+static bool outside_v(double x, int c, const tables *mine)
 {
-    int n = 0;
-    double t[MAX_CELLS];
-    char buf[320];
-    /* rounding and percents first: they explain a table that is otherwise right */
+    double lo = INFINITY, hi = -INFINITY;
+    for (int j = 0; j < T; j++) {
+        lo = fmin(lo, mine->v[ST_V][j * D_V + c % D_V]);
+        hi = fmax(hi, mine->v[ST_V][j * D_V + c % D_V]);
+    }
+    return x < lo - ATOL || x > hi + ATOL;
+}
+static const struct {
+    int step;
+    bool (*outside)(double x, int c, const tables *mine);
+    const char *en, *es;
+} BOUNDS[] = {
+    {ST_A, outside_share, "a weight is a share: every weight lies between 0 and 1.",
+     "un peso es una proporción: cada peso está entre 0 y 1."},
+    {ST_E, outside_exp, "after the maximum is subtracted every exponent is <= 0, so every value of E lies in (0, 1].",
+     "tras restar el máximo cada exponente es <= 0, así que cada valor de E está en (0, 1]."},
+    {ST_O, outside_v, "each row of O is a weighted average of the rows of V (weights >= 0 that sum to 1), so column c of O lies between the smallest and the largest value of column c of V.",
+     "cada fila de O es una media ponderada de las filas de V (pesos >= 0 que suman 1), así que la columna c de O está entre el menor y el mayor valor de la columna c de V."},
+};
+
+/* notation_hint - a table otherwise right but rounded to fewer than two
+ * decimals, or weights written as percents: print the hint, return 1 */
+static int notation_hint(const struct answers *ans, int s, const tables *exact, const tables *own)
+{
     int cc;
     double want;
+    char buf[320];
     if (too_coarse(ans, s, exact, own, &cc, &want)) {
         int d = ans->decimals[s][cc];
         snprintf(buf, sizeof buf,
@@ -1293,87 +1315,92 @@ static int hints(const struct answers *ans, int s, const tables *exact, const ta
     if (s == ST_A && in_percent(ans, s, exact, own))
         return print_hint(L("weights are fractions, not percents: write 0.63, not 63; each row of A sums to 1, not 100.",
                             "los pesos son fracciones, no porcentajes: escribe 0.63, no 63; cada fila de A suma 1, no 100."));
-    /* one odd cell says little about how a table was made: name a mistake
-     * only when two or more cells differ, or the whole block is written */
-    bool enough = w->n_bad >= 2 || w->filled == n_cells(s);
-    for (int k = 0; k < N_MISTAKES && enough; k++) {
+    return 0;
+}
+
+/* mistake_hints - the hint of every catalogued mistake of step s whose table
+ * (from the exact tables or the learner's) the learner wrote; the count */
+static int mistake_hints(const struct answers *ans, int s, const tables *exact, const tables *mine)
+{
+    int n = 0;
+    double t[MAX_CELLS];
+    for (int k = 0; k < N_MISTAKES; k++) {
         const struct mistake *m = &MISTAKES[k];
         if (m->step != s) continue;
-        bool hit = false;
         m->fn(exact, t);
-        if (matches(ans, s, t)) hit = true;
+        bool hit = matches(ans, s, t);
         m->fn(mine, t);
-        if (!hit && matches(ans, s, t)) hit = true;
-        if (hit) n += print_hint(L(m->hint_en, m->hint_es));
+        if (hit || matches(ans, s, t)) n += print_hint(L(m->hint_en, m->hint_es));
     }
-    if (n > 0) return n;
-
-    const double *a = ans->val[s];
-    const bool *f = ans->filled[s];
-    /* a square table written transposed */
-    if (enough && STEPS[s].rows == STEPS[s].cols) {
-        double tt[MAX_CELLS];
-        transpose(tt, exact->v[s], T, T);
-        bool transposed = matches(ans, s, tt);
-        transpose(tt, own->v[s], T, T);
-        if (transposed || matches(ans, s, tt))
-            n += print_hint(L("your table is the transpose of the expected one: row i and column i are swapped.",
-                              "tu tabla es la traspuesta de la esperada: la fila i y la columna i están intercambiadas."));
-    }
-    if (s == ST_A) {
-        bool rows_full = true, cols_one = true, rows_one = true;
-        for (int c = 0; c < T * T; c++) if (!f[c]) rows_full = false;
-        if (rows_full) {
-            double r[T], cs[T];
-            row_sum(r, a); col_sum(cs, a);
-            for (int i = 0; i < T; i++) {
-                if (fabs(cs[i] - 1.0) > 0.02) cols_one = false;
-                if (fabs(r[i] - 1.0) > 0.02) rows_one = false;
-            }
-            if (cols_one && !rows_one)
-                n += print_hint(L("each row of weights must sum to 1; your columns do.",
-                                  "cada fila de pesos debe sumar 1; en tu tabla suman 1 las columnas."));
-            else
-                for (int i = 0; i < T; i++)
-                    if (fabs(r[i] - 1.0) > 0.02) {
-                        snprintf(buf, sizeof buf,
-                                 L("row %d of your weights sums to %.2f, not 1: divide row %d of E by its own sum r_%d.",
-                                   "la fila %d de tus pesos suma %.2f, no 1: divide la fila %d de E por su propia suma r_%d."),
-                                 i, r[i], i, i);
-                        n += print_hint(buf);
-                    }
-        }
-        for (int c = 0; c < T * T; c++)
-            if (f[c] && (a[c] < 0.0 || a[c] > 1.0)) {
-                n += print_hint(L("a weight is a share: every weight lies between 0 and 1.",
-                                  "un peso es una proporción: cada peso está entre 0 y 1."));
-                break;
-            }
-    }
-    if (s == ST_E)
-        for (int c = 0; c < T * T; c++)
-            if (f[c] && (a[c] > 1.0 + ATOL || a[c] <= 0.0)) {
-                n += print_hint(L("after the maximum is subtracted every exponent is <= 0, so every value of E lies in (0, 1].",
-                                  "tras restar el máximo cada exponente es <= 0, así que cada valor de E está en (0, 1]."));
-                break;
-            }
-    if (s == ST_O) {
-        for (int c = 0; c < T * D_V; c++) {
-            int col = c % D_V;
-            double lo = INFINITY, hi = -INFINITY;
-            for (int j = 0; j < T; j++) {
-                lo = fmin(lo, mine->v[ST_V][j * D_V + col]);
-                hi = fmax(hi, mine->v[ST_V][j * D_V + col]);
-            }
-            if (f[c] && (a[c] < lo - ATOL || a[c] > hi + ATOL)) {
-                n += print_hint(L("each row of O is a weighted average of the rows of V (weights >= 0 that sum to 1), so column c of O lies between the smallest and the largest value of column c of V.",
-                                  "cada fila de O es una media ponderada de las filas de V (pesos >= 0 que suman 1), así que la columna c de O está entre el menor y el mayor valor de la columna c de V."));
-                break;
-            }
-        }
-    }
-    if (n == 0) n += print_hint(rule(s));
     return n;
+}
+
+/* transposed - the square step s is written as the transpose of the exact table or of own's */
+static bool transposed(const struct answers *ans, int s, const tables *exact, const tables *own)
+{
+    double tt[MAX_CELLS];
+    if (STEPS[s].rows != STEPS[s].cols) return false;
+    transpose(tt, exact->v[s], T, T);
+    bool hit = matches(ans, s, tt);
+    transpose(tt, own->v[s], T, T);
+    return hit || matches(ans, s, tt);
+}
+
+/* row_sum_hints - weights A, all written, whose rows do not sum to 1; the count */
+static int row_sum_hints(const struct answers *ans)
+{
+    const double *a = ans->val[ST_A];
+    double r[T], cs[T];
+    bool cols_one = true, rows_one = true;
+    char buf[320];
+    for (int c = 0; c < T * T; c++) if (!ans->filled[ST_A][c]) return 0;
+    row_sum(r, a); col_sum(cs, a);
+    for (int i = 0; i < T; i++) {
+        if (fabs(cs[i] - 1.0) > 0.02) cols_one = false;
+        if (fabs(r[i] - 1.0) > 0.02) rows_one = false;
+    }
+    if (cols_one && !rows_one)
+        return print_hint(L("each row of weights must sum to 1; your columns do.",
+                            "cada fila de pesos debe sumar 1; en tu tabla suman 1 las columnas."));
+    int n = 0;
+    for (int i = 0; i < T; i++)
+        if (fabs(r[i] - 1.0) > 0.02) {
+            snprintf(buf, sizeof buf,
+                     L("row %d of your weights sums to %.2f, not 1: divide row %d of E by its own sum r_%d.",
+                       "la fila %d de tus pesos suma %.2f, no 1: divide la fila %d de E por su propia suma r_%d."),
+                     i, r[i], i, i);
+            n += print_hint(buf);
+        }
+    return n;
+}
+
+/* bound_hint - a written cell of step s outside the range BOUNDS gives it: its hint, once */
+static int bound_hint(const struct answers *ans, int s, const tables *mine)
+{
+    for (size_t b = 0; b < sizeof BOUNDS / sizeof BOUNDS[0]; b++)
+        for (int c = 0; c < n_cells(s) && BOUNDS[b].step == s; c++)
+            if (ans->filled[s][c] && BOUNDS[b].outside(ans->val[s][c], c, mine))
+                return print_hint(L(BOUNDS[b].en, BOUNDS[b].es));
+    return 0;
+}
+
+/* hints - print what the learner most likely did in step s; returns the count.
+ * Rounding and percents first: they explain a table that is otherwise right.
+ * One odd cell says little about how a table was made: name a mistake (or a
+ * transpose) only when two or more cells differ, or the whole block is written. */
+static int hints(const struct answers *ans, int s, const tables *exact, const tables *mine,
+                 const tables *own, const struct verdict *w)
+{
+    int n = notation_hint(ans, s, exact, own);
+    if (n > 0) return n;
+    bool enough = w->n_bad >= 2 || w->filled == n_cells(s);
+    if (enough && (n = mistake_hints(ans, s, exact, mine)) > 0) return n;
+    if (enough && transposed(ans, s, exact, own))
+        n += print_hint(L("your table is the transpose of the expected one: row i and column i are swapped.",
+                          "tu tabla es la traspuesta de la esperada: la fila i y la columna i están intercambiadas."));
+    if (s == ST_A) n += row_sum_hints(ans);
+    n += bound_hint(ans, s, mine);
+    return n > 0 ? n : print_hint(L(RULES[s][0], RULES[s][1]));
 }
 
 /* ---- reporting --------------------------------------------------------------------- */
@@ -1389,30 +1416,12 @@ static void cell_name(char *buf, size_t size, int s, int c)
 /* status_word - the word shown in the status column */
 static const char *status_word(enum status st)
 {
-    switch (st) {
-    case OK: return "ok";
-    case WRONG: return L("WRONG", "MAL");
-    default: return L("pending", "pendiente");
-    }
+    return st == OK ? "ok" : st == WRONG ? L("WRONG", "MAL") : L("pending", "pendiente");
 }
 
-/* report - the step table, then the detail of the wrong steps; returns the exit status */
-static int report(const char *path, const struct answers *ans, const tables *exact,
-                  const tables *mine, const tables *own, const struct verdict *v, bool brief)
+/* print_step_table - the header, then one line per step and its status */
+static void print_step_table(const char *path, const struct answers *ans, const struct verdict *v)
 {
-    int n_ok = 0, n_wrong = 0, n_pending = 0, first_wrong = -1;
-    for (int s = 0; s < N_STEPS; s++) {
-        if (v[s].status == OK) n_ok++;
-        else if (v[s].status == WRONG) { n_wrong++; if (first_wrong < 0) first_wrong = s; }
-        else n_pending++;
-    }
-    if (brief && n_wrong == 0) {
-        printf(L("lab00 (%s): %d of %d steps right, %d pending, none wrong\n",
-                 "lab00 (%s): %d de %d pasos bien, %d pendientes, ninguno mal\n"),
-               path, n_ok, N_STEPS, n_pending);
-        return 0;
-    }
-
     printf(L("Lab 00, attention by hand: %s\n", "Lab 00, atención a mano: %s\n"), path);
     printf(L("A value is right when |written - exact| <= %.2f + %.2f |exact|; rows and columns count from 0.\n\n",
              "Un valor está bien si |escrito - exacto| <= %.2f + %.2f |exacto|; filas y columnas se cuentan desde 0.\n\n"),
@@ -1433,50 +1442,61 @@ static int report(const char *path, const struct answers *ans, const tables *exa
                      STEPS[v[s].root].key);
         printf("  %-9s %-28s %-6s %s%s\n", key, STEPS[s].formula, shape, status_word(v[s].status), note);
     }
-    printf(L("\n%d of %d steps right, %d wrong, %d pending.\n", "\n%d de %d pasos bien, %d mal, %d pendientes.\n"),
-           n_ok, N_STEPS, n_wrong, n_pending);
+}
 
-    if (first_wrong >= 0) {
-        for (int s = first_wrong; s < N_STEPS; s++) {
-            const struct verdict *w = &v[s];
-            if (w->status != WRONG || w->follows) continue;
-            char cell[48];
-            cell_name(cell, sizeof cell, s, w->bad_cell);
-            if (s == first_wrong)
-                printf(L("\nFirst step that differs: [%s] %s, %s (line %d):\n",
-                         "\nPrimer paso que difiere: [%s] %s, %s (línea %d):\n"),
-                       STEPS[s].key, STEPS[s].formula, cell, ans->line[s][w->bad_cell]);
-            else
-                printf(L("\nAlso wrong on its own: [%s] %s, %s (line %d):\n",
-                         "\nTambién está mal por sí mismo: [%s] %s, %s (línea %d):\n"),
-                       STEPS[s].key, STEPS[s].formula, cell, ans->line[s][w->bad_cell]);
-            if (w->against_own)
-                printf(L("  from your own earlier tables it is %.4f; you wrote %s",
-                         "  con tus propias tablas anteriores es %.4f; escribiste %s"),
-                       w->expected, ans->text[s][w->bad_cell]);
-            else
-                printf(L("  expected %.4f, you wrote %s", "  se esperaba %.4f, escribiste %s"),
-                       w->expected, ans->text[s][w->bad_cell]);
-            printf(L(" (%d of %d written cells differ).\n", " (%d de %d celdas escritas difieren).\n"),
-                   w->n_bad, w->filled);
-            hints(ans, s, exact, mine, own, w);
-        }
-        bool any_follow = false;
-        for (int s = 0; s < N_STEPS; s++) if (v[s].status == WRONG && v[s].follows) any_follow = true;
-        if (any_follow)
-            printf(L("\nSteps marked \"follows from\" are right for the tables you wrote before them: fix the earlier step first.\n",
-                     "\nLos pasos marcados \"viene de\" están bien para las tablas que escribiste antes: corrige primero el paso anterior.\n"));
-        return 1;
+/* print_wrong_step - where wrong step s differs first (first: the first wrong
+ * step), by how many cells, and the hints */
+static void print_wrong_step(const struct answers *ans, int s, bool first, const tables *exact,
+                             const tables *mine, const tables *own, const struct verdict *w)
+{
+    char cell[48];
+    cell_name(cell, sizeof cell, s, w->bad_cell);
+    printf(first ? L("\nFirst step that differs: [%s] %s, %s (line %d):\n",
+                     "\nPrimer paso que difiere: [%s] %s, %s (línea %d):\n")
+                 : L("\nAlso wrong on its own: [%s] %s, %s (line %d):\n",
+                     "\nTambién está mal por sí mismo: [%s] %s, %s (línea %d):\n"),
+           STEPS[s].key, STEPS[s].formula, cell, ans->line[s][w->bad_cell]);
+    printf(w->against_own ? L("  from your own earlier tables it is %.4f; you wrote %s",
+                              "  con tus propias tablas anteriores es %.4f; escribiste %s")
+                          : L("  expected %.4f, you wrote %s", "  se esperaba %.4f, escribiste %s"),
+           w->expected, ans->text[s][w->bad_cell]);
+    printf(L(" (%d of %d written cells differ).\n", " (%d de %d celdas escritas difieren).\n"),
+           w->n_bad, w->filled);
+    hints(ans, s, exact, mine, own, w);
+}
+
+/* report - the step table, then the detail of the wrong steps; returns the exit status */
+static int report(const char *path, const struct answers *ans, const tables *exact,
+                  const tables *mine, const tables *own, const struct verdict *v, bool brief)
+{
+    int n[3] = {0}, first_wrong = -1, next = -1;      /* n: PENDING, OK, WRONG */
+    bool any_follow = false;
+    for (int s = N_STEPS - 1; s >= 0; s--) {
+        n[v[s].status]++;
+        if (v[s].status == WRONG) first_wrong = s;
+        if (v[s].status == PENDING) next = s;
+        if (v[s].status == WRONG && v[s].follows) any_follow = true;
     }
-    if (n_pending == 0)
+    if (brief && n[WRONG] == 0) {
+        printf(L("lab00 (%s): %d of %d steps right, %d pending, none wrong\n",
+                 "lab00 (%s): %d de %d pasos bien, %d pendientes, ninguno mal\n"),
+               path, n[OK], N_STEPS, n[PENDING]);
+        return 0;
+    }
+    print_step_table(path, ans, v);
+    printf(L("\n%d of %d steps right, %d wrong, %d pending.\n", "\n%d de %d pasos bien, %d mal, %d pendientes.\n"),
+           n[OK], N_STEPS, n[WRONG], n[PENDING]);
+    for (int s = first_wrong; s >= 0 && s < N_STEPS; s++)
+        if (v[s].status == WRONG && !v[s].follows) print_wrong_step(ans, s, s == first_wrong, exact, mine, own, &v[s]);
+    if (any_follow)
+        printf(L("\nSteps marked \"follows from\" are right for the tables you wrote before them: fix the earlier step first.\n",
+                 "\nLos pasos marcados \"viene de\" están bien para las tablas que escribiste antes: corrige primero el paso anterior.\n"));
+    if (first_wrong >= 0) return 1;
+    if (next < 0)
         printf(L("\nEvery step is right: you have computed attention by hand.\n",
                  "\nTodos los pasos están bien: has calculado la atención a mano.\n"));
     else
-        for (int s = 0; s < N_STEPS; s++)
-            if (v[s].status == PENDING) {
-                printf(L("\nNext: [%s] %s.\n", "\nSiguiente: [%s] %s.\n"), STEPS[s].key, STEPS[s].formula);
-                break;
-            }
+        printf(L("\nNext: [%s] %s.\n", "\nSiguiente: [%s] %s.\n"), STEPS[next].key, STEPS[next].formula);
     return 0;
 }
 
@@ -1490,14 +1510,16 @@ static void print_matrix_line(const char *name, const double *a, int n)
     printf("\n");
 }
 
+/* the example's inputs: X, then the three weight matrices */
+static const struct { const char *name; const double *a; int rows, cols; } INPUTS[] = {
+    {"X", X, T, D_MODEL}, {"W_Q", W_Q, D_MODEL, D_K}, {"W_K", W_K, D_MODEL, D_K}, {"W_V", W_V, D_MODEL, D_V},
+};
+
 /* print_inputs - sizes, tolerance and the inputs, one matrix per line (row-major) */
 static void print_inputs(void)
 {
     printf("T %d\nd_model %d\nd_k %d\nd_v %d\natol %.2f\nrtol %.2f\n", T, D_MODEL, D_K, D_V, ATOL, RTOL);
-    print_matrix_line("X", X, T * D_MODEL);
-    print_matrix_line("W_Q", W_Q, D_MODEL * D_K);
-    print_matrix_line("W_K", W_K, D_MODEL * D_K);
-    print_matrix_line("W_V", W_V, D_MODEL * D_V);
+    for (int k = 0; k < 4; k++) print_matrix_line(INPUTS[k].name, INPUTS[k].a, INPUTS[k].rows * INPUTS[k].cols);
 }
 
 /* print_exact - every step's exact table, one per line (row-major) */
@@ -1537,17 +1559,14 @@ static void json_matrix(const double *a, const bool *filled, int rows, int cols)
     putchar(']');
 }
 
-/* json_inputs - "name": {"X": ..., "W_Q": ..., "W_K": ..., "W_V": ...} */
+/* json_inputs - "name": {"X": x, "W_Q": ..., "W_K": ..., "W_V": ...} */
 static void json_inputs(const char *name, const double *x)
 {
-    printf("  \"%s\": {\"X\": ", name);
-    json_matrix(x, NULL, T, D_MODEL);
-    printf(", \"W_Q\": ");
-    json_matrix(W_Q, NULL, D_MODEL, D_K);
-    printf(", \"W_K\": ");
-    json_matrix(W_K, NULL, D_MODEL, D_K);
-    printf(", \"W_V\": ");
-    json_matrix(W_V, NULL, D_MODEL, D_V);
+    printf("  \"%s\": {", name);
+    for (int k = 0; k < 4; k++) {
+        printf("%s\"%s\": ", k ? ", " : "", INPUTS[k].name);
+        json_matrix(k ? INPUTS[k].a : x, NULL, INPUTS[k].rows, INPUTS[k].cols);
+    }
     printf("},\n");
 }
 
@@ -1600,12 +1619,8 @@ static int print_json(const char *path)
         return 2;
     }
     tables mine, own;
-    for (int s = 0; s < N_STEPS; s++)
-        for (int c = 0; c < n_cells(s); c++)
-            mine.v[s][c] = ans.filled[s][c] ? ans.val[s][c] : exact.v[s][c];
-    for (int s = 0; s < N_STEPS; s++) compute_step(s, &mine, own.v[s]);
     struct verdict v[N_STEPS];
-    judge(&ans, &exact, &own, v);
+    judge_answers(&ans, &exact, &mine, &own, v);
     printf(", \"readable\": true, \"steps\": {\n");
     for (int s = 0; s < N_STEPS; s++) {
         printf("    \"%s\": {\"status\": \"%s\", \"follows\": ", STEPS[s].key,
@@ -1628,65 +1643,78 @@ static bool far(const double *a, const double *b, int n)
     return false;
 }
 
+/* require - print one requirement of the example, ok or FAIL; count the failures */
+static int fails;
+#define require(cond, ...) do { bool ok_ = (cond); printf("%s ", ok_ ? "ok  " : "FAIL"); \
+                                printf(__VA_ARGS__); printf("\n"); fails += !ok_; } while (0)
+
+/* probe_requirements - the probe (X times LARGE) overflows a softmax without
+ * the maximum in one row, not in another, and its exact tables are finite */
+static void probe_requirements(const tables *e)
+{
+    tables l;
+    double xl[T * D_MODEL], zmax = -INFINITY, zmin_rowmax = INFINITY;
+    large_x(xl);
+    compute_all_from(xl, &l);
+    for (int i = 0; i < T; i++) {
+        zmax = fmax(zmax, l.v[ST_M][i]);
+        zmin_rowmax = fmin(zmin_rowmax, l.v[ST_M][i]);
+    }
+    bool finite = true;
+    for (int s = 0; s < N_STEPS; s++)
+        for (int c = 0; c < n_cells(s); c++) finite = finite && isfinite(l.v[s][c]);
+    require(finite, "the probe (X times %d): every exact table is finite", LARGE);
+    require(!isfinite(exp(zmax)), "the probe: exp of its largest scaled score (%g) overflows", zmax);
+    require(isfinite(exp(zmin_rowmax)), "the probe: some row's largest scaled score (%g) does not overflow, "
+            "so a softmax without the maximum is right in that row and wrong in another", zmin_rowmax);
+    require(far(l.v[ST_A], e->v[ST_A], T * T), "the probe's weights differ from the example's");
+}
+
+/* mistake_requirements - each mistake differs from the exact table, and from
+ * every other mistake of its step */
+static void mistake_requirements(const tables *e)
+{
+    for (int k = 0; k < N_MISTAKES; k++) {
+        double t[MAX_CELLS];
+        MISTAKES[k].fn(e, t);
+        require(far(t, e->v[MISTAKES[k].step], n_cells(MISTAKES[k].step)),
+                "mistake %-14s differs from the exact [%s]", MISTAKES[k].id, STEPS[MISTAKES[k].step].key);
+        for (int j = k + 1; j < N_MISTAKES; j++) {
+            if (MISTAKES[j].step != MISTAKES[k].step) continue;
+            double u[MAX_CELLS];
+            MISTAKES[j].fn(e, u);
+            require(far(t, u, n_cells(MISTAKES[k].step)), "mistakes %s and %s are told apart",
+                    MISTAKES[k].id, MISTAKES[j].id);
+        }
+    }
+}
+
 /* self_test - the example meets its own requirements; prints each check */
 static int self_test(void)
 {
     tables e;
     compute_all(&e);
-    int fails = 0;
-#define REQUIRE(cond, ...) do { bool ok_ = (cond); printf("%s ", ok_ ? "ok  " : "FAIL"); \
-                                printf(__VA_ARGS__); printf("\n"); if (!ok_) fails++; } while (0)
     double st[T * T];
     transpose(st, e.v[ST_S], T, T);
-    REQUIRE(far(st, e.v[ST_S], T * T), "S = Q K^T is not symmetric (K Q^T differs)");
+    require(far(st, e.v[ST_S], T * T), "S = Q K^T is not symmetric (K Q^T differs)");
     const double *m = e.v[ST_M];
-    REQUIRE(m[0] != m[1] && m[0] != m[2] && m[1] != m[2], "the rows of the scaled scores have different maxima");
-    REQUIRE(m[0] != 0 && m[1] != 0 && m[2] != 0, "no row maximum is 0 (so forgetting it changes E)");
+    require(m[0] != m[1] && m[0] != m[2] && m[1] != m[2], "the rows of the scaled scores have different maxima");
+    require(m[0] != 0 && m[1] != 0 && m[2] != 0, "no row maximum is 0 (so forgetting it changes E)");
     bool distinct = true;
     for (int i = 0; i < T; i++)
         for (int j = 0; j < T; j++)
             for (int k = j + 1; k < T; k++)
                 if (!far(&e.v[ST_A][i * T + j], &e.v[ST_A][i * T + k], 1)) distinct = false;
-    REQUIRE(distinct, "no two weights of a row are within 3 tolerances of each other");
+    require(distinct, "no two weights of a row are within 3 tolerances of each other");
     double r[T];
     row_sum(r, e.v[ST_A]);
-    REQUIRE(fabs(r[0] - 1) < 1e-12 && fabs(r[1] - 1) < 1e-12 && fabs(r[2] - 1) < 1e-12, "each row of A sums to 1");
+    require(fabs(r[0] - 1) < 1e-12 && fabs(r[1] - 1) < 1e-12 && fabs(r[2] - 1) < 1e-12, "each row of A sums to 1");
     double amin = 1.0;
     for (int c = 0; c < T * T; c++) amin = fmin(amin, e.v[ST_A][c]);
-    REQUIRE(amin >= 0.05, "every weight is at least 0.05 (two decimals show it)");
-    REQUIRE(fabs(1.0 / sqrt((double)D_K) - 0.5) < 1e-15, "1/sqrt(d_k) is exactly 1/2");
-    {
-        tables l;
-        double xl[T * D_MODEL], zmax = -INFINITY, zmin_rowmax = INFINITY;
-        large_x(xl);
-        compute_all_from(xl, &l);
-        for (int i = 0; i < T; i++) {
-            zmax = fmax(zmax, l.v[ST_M][i]);
-            zmin_rowmax = fmin(zmin_rowmax, l.v[ST_M][i]);
-        }
-        bool finite = true;
-        for (int s = 0; s < N_STEPS; s++)
-            for (int c = 0; c < n_cells(s); c++) finite = finite && isfinite(l.v[s][c]);
-        REQUIRE(finite, "the probe (X times %d): every exact table is finite", LARGE);
-        REQUIRE(!isfinite(exp(zmax)), "the probe: exp of its largest scaled score (%g) overflows", zmax);
-        REQUIRE(isfinite(exp(zmin_rowmax)), "the probe: some row's largest scaled score (%g) does not overflow, "
-                "so a softmax without the maximum is right in that row and wrong in another", zmin_rowmax);
-        REQUIRE(far(l.v[ST_A], e.v[ST_A], T * T), "the probe's weights differ from the example's");
-    }
-    for (int k = 0; k < N_MISTAKES; k++) {
-        double t[MAX_CELLS];
-        MISTAKES[k].fn(&e, t);
-        REQUIRE(far(t, e.v[MISTAKES[k].step], n_cells(MISTAKES[k].step)),
-                "mistake %-14s differs from the exact [%s]", MISTAKES[k].id, STEPS[MISTAKES[k].step].key);
-        for (int j = k + 1; j < N_MISTAKES; j++) {
-            if (MISTAKES[j].step != MISTAKES[k].step) continue;
-            double u[MAX_CELLS];
-            MISTAKES[j].fn(&e, u);
-            REQUIRE(far(t, u, n_cells(MISTAKES[k].step)), "mistakes %s and %s are told apart",
-                    MISTAKES[k].id, MISTAKES[j].id);
-        }
-    }
-#undef REQUIRE
+    require(amin >= 0.05, "every weight is at least 0.05 (two decimals show it)");
+    require(fabs(1.0 / sqrt((double)D_K) - 0.5) < 1e-15, "1/sqrt(d_k) is exactly 1/2");
+    probe_requirements(&e);
+    mistake_requirements(&e);
     printf("%s: %d requirement%s failed\n", fails ? "FAIL" : "ok", fails, fails == 1 ? "" : "s");
     return fails ? 1 : 0;
 }
@@ -1744,13 +1772,9 @@ int main(int argc, char **argv)
         return 2;
     }
     tables exact, mine, own;
-    compute_all(&exact);
-    for (int s = 0; s < N_STEPS; s++)
-        for (int c = 0; c < n_cells(s); c++)
-            mine.v[s][c] = ans.filled[s][c] ? ans.val[s][c] : exact.v[s][c];
-    for (int s = 0; s < N_STEPS; s++) compute_step(s, &mine, own.v[s]);
     struct verdict v[N_STEPS];
-    judge(&ans, &exact, &own, v);
+    compute_all(&exact);
+    judge_answers(&ans, &exact, &mine, &own, v);
     if (summary) {
         for (int s = 0; s < N_STEPS; s++)
             printf("%s\t%d\t%d\t%d\n", STEPS[s].key, v[s].status == PENDING, v[s].status == OK,

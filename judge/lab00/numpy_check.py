@@ -73,8 +73,19 @@ FUNCTION = "attention_tables"
 LANG_ES = False
 
 
-def L(en, es):
-    return es if LANG_ES else en
+def L(en, es, *args):
+    """en or es, in the report's language, formatted with args if any"""
+    text = es if LANG_ES else en
+    return text % args if args else text
+
+
+def word(status):
+    """the word of a status (ok, wrong, pending) in the report"""
+    return {"ok": "ok", "wrong": L("WRONG", "MAL"), "pending": L("pending", "pendiente")}[status]
+
+
+def hint(text):
+    return L("  hint: ", "  pista: ") + text
 
 
 # ---- the child: run the learner's function ----------------------------------------------
@@ -234,12 +245,8 @@ def child(path):
             except NotImplementedError as e:
                 run["outcome"] = "todo"
                 run["tables"] = partial_tables(describe_error(e, path))
-            except LabTimeout as e:
-                run["outcome"] = "timeout"
-                run["error"] = describe_error(e, path)
-                run["tables"] = partial_tables(run["error"])
-            except BaseException as e:    # SystemExit, KeyboardInterrupt too
-                run["outcome"] = "error"
+            except BaseException as e:    # LabTimeout, SystemExit, KeyboardInterrupt too
+                run["outcome"] = "timeout" if isinstance(e, LabTimeout) else "error"
                 run["error"] = describe_error(e, path)
                 run["tables"] = partial_tables(run["error"])
             run["warnings"] = sorted(set("%s: %s" % (w.category.__name__, w.message) for w in caught))[:4]
@@ -314,13 +321,18 @@ def _scale(f):
     return lambda t, i: [[v * f(i) for v in r] for r in t["S"]]
 
 
-XT_EN = ("your NumPy %s is X.T @ %s: X.T has the tokens as its columns. X is square here (3 x 3), so "
-         "the product has the right shape and the wrong values; with a number of tokens other than "
-         "d_model it would not even run (a shape error). Row i of %s is row i of X times %s: %s = X @ %s.")
-XT_ES = ("tu %s de NumPy es X.T @ %s: X.T tiene los tokens como columnas. Aquí X es cuadrada (3 x 3), "
-         "así que el producto tiene la forma correcta y los valores equivocados; con un número de tokens "
-         "distinto de d_model ni siquiera se ejecutaría (un error de forma). La fila i de %s es la fila i "
-         "de X por %s: %s = X @ %s.")
+def _xt_hints(key):
+    """the hint (EN, ES) of the table key computed as X.T @ W_key"""
+    return tuple(text.replace("{k}", key) for text in (
+        "your NumPy {k} is X.T @ W_{k}: X.T has the tokens as its columns. X is square here (3 x 3), so "
+        "the product has the right shape and the wrong values; with a number of tokens other than "
+        "d_model it would not even run (a shape error). Row i of {k} is row i of X times W_{k}: {k} = X @ W_{k}.",
+        "tu {k} de NumPy es X.T @ W_{k}: X.T tiene los tokens como columnas. Aquí X es cuadrada (3 x 3), "
+        "así que el producto tiene la forma correcta y los valores equivocados; con un número de tokens "
+        "distinto de d_model ni siquiera se ejecutaría (un error de forma). La fila i de {k} es la fila i "
+        "de X por W_{k}: {k} = X @ W_{k}."))
+
+
 BCAST_EN = ("%s, with %s of shape (3,), %s: NumPy lines a (3,) array up with the last axis, the "
             "columns. Make it a column, so that row i uses its own value: %s[:, None], or keepdims=True "
             "where you compute it.")
@@ -329,9 +341,9 @@ BCAST_ES = ("%s, con %s de forma (3,), %s: NumPy alinea un array (3,) con el úl
             "lo calculas.")
 
 MISTAKES = [
-    ("q-xt", "Q", _xt("W_Q"), XT_EN % ("Q", "W_Q", "Q", "W_Q", "Q", "W_Q"), XT_ES % ("Q", "W_Q", "Q", "W_Q", "Q", "W_Q")),
-    ("k-xt", "K", _xt("W_K"), XT_EN % ("K", "W_K", "K", "W_K", "K", "W_K"), XT_ES % ("K", "W_K", "K", "W_K", "K", "W_K")),
-    ("v-xt", "V", _xt("W_V"), XT_EN % ("V", "W_V", "V", "W_V", "V", "W_V"), XT_ES % ("V", "W_V", "V", "W_V", "V", "W_V")),
+    ("q-xt", "Q", _xt("W_Q")) + _xt_hints("Q"),
+    ("k-xt", "K", _xt("W_K")) + _xt_hints("K"),
+    ("v-xt", "V", _xt("W_V")) + _xt_hints("V"),
     ("q-uses-wk", "Q", lambda t, i: mm(i["X"], i["W_K"]),
      "your NumPy Q is X @ W_K: Q and K swapped? Q = X @ W_Q, K = X @ W_K.",
      "tu Q de NumPy es X @ W_K: ¿Q y K intercambiadas? Q = X @ W_Q, K = X @ W_K."),
@@ -514,20 +526,17 @@ class Table:
 def shape_problem(key, entry, rows, cols, inp):
     """(values or None, the problem or None) of one returned table"""
     if entry["kind"] == "not-numbers":
-        return None, L("your NumPy %s is not a table of numbers (it is a %s)." % (key, entry["type"]),
-                       "tu %s de NumPy no es una tabla de números (es un %s)." % (key, entry["type"]))
+        return None, L("your NumPy %s is not a table of numbers (it is a %s).",
+                       "tu %s de NumPy no es una tabla de números (es un %s).", key, entry["type"])
     shape, vals = entry["shape"], entry["values"]
     vector = cols == 1
     if vector and (shape in ([rows], [rows, 1], [1, rows])):
         return col(vals if shape == [rows] else flat(vals) if shape == [1, rows] else [r[0] for r in vals]), None
     if shape == [rows, cols]:
         return vals, None
-    what = L("your NumPy %s has shape %s, %s; expected %s." % (key, tuple(shape), dims(shape),
-                                                             "(%d,) or (%d, 1)" % (rows, rows) if vector
-                                                             else "(%d, %d)" % (rows, cols)),
-             "tu %s de NumPy tiene forma %s, %s; se esperaba %s." % (key, tuple(shape), dims(shape),
-                                                                   "(%d,) o (%d, 1)" % (rows, rows) if vector
-                                                                   else "(%d, %d)" % (rows, cols)))
+    what = L("your NumPy %s has shape %s, %s; expected %s.", "tu %s de NumPy tiene forma %s, %s; se esperaba %s.",
+             key, str(tuple(shape)), dims(shape),
+             L("(%d,) or (%d, 1)", "(%d,) o (%d, 1)", rows, rows) if vector else "(%d, %d)" % (rows, cols))
     extra = None
     if vector and shape == []:
         extra = L("One number for the whole table: the maxima and the sums are one per row, axis=1.",
@@ -536,8 +545,8 @@ def shape_problem(key, entry, rows, cols, inp):
         extra = L("A whole table: take one value per row, .max(axis=1) or .sum(axis=1).",
                   "Una tabla entera: toma un valor por fila, .max(axis=1) o .sum(axis=1).")
     elif not vector and shape == [cols, rows] and rows != cols:
-        extra = L("The table is transposed: rows are tokens (%s.T, or a product in the wrong order?)." % key,
-                  "La tabla está traspuesta: las filas son los tokens (¿%s.T, o un producto en el orden equivocado?)." % key)
+        extra = L("The table is transposed: rows are tokens (%s.T, or a product in the wrong order?).",
+                  "La tabla está traspuesta: las filas son los tokens (¿%s.T, o un producto en el orden equivocado?).", key)
     elif key == "S" and shape == [rows, inp["d_k"]]:
         extra = L("T x d_k is the shape of Q and K: Q * K multiplies element by element; S = Q @ K.T.",
                   "T x d_k es la forma de Q y K: Q * K multiplica elemento a elemento; S = Q @ K.T.")
@@ -559,8 +568,8 @@ def judge_run(run, exact, inp, runs_ok=None):
             rows, cols = len(exact[k]), len(exact[k][0])
             t.values, t.problem = shape_problem(k, e, rows, cols, inp)
             if t.values is None and t.problem is None:
-                t.problem = L("your NumPy %s is too large to be a table of this example." % k,
-                              "tu %s de NumPy es demasiado grande para ser una tabla de este ejemplo." % k)
+                t.problem = L("your NumPy %s is too large to be a table of this example.",
+                              "tu %s de NumPy es demasiado grande para ser una tabla de este ejemplo.", k)
         got[k] = t
     # each table judged against the exact one, and against what the
     # learner's own earlier tables give (a table right for them follows)
@@ -621,7 +630,7 @@ def fmt(v):
 
 def cell_name(key, cell, cols):
     i, j = cell
-    return L("row %d" % i, "fila %d" % i) if cols == 1 else L("row %d, column %d" % (i, j), "fila %d, columna %d" % (i, j))
+    return L("row %d", "fila %d", i) if cols == 1 else L("row %d, column %d", "fila %d, columna %d", i, j)
 
 
 # ---- the report ---------------------------------------------------------------------------------
@@ -635,10 +644,9 @@ def error_hints(err, target):
     out = []
     none_names = [n for n, s in err["shapes"] if s is None]
     if none_names or "NoneType" in msg:
-        out.append(L("a table on that line is still None%s: write the tables it comes from first (each line uses the ones above it)."
-                     % (" (%s)" % ", ".join(none_names) if none_names else ""),
-                     "una tabla de esa línea sigue en None%s: escribe antes las tablas de las que sale (cada línea usa las de arriba)."
-                     % (" (%s)" % ", ".join(none_names) if none_names else "")))
+        out.append(L("a table on that line is still None%s: write the tables it comes from first (each line uses the ones above it).",
+                     "una tabla de esa línea sigue en None%s: escribe antes las tablas de las que sale (cada línea usa las de arriba).",
+                     " (%s)" % ", ".join(none_names) if none_names else ""))
     elif "matmul" in msg or "not aligned" in msg:
         out.append(L("A @ B needs as many columns in A as rows in B: (n x k) @ (k x m) is n x m.",
                      "A @ B necesita tantas columnas en A como filas en B: (n x k) @ (k x m) es n x m."))
@@ -652,7 +660,7 @@ def error_hints(err, target):
         out.append(L("exp overflowed: subtract each row's maximum before np.exp.",
                      "exp se desbordó: resta el máximo de cada fila antes de np.exp."))
     if target and not none_names and "NoneType" not in msg:
-        out.append(L("[%s] is " % target, "[%s] es " % target) + L(*RULES[target]))
+        out.append(L("[%s] is ", "[%s] es ", target) + L(*RULES[target]))
     return out
 
 
@@ -667,36 +675,31 @@ def run_failure(run, what):
     err = run.get("error")
     where = ""
     if err and err["target"]:
-        where = L(" while computing [%s]" % err["target"], " al calcular [%s]" % err["target"])
+        where = L(" while computing [%s]", " al calcular [%s]", err["target"])
     if run["outcome"] == "timeout":
         if err and err["line"]:
-            out.append(L("Your NumPy code was still running after %s s%s: it was stopped at line %d%s:"
-                         % (OPTS.timeout_text, what, err["line"], where),
-                         "Tu código NumPy seguía ejecutándose tras %s s%s: se detuvo en la línea %d%s:"
-                         % (OPTS.timeout_text, what, err["line"], where)))
+            out.append(L("Your NumPy code was still running after %s s%s: it was stopped at line %d%s:",
+                         "Tu código NumPy seguía ejecutándose tras %s s%s: se detuvo en la línea %d%s:",
+                         OPTS.timeout_text, what, err["line"], where))
             out += trace_lines(err)
         else:
-            out.append(L("Your NumPy code did not finish within %s s%s: it was stopped, with everything it started."
-                         % (OPTS.timeout_text, what),
-                         "Tu código NumPy no terminó en %s s%s: se detuvo, con todo lo que inició." % (OPTS.timeout_text, what)))
-        out.append(L("  hint: a loop that never ends? Each table is one NumPy expression; no loop is needed.",
-                     "  pista: ¿un bucle que no termina? Cada tabla es una expresión de NumPy; no hace falta ningún bucle."))
+            out.append(L("Your NumPy code did not finish within %s s%s: it was stopped, with everything it started.",
+                         "Tu código NumPy no terminó en %s s%s: se detuvo, con todo lo que inició.", OPTS.timeout_text, what))
+        out.append(hint(L("a loop that never ends? Each table is one NumPy expression; no loop is needed.",
+                          "¿un bucle que no termina? Cada tabla es una expresión de NumPy; no hace falta ningún bucle.")))
         return out
     if run["outcome"] == "bad-return":
-        out.append(L("%s returned a %s%s, not a dict: keep the skeleton's return line, {\"Q\": Q, ...}."
-                     % (FUNCTION, run["type"], what), "%s devolvió un %s%s, no un dict: conserva la línea return del esqueleto, {\"Q\": Q, ...}."
-                     % (FUNCTION, run["type"], what)))
-        return out
+        return [L("%s returned a %s%s, not a dict: keep the skeleton's return line, {\"Q\": Q, ...}.",
+                  "%s devolvió un %s%s, no un dict: conserva la línea return del esqueleto, {\"Q\": Q, ...}.",
+                  FUNCTION, run["type"], what)]
     if run["outcome"] == "error":
-        line = L(" at line %d" % err["line"], " en la línea %d" % err["line"]) if err["line"] else ""
-        out.append(L("Your NumPy code raised %s%s%s%s:" % (err["type"], what, where, line),
-                     "Tu código NumPy lanzó %s%s%s%s:" % (err["type"], what, where, line)))
+        line = L(" at line %d", " en la línea %d", err["line"]) if err["line"] else ""
+        out.append(L("Your NumPy code raised %s%s%s%s:", "Tu código NumPy lanzó %s%s%s%s:", err["type"], what, where, line))
         out += trace_lines(err)
         s = shapes_line(err)
         if s:
             out.append("  " + s)
-        for h in error_hints(err, err["target"]):
-            out.append(L("  hint: ", "  pista: ") + h)
+        out += [hint(h) for h in error_hints(err, err["target"])]
     return out
 
 
@@ -705,12 +708,7 @@ def hand_word(hand, k):
         return "-"
     if not hand.get("readable"):
         return L("unreadable", "ilegible")
-    st = hand["steps"][k]["status"]
-    return {"ok": "ok", "wrong": L("WRONG", "MAL"), "pending": L("pending", "pendiente")}[st]
-
-
-def np_word(t):
-    return {"ok": "ok", "wrong": L("WRONG", "MAL"), "pending": L("pending", "pendiente")}[t.status]
+    return word(hand["steps"][k]["status"])
 
 
 def hand_cells(hand, k):
@@ -731,34 +729,37 @@ def compare_hand(hand, k, t, exact):
     cols = len(exact[k][0])
     hand_tol = dict(atol=REF["atol"], rtol=REF["rtol"])
     differ = [(i, j) for i, j in written if not close(cells[i][j], t.values[i][j], **hand_tol)]
+    if "pending" in (hs, t.status) or hs == t.status == "ok":
+        return None
+    cell = differ[0] if differ else t.cell if hs == "ok" else written[0]
+    where = (cell_name(k, cell, cols), fmt_hand(cells[cell[0]][cell[1]]), fmt(t.values[cell[0]][cell[1]]))
     if hs == "ok" and t.status == "wrong":
-        i, j = differ[0] if differ else t.cell
         return L("[%s] your hand %s matches the reference but your NumPy %s does not: look at the line that computes %s "
-                 "(%s: you wrote %s, NumPy gives %s)."
-                 % (k, k, k, k, cell_name(k, (i, j), cols), fmt_hand(cells[i][j]), fmt(t.values[i][j])),
+                 "(%s: you wrote %s, NumPy gives %s).",
                  "[%s] tu %s a mano coincide con la referencia pero tu %s de NumPy no: mira la línea que calcula %s "
-                 "(%s: escribiste %s, NumPy da %s)."
-                 % (k, k, k, k, cell_name(k, (i, j), cols), fmt_hand(cells[i][j]), fmt(t.values[i][j])))
+                 "(%s: escribiste %s, NumPy da %s).", k, k, k, k, *where)
     if hs == "wrong" and t.status == "ok":
-        i, j = differ[0] if differ else written[0]
-        return L("[%s] NumPy and the reference agree; your hand table differs at %s: you wrote %s, NumPy gives %s."
-                 % (k, cell_name(k, (i, j), cols), fmt_hand(cells[i][j]), fmt(t.values[i][j])),
-                 "[%s] NumPy y la referencia coinciden; tu tabla a mano difiere en la %s: escribiste %s, NumPy da %s."
-                 % (k, cell_name(k, (i, j), cols), fmt_hand(cells[i][j]), fmt(t.values[i][j])))
-    if hs == "wrong" and t.status == "wrong":
-        if not differ:
-            return L("[%s] your hand table and your NumPy table agree with each other, not with the reference: the same mistake in both."
-                     % k, "[%s] tu tabla a mano y tu tabla de NumPy coinciden entre sí, no con la referencia: el mismo error en las dos." % k)
-        return L("[%s] your hand table and your NumPy table both differ from the reference, and from each other."
-                 % k, "[%s] tu tabla a mano y tu tabla de NumPy difieren de la referencia, y entre sí." % k)
-    return None
+        return L("[%s] NumPy and the reference agree; your hand table differs at %s: you wrote %s, NumPy gives %s.",
+                 "[%s] NumPy y la referencia coinciden; tu tabla a mano difiere en la %s: escribiste %s, NumPy da %s.",
+                 k, *where)
+    if not differ:
+        return L("[%s] your hand table and your NumPy table agree with each other, not with the reference: the same mistake in both.",
+                 "[%s] tu tabla a mano y tu tabla de NumPy coinciden entre sí, no con la referencia: el mismo error en las dos.", k)
+    return L("[%s] your hand table and your NumPy table both differ from the reference, and from each other.",
+             "[%s] tu tabla a mano y tu tabla de NumPy difieren de la referencia, y entre sí.", k)
 
 
-def summary_rows(got, large_status):
+def print_summary(got, large_status):
+    """--summary: one line per table, then numpy:large"""
     rows = ["numpy:%s\t%d\t%d\t%d" % (k, got[k].status == "pending", got[k].status == "ok", got[k].status == "wrong")
             for k in KEYS]
     rows.append("numpy:large\t%d\t%d\t%d" % (large_status == "pending", large_status == "ok", large_status == "wrong"))
-    return rows
+    print("\n".join(rows))
+
+
+def warned(run):
+    """the line that shows NumPy's warnings during a run, if it gave any"""
+    return [L("  NumPy warned: ", "  NumPy avisó: ") + "; ".join(run["warnings"])] if run.get("warnings") else []
 
 
 def probe(got, large, large_run, example_run):
@@ -772,51 +773,62 @@ def probe(got, large, large_run, example_run):
     factor = REF["large"]
     ok_example = [k for k in KEYS if got[k].status == "ok"]
     if large_run["outcome"] in ("error", "timeout", "bad-return") and ok_example:
-        lines += run_failure(large_run, L(" on the large inputs (X times %d)" % factor,
-                                          " con las entradas grandes (X por %d)" % factor))
-        if large_run.get("warnings"):
-            lines.append(L("  NumPy warned: ", "  NumPy avisó: ") + "; ".join(large_run["warnings"]))
-        return "wrong", lines
+        lines += run_failure(large_run, L(" on the large inputs (X times %d)", " con las entradas grandes (X por %d)", factor))
+        return "wrong", lines + warned(large_run)
     for k in ok_example:
         t = large[k]
         if t.status != "wrong":
             continue
         cols = len(REF["large_exact"][k][0])
-        lines.append(L("On the large inputs (X times %d, scaled scores up to %s) your NumPy [%s] differs, though it is right on the example:"
-                       % (factor, fmt(max(flat(REF["large_exact"]["scaled"]))).rstrip("0").rstrip("."), k),
-                       "Con las entradas grandes (X por %d, puntuaciones escaladas hasta %s) tu [%s] de NumPy difiere, aunque en el ejemplo está bien:"
-                       % (factor, fmt(max(flat(REF["large_exact"]["scaled"]))).rstrip("0").rstrip("."), k)))
+        lines.append(L("On the large inputs (X times %d, scaled scores up to %s) your NumPy [%s] differs, though it is right on the example:",
+                       "Con las entradas grandes (X por %d, puntuaciones escaladas hasta %s) tu [%s] de NumPy difiere, aunque en el ejemplo está bien:",
+                       factor, fmt(max(flat(REF["large_exact"]["scaled"]))).rstrip("0").rstrip("."), k))
         if t.problem:
             lines.append("  " + t.problem)
             return "wrong", lines
-        i, j = t.cell
-        lines.append(L("  %s: expected %s, NumPy gives %s (%d of %d values differ)."
-                       % (cell_name(k, t.cell, cols), fmt(t.expected), fmt(t.got), t.n_bad, len(flat(t.values))),
-                       "  %s: se esperaba %s, NumPy da %s (%d de %d valores difieren)."
-                       % (cell_name(k, t.cell, cols), fmt(t.expected), fmt(t.got), t.n_bad, len(flat(t.values)))))
-        nonfinite = any(not math.isfinite(v) for v in flat(t.values))
-        if nonfinite:
-            lines.append(L("  hint: exp of a scaled score above 709.78 is inf in double precision, and inf / inf is nan. "
-                           "Your [%s] takes np.exp of the scores without each row's maximum subtracted; it is right on the "
-                           "example only because its scores are small. Subtract the maximum first (E = np.exp(scaled - m)), "
-                           "and build the weights from E." % k,
-                           "  pista: exp de una puntuación escalada mayor que 709.78 es inf en doble precisión, e inf / inf es nan. "
-                           "Tu [%s] aplica np.exp a las puntuaciones sin restar el máximo de cada fila; en el ejemplo está bien "
-                           "solo porque sus puntuaciones son pequeñas. Resta antes el máximo (E = np.exp(scaled - m)) y "
-                           "calcula los pesos a partir de E." % k))
+        lines.append(L("  %s: expected %s, NumPy gives %s (%d of %d values differ).",
+                       "  %s: se esperaba %s, NumPy da %s (%d de %d valores difieren).",
+                       cell_name(k, t.cell, cols), fmt(t.expected), fmt(t.got), t.n_bad, len(flat(t.values))))
+        if any(not math.isfinite(v) for v in flat(t.values)):
+            lines.append(hint(L("exp of a scaled score above 709.78 is inf in double precision, and inf / inf is nan. "
+                                "Your [%s] takes np.exp of the scores without each row's maximum subtracted; it is right on the "
+                                "example only because its scores are small. Subtract the maximum first (E = np.exp(scaled - m)), "
+                                "and build the weights from E.",
+                                "exp de una puntuación escalada mayor que 709.78 es inf en doble precisión, e inf / inf es nan. "
+                                "Tu [%s] aplica np.exp a las puntuaciones sin restar el máximo de cada fila; en el ejemplo está bien "
+                                "solo porque sus puntuaciones son pequeñas. Resta antes el máximo (E = np.exp(scaled - m)) y "
+                                "calcula los pesos a partir de E.", k)))
         elif all_close(t.values, REF["exact"][k]):
-            lines.append(L("  hint: it is the same table as on the example: it does not depend on X. Did you type the numbers "
-                           "instead of computing them?",
-                           "  pista: es la misma tabla que en el ejemplo: no depende de X. ¿Escribiste los números en lugar "
-                           "de calcularlos?"))
+            lines.append(hint(L("it is the same table as on the example: it does not depend on X. Did you type the numbers "
+                                "instead of computing them?",
+                                "es la misma tabla que en el ejemplo: no depende de X. ¿Escribiste los números en lugar "
+                                "de calcularlos?")))
         elif t.hints:
-            lines.append(L("  hint: ", "  pista: ") + t.hints[0][1])
-        if large_run.get("warnings"):
-            lines.append(L("  NumPy warned: ", "  NumPy avisó: ") + "; ".join(large_run["warnings"]))
-        return "wrong", lines
+            lines.append(hint(t.hints[0][1]))
+        return "wrong", lines + warned(large_run)
     if len(ok_example) == len(KEYS) and large_run["outcome"] == "returned" and all(large[k].status == "ok" for k in KEYS):
         return "ok", []
     return "pending", []
+
+
+def load_failure(path, load):
+    """why the learner's file did not give a function to call"""
+    if load.get("missing"):
+        return L("%s has no function %s(X, W_Q, W_K, W_V): keep the skeleton's def line.",
+                 "%s no tiene la función %s(X, W_Q, W_K, W_V): conserva la línea def del esqueleto.", path, FUNCTION)
+    e = load["error"]
+    if e.get("timeout"):
+        why = L("Your file was still running after %s s while it was loaded (before %s was called):",
+                "Tu archivo seguía ejecutándose tras %s s mientras se cargaba (antes de llamar a %s):",
+                OPTS.timeout_text, FUNCTION)
+    else:
+        why = L("Your file cannot be loaded (%s): Python stops before %s is called:",
+                "Tu archivo no se puede cargar (%s): Python se detiene antes de llamar a %s:", e["type"], FUNCTION)
+    return "\n".join([why] + trace_lines(e))
+
+
+def title(path):
+    return L("Lab 00, part 2, the same in NumPy: %s", "Lab 00, parte 2, lo mismo en NumPy: %s", path)
 
 
 def main_report(path, child_res, got, large, hand, large_status, large_lines, brief):
@@ -826,18 +838,16 @@ def main_report(path, child_res, got, large, hand, large_status, large_lines, br
     n_wrong = sum(got[k].status == "wrong" for k in KEYS)
     n_pending = len(KEYS) - n_ok - n_wrong
     failing = n_wrong > 0 or large_status == "wrong"
-    large_w = {"ok": "ok", "wrong": L("WRONG", "MAL"), "pending": L("pending", "pendiente")}[large_status]
+    large_w = word(large_status)
     if brief and not failing:
-        print(L("lab00 NumPy (%s): %d of %d tables right, %d pending, none wrong; large inputs: %s"
-                % (path, n_ok, len(KEYS), n_pending, large_w),
-                "lab00 NumPy (%s): %d de %d tablas bien, %d pendientes, ninguna mal; entradas grandes: %s"
-                % (path, n_ok, len(KEYS), n_pending, large_w)))
+        print(L("lab00 NumPy (%s): %d of %d tables right, %d pending, none wrong; large inputs: %s",
+                "lab00 NumPy (%s): %d de %d tablas bien, %d pendientes, ninguna mal; entradas grandes: %s",
+                path, n_ok, len(KEYS), n_pending, large_w))
         return 0
-    print(L("Lab 00, part 2, the same in NumPy: %s" % path, "Lab 00, parte 2, lo mismo en NumPy: %s" % path))
-    print(L("A NumPy value is right when |NumPy - exact| <= %g + %g |exact|; the exact tables are the library's.\n"
-            % (NP_ATOL, NP_RTOL),
-            "Un valor de NumPy está bien si |NumPy - exacto| <= %g + %g |exacto|; las tablas exactas son las de la biblioteca.\n"
-            % (NP_ATOL, NP_RTOL)))
+    print(title(path))
+    print(L("A NumPy value is right when |NumPy - exact| <= %g + %g |exact|; the exact tables are the library's.\n",
+            "Un valor de NumPy está bien si |NumPy - exacto| <= %g + %g |exacto|; las tablas exactas son las de la biblioteca.\n",
+            NP_ATOL, NP_RTOL))
     head = "  %-9s %-28s %-10s %s" % (L("step", "paso"), L("computes", "calcula"), "NumPy", L("your hand table", "tu tabla a mano"))
     print(head)
     for s in REF["steps"]:
@@ -845,15 +855,14 @@ def main_report(path, child_res, got, large, hand, large_status, large_lines, br
         t = got[k]
         note = ""
         if t.follows:
-            note = L("  NumPy follows from your NumPy [%s]" % t.follows, "  NumPy viene de tu [%s] de NumPy" % t.follows)
+            note = L("  NumPy follows from your NumPy [%s]", "  NumPy viene de tu [%s] de NumPy", t.follows)
         elif t.raised:
             note = L("  NumPy raised here", "  NumPy falló aquí")
-        print(("  %-9s %-28s %-10s %s%s" % ("[%s]" % k, s["formula"], np_word(t), hand_word(hand, k), note)).rstrip())
-    print("  %-9s %-28s %s" % ("[large]", L("the same, X times %d" % REF["large"], "lo mismo, X por %d" % REF["large"]), large_w))
-    print(L("\nNumPy: %d of %d tables right, %d wrong, %d pending; large inputs: %s."
-            % (n_ok, len(KEYS), n_wrong, n_pending, large_w),
-            "\nNumPy: %d de %d tablas bien, %d mal, %d pendientes; entradas grandes: %s."
-            % (n_ok, len(KEYS), n_wrong, n_pending, large_w)))
+        print(("  %-9s %-28s %-10s %s%s" % ("[%s]" % k, s["formula"], word(t.status), hand_word(hand, k), note)).rstrip())
+    print("  %-9s %-28s %s" % ("[large]", L("the same, X times %d", "lo mismo, X por %d", REF["large"]), large_w))
+    print(L("\nNumPy: %d of %d tables right, %d wrong, %d pending; large inputs: %s.",
+            "\nNumPy: %d de %d tablas bien, %d mal, %d pendientes; entradas grandes: %s.",
+            n_ok, len(KEYS), n_wrong, n_pending, large_w))
 
     # how the example's run went
     if ex and ex["outcome"] in ("error", "timeout", "bad-return"):
@@ -861,10 +870,9 @@ def main_report(path, child_res, got, large, hand, large_status, large_lines, br
         for l in run_failure(ex, ""):
             print(l)
     if ex and ex.get("unknown"):
-        print(L("\nYour dict has keys the checker does not know: %s (the tables are %s)."
-                % (", ".join(ex["unknown"]), ", ".join(KEYS)),
-                "\nTu dict tiene claves que el verificador no conoce: %s (las tablas son %s)."
-                % (", ".join(ex["unknown"]), ", ".join(KEYS))))
+        print(L("\nYour dict has keys the checker does not know: %s (the tables are %s).",
+                "\nTu dict tiene claves que el verificador no conoce: %s (las tablas son %s).",
+                ", ".join(ex["unknown"]), ", ".join(KEYS)))
     first = next((k for k in KEYS if got[k].status == "wrong" and not got[k].raised), None)
     shown = False
     for k in KEYS:
@@ -874,28 +882,19 @@ def main_report(path, child_res, got, large, hand, large_status, large_lines, br
         formula = next(s["formula"] for s in REF["steps"] if s["key"] == k)
         cols = len(REF["exact"][k][0])
         print()
-        if not shown:
-            print(L("First NumPy table that differs: [%s] %s" % (k, formula),
-                    "Primera tabla de NumPy que difiere: [%s] %s" % (k, formula)) + (":" if t.problem else ","), end="")
-        else:
-            print(L("Also wrong on its own: [%s] %s" % (k, formula),
-                    "También está mal por sí misma: [%s] %s" % (k, formula)) + (":" if t.problem else ","), end="")
+        print(L("Also wrong on its own: [%s] %s", "También está mal por sí misma: [%s] %s", k, formula) if shown else
+              L("First NumPy table that differs: [%s] %s", "Primera tabla de NumPy que difiere: [%s] %s", k, formula),
+              end=":" if t.problem else ",")
         shown = True
         if t.problem:
             print("\n  " + t.problem)
             continue
         against_own = any(got[d].status == "wrong" for d in DEPS[k])
         print(" %s:" % cell_name(k, t.cell, cols))
-        print(L("  %s %s, your NumPy gives %s (%d of %d values differ)."
-                % ("from your own earlier NumPy tables it is" if against_own else "expected", fmt(t.expected),
-                   fmt(t.got), t.n_bad, len(flat(t.values))),
-                "  %s %s, tu NumPy da %s (%d de %d valores difieren)."
-                % ("con tus propias tablas anteriores de NumPy es" if against_own else "se esperaba", fmt(t.expected),
-                   fmt(t.got), t.n_bad, len(flat(t.values)))))
-        for _, h in t.hints[:1]:
-            print(L("  hint: ", "  pista: ") + h)
-        if not t.hints:
-            print(L("  hint: ", "  pista: ") + L(*RULES[k]))
+        print(L("  %s %s, your NumPy gives %s (%d of %d values differ).", "  %s %s, tu NumPy da %s (%d de %d valores difieren).",
+                L("from your own earlier NumPy tables it is", "con tus propias tablas anteriores de NumPy es") if against_own
+                else L("expected", "se esperaba"), fmt(t.expected), fmt(t.got), t.n_bad, len(flat(t.values))))
+        print(hint(t.hints[0][1] if t.hints else L(*RULES[k])))
     if any(got[k].follows for k in KEYS):
         print(L("\nTables marked \"follows from\" are right for your NumPy tables before them: fix the earlier one first.",
                 "\nLas tablas marcadas \"viene de\" están bien para tus tablas de NumPy anteriores: corrige primero la anterior."))
@@ -906,10 +905,9 @@ def main_report(path, child_res, got, large, hand, large_status, large_lines, br
 
     # hand against NumPy
     if hand is not None and not hand.get("readable"):
-        print(L("\nYour answers file (%s) cannot be read, so your hand tables are not compared: make lab NN=00 says why."
-                % hand["path"],
-                "\nTu archivo de respuestas (%s) no se puede leer, así que tus tablas a mano no se comparan: make lab NN=00 dice por qué."
-                % hand["path"]))
+        print(L("\nYour answers file (%s) cannot be read, so your hand tables are not compared: make lab NN=00 says why.",
+                "\nTu archivo de respuestas (%s) no se puede leer, así que tus tablas a mano no se comparan: make lab NN=00 dice por qué.",
+                hand["path"]))
     lines = [c for c in (compare_hand(hand, k, got[k], REF["exact"]) for k in KEYS if not got[k].follows) if c]
     left_out = [k for k in KEYS if got[k].follows and compare_hand(hand, k, got[k], REF["exact"])]
     if lines:
@@ -917,13 +915,13 @@ def main_report(path, child_res, got, large, hand, large_status, large_lines, br
         for l in lines:
             print("  " + l)
         if left_out:
-            print(L("  (and %s, which follow from an earlier NumPy table)" % ", ".join("[%s]" % k for k in left_out),
-                    "  (y %s, que vienen de una tabla de NumPy anterior)" % ", ".join("[%s]" % k for k in left_out)))
+            print(L("  (and %s, which follow from an earlier NumPy table)", "  (y %s, que vienen de una tabla de NumPy anterior)",
+                    ", ".join("[%s]" % k for k in left_out)))
     printed = child_res.get("printed", "")
     if printed.strip():
         pl = printed.rstrip("\n").split("\n")
-        print(L("\nYour code printed (%d line%s%s):" % (len(pl), "" if len(pl) == 1 else "s", ", the last 6" if len(pl) > 6 else ""),
-                "\nTu código escribió (%d línea%s%s):" % (len(pl), "" if len(pl) == 1 else "s", ", las 6 últimas" if len(pl) > 6 else "")))
+        print(L("\nYour code printed (%d line%s%s):", "\nTu código escribió (%d línea%s%s):", len(pl),
+                "" if len(pl) == 1 else "s", L(", the last 6", ", las 6 últimas") if len(pl) > 6 else ""))
         for l in pl[-6:]:
             print("  | " + l[:200])
     if not failing:
@@ -933,8 +931,7 @@ def main_report(path, child_res, got, large, hand, large_status, large_lines, br
         else:
             nxt = next((k for k in KEYS if got[k].status == "pending"), None)
             if nxt:
-                print(L("\nNext: [%s] in %s: replace its None." % (nxt, path),
-                        "\nSiguiente: [%s] en %s: cambia su None." % (nxt, path)))
+                print(L("\nNext: [%s] in %s: replace its None.", "\nSiguiente: [%s] en %s: cambia su None.", nxt, path))
     return 1 if failing else 0
 
 
@@ -1114,36 +1111,32 @@ def main(argv):
     except (OSError, ValueError, subprocess.TimeoutExpired) as e:
         sys.stderr.write("numpy_check: the reference is not available from %s: %s\n" % (checker, e))
         return 2
-    REF["inputs"]["d_k"] = REF["large_inputs"]["d_k"] = REF["d_k"]
-    REF["inputs"]["d_model"] = REF["large_inputs"]["d_model"] = REF["d_model"]
-    REF["inputs"]["d_v"] = REF["large_inputs"]["d_v"] = REF["d_v"]
+    for size in ("d_k", "d_model", "d_v"):
+        REF["inputs"][size] = REF["large_inputs"][size] = REF[size]
     hand = REF["hand"]
 
     if not os.path.isfile(path):
         out.write(L("%s: there is no such file: make lab-reset NN=00 does not restore it; take it from git "
-                    "(git checkout -- %s).\n" % (path, path),
-                    "%s: no existe ese archivo: tómalo de git (git checkout -- %s).\n" % (path, path)))
+                    "(git checkout -- %s).\n", "%s: no existe ese archivo: tómalo de git (git checkout -- %s).\n", path, path))
         return 2
     why = sandbox_note()
     OPTS.sandboxed = why is None
     if why:
         out.write(L("Note: %s, so your code runs without the sandbox, confined only by its own "
-                    "limits and file permissions.\n" % why,
+                    "limits and file permissions.\n",
                     "Nota: %s, así que tu código se ejecuta sin el entorno aislado, limitado solo "
-                    "por sus propios límites y los permisos de los ficheros.\n" % why))
+                    "por sus propios límites y los permisos de los ficheros.\n", why))
     res, killed, rc, err = run_child(path, OPTS.timeout, OPTS.grace)
 
     if res is not None and res["numpy"] and not res["numpy"]["ok"]:
         msg = L("NumPy cannot be imported by %s (%s): install it with sudo make deps (Debian's python3-numpy), "
-                "or sudo apt-get install python3-numpy. The NumPy part is not checked.\n"
-                % (res["numpy"]["python"], res["numpy"]["error"]),
+                "or sudo apt-get install python3-numpy. The NumPy part is not checked.\n",
                 "%s no puede importar NumPy (%s): instálalo con sudo make deps (el paquete python3-numpy de Debian), "
-                "o sudo apt-get install python3-numpy. La parte de NumPy no se revisa.\n"
-                % (res["numpy"]["python"], res["numpy"]["error"]))
+                "o sudo apt-get install python3-numpy. La parte de NumPy no se revisa.\n",
+                res["numpy"]["python"], res["numpy"]["error"])
         if summary:
             sys.stderr.write(msg)
-            for r in summary_rows({k: Table(k) for k in KEYS}, "pending"):
-                print(r)
+            print_summary({k: Table(k) for k in KEYS}, "pending")
             return 0
         print(msg, end="")
         return 2
@@ -1156,8 +1149,8 @@ def main(argv):
             tail = [l for l in err.strip().split("\n") if l][-6:]
             res["runs"]["example"] = {"outcome": "error", "tables": {}, "error": {
                 "type": L("the end of the process", "el fin del proceso"),
-                "message": "", "trace": tail + [L("(the Python process ended with status %s before returning)" % rc,
-                                                  "(el proceso de Python terminó con el estado %s antes de volver)" % rc)],
+                "message": "", "trace": tail + [L("(the Python process ended with status %s before returning)",
+                                                  "(el proceso de Python terminó con el estado %s antes de volver)", rc)],
                 "line": None, "source": None, "target": None, "shapes": []}}
 
     load = res["load"]
@@ -1168,28 +1161,11 @@ def main(argv):
         got["Q"].status = "wrong"
         got["Q"].raised = True
         if summary:
-            for r in summary_rows(got, "pending"):
-                print(r)
-            return 1
-        if True:           # brief or not: something is wrong, so the whole story
-            print(L("Lab 00, part 2, the same in NumPy: %s" % path, "Lab 00, parte 2, lo mismo en NumPy: %s" % path))
-            if load.get("missing"):
-                print(L("%s has no function %s(X, W_Q, W_K, W_V): keep the skeleton's def line."
-                        % (path, FUNCTION), "%s no tiene la función %s(X, W_Q, W_K, W_V): conserva la línea def del esqueleto."
-                        % (path, FUNCTION)))
-            else:
-                e = load["error"]
-                if e.get("timeout"):
-                    print(L("Your file was still running after %s s while it was loaded (before %s was called):"
-                            % (OPTS.timeout_text, FUNCTION),
-                            "Tu archivo seguía ejecutándose tras %s s mientras se cargaba (antes de llamar a %s):"
-                            % (OPTS.timeout_text, FUNCTION)))
-                else:
-                    print(L("Your file cannot be loaded (%s): Python stops before %s is called:" % (e["type"], FUNCTION),
-                            "Tu archivo no se puede cargar (%s): Python se detiene antes de llamar a %s:" % (e["type"], FUNCTION)))
-                for l in trace_lines(e):
-                    print(l)
-            return 1
+            print_summary(got, "pending")
+        else:           # brief or not: something is wrong, so the whole story
+            print(title(path))
+            print(load_failure(path, load))
+        return 1
 
     ex_run = res["runs"].get("example")
     lg_run = res["runs"].get("large")
@@ -1209,8 +1185,7 @@ def main(argv):
         large_status = "wrong"    # every table was computed, yet the function never returned
 
     if summary:
-        for r in summary_rows(got, large_status):
-            print(r)
+        print_summary(got, large_status)
         return 1 if any(got[k].status == "wrong" for k in KEYS) or large_status == "wrong" else 0
     return main_report(path, res, got, large, hand, large_status, large_lines, brief)
 

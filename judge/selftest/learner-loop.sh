@@ -1,5 +1,6 @@
 #!/bin/sh
-# learner-loop.sh WORK - the self-test of labs/labs.mk: make watch,
+# learner-loop.sh WORK - the self-test of labs/labs.mk (LAB00_SUBJECTS: the
+# folder of Lab 00's generated subjects, judge/lab00/lab.mk): make watch,
 # make progress and make lab-reset, run in a copy of the repository under
 # WORK (WORK/repo: a git clone with the working tree's files laid over it,
 # so that resetting never touches the real learner's files; WORK/build: its
@@ -162,13 +163,13 @@ t_progress() {
     && has "$out" "$(row 09 total 2 3 0 pending)"
   check $? "progress: a lab that takes part by its LABNN_FILES line, read from its --summary"
 
-  cp "$src/judge/lab00/subjects/partial-wrong.txt" "$repo/$answers"
+  cp "$LAB00_SUBJECTS/partial-wrong.txt" "$repo/$answers"
   mk progress
   has "$out" "$(row 00 K 0 0 1 FAILING)" && has "$out" "$(row 00 Q 0 1 0 ok)" \
     && has "$out" "Next: lab 00 has 1 failing. Fix $answers"
   check $? "progress, a wrong step: FAILING, and next says fix it"
 
-  cp "$src/judge/lab00/subjects/correct-2dp.txt" "$repo/$answers"
+  cp "$LAB00_SUBJECTS/correct-2dp.txt" "$repo/$answers"
   cp "$repo/$numpy" "$work/numpy_attention.py.keep"
   cp "$src/judge/lab00/subjects/numpy/solution.py" "$repo/$numpy"
   mk progress
@@ -176,7 +177,7 @@ t_progress() {
   check $? "progress, Lab 00 done (hand and NumPy): next is lab 01"
   cp "$work/numpy_attention.py.keep" "$repo/$numpy"
 
-  cp "$src/judge/lab00/subjects/bad-number.txt" "$repo/$answers"
+  cp "$LAB00_SUBJECTS/bad-number.txt" "$repo/$answers"
   mk progress
   has "$out" "00   cannot be checked (a file that does not read or compile): make lab NN=00 says why" \
     && has "$out" "Next: lab 00 cannot be checked: run make lab NN=00 to see why."
@@ -259,7 +260,7 @@ t_watch() {
   touch "$repo/$answers"
   wait_for 2 "$log"
   check $? "watch: a save (touch) checks again"
-  cp "$src/judge/lab00/subjects/partial-wrong.txt" "$repo/$answers.new"
+  cp "$LAB00_SUBJECTS/partial-wrong.txt" "$repo/$answers.new"
   mv "$repo/$answers.new" "$repo/$answers"
   wait_for 3 "$log" && has "$log" "First step that differs: [K]"
   check $? "watch: a save by rename (as editors do) checks again, and shows the first failing step"

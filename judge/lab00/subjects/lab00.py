@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """Self-test subjects of lab 00 (attention by hand), in plain Python.
 
-  lab00.py gen CHECKER TEMPLATE     write the subjects of judge/lab00/subjects/
-  lab00.py verify CHECKER TEMPLATE  check, independently of the C checker, that
+  lab00.py gen CHECKER TEMPLATE SUBJECTS  write the generated subjects into the
+                             folder SUBJECTS (the answers files), SUBJECTS/numpy/
+                             (the NumPy part's), afresh: make writes them into
+                             build/ on every self-test; the hand-written ones
+                             (correct-4dp.txt, numpy/solution.py, skeleton.py)
+                             stay in judge/lab00/subjects/
+  lab00.py verify CHECKER TEMPLATE SUBJECTS  check, independently of the C checker, that
                              - the exact values CHECKER prints (--print-exact)
                                agree with this file's own computation;
                              - the inputs CHECKER uses (--print-inputs, from
@@ -13,19 +18,17 @@
                              - correct-4dp.txt (written by hand) holds the
                                exact values within the tolerance;
                              - CHECKER --summary prints one line per step
-                               (KEY, pending, passed, failed) and nothing else;
-                             - every other subject is what `gen` writes.
+                               (KEY, pending, passed, failed) and nothing else
+                               (on subjects gen wrote into SUBJECTS);
                              - the probe of the NumPy part (check --reference-json:
                                X times LARGE) agrees with this file's computation,
-                               and both READMEs state it;
-                             - every subject of numpy/ but solution.py and
-                               skeleton.py (written by hand) is what `gen` writes.
+                               and both READMEs state it.
   lab00.py cuts CHECKER TEMPLATE OUTDIR  every prefix of a right answers file, and the
                                file without each of its lines: CHECKER answers
                                0, 1 or 2 and never crashes
-  lab00.py mutants CHECKER TEMPLATE OUTDIR RUN...  each mutant of the NumPy
-                               checker (judge/lab00/numpy_check.py with one
-                               promise broken) makes the subject of numpy/ that
+  lab00.py mutants CHECKER TEMPLATE SUBJECTS OUTDIR RUN...  each mutant of the
+                               NumPy checker (judge/lab00/numpy_check.py with one
+                               promise broken) makes the subject of SUBJECTS/numpy/ that
                                proves that promise fail: RUN... is the command
                                that runs a subject (the make rule's), its checker
                                given as the word @CHECKER@
@@ -50,6 +53,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -57,9 +61,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 LAB = os.path.join(ROOT, "labs", "lab00-by-hand")
 JUDGE = os.path.join(ROOT, "judge", "lab00")
-HAND_WRITTEN = ["correct-4dp.txt"]     # the subjects `gen` does not write
-NUMPY_DIR = os.path.join(HERE, "numpy")
-NUMPY_HAND_WRITTEN = ["solution.py", "skeleton.py"]
+NUMPY_DIR = os.path.join(HERE, "numpy")     # solution.py, skeleton.py: written by hand
 
 # the inputs and sizes, read from the checker by load_inputs
 X = W_Q = W_K = W_V = None
@@ -614,9 +616,10 @@ def solution_body():
 TAB = "\t"
 
 
-def numpy_cases():
+def numpy_cases(where):
     """(name, what it is, [(old, new)], lang, answers file, exit status,
-    [fixed strings, ! for must-not], [more directives], [more args])"""
+    [fixed strings, ! for must-not], [more directives], [more args]);
+    where: the folder of the generated subjects, from the top folder"""
     ex = exact_tables()
     q_typed = "np.array(%r)" % [[float(v) for v in r] for r in ex["Q"]]
     rest_none = [(l, l.split("=")[0].rstrip() + " = None  # LAB_TODO") for l in
@@ -768,7 +771,7 @@ def numpy_cases():
          ["numpy:Q" + TAB + "1" + TAB + "0" + TAB + "0", "NumPy cannot be imported"],
          ["run-env: PYTHONPATH=judge/lab00/subjects/numpy/fake-site"], ["--summary"]),
         ("brief", "--brief of the solution: one line", [], "en", right, 0,
-         ["lab00 NumPy (judge/lab00/subjects/numpy/brief.py): 10 of 10 tables right, 0 pending, none wrong; large inputs: ok",
+         ["lab00 NumPy (%s/numpy/brief.py): 10 of 10 tables right, 0 pending, none wrong; large inputs: ok" % where,
           "!step"], [], ["--brief"]),
         ("brief-wrong", "--brief of a wrong table: the whole report", [("O = A @ V", "O = A.T @ V")], "en", right, 1,
          ["First NumPy table that differs: [O]"], [], ["--brief"]),
@@ -776,11 +779,11 @@ def numpy_cases():
     return c
 
 
-def numpy_subjects():
+def numpy_subjects(where):
     """file name -> the text gen writes into numpy/"""
     body = solution_body()
     out = {}
-    for case in numpy_cases():
+    for case in numpy_cases(where):
         name, what, edits, lang, answers, status, strings = case[:7]
         directives = case[7] if len(case) > 7 else []
         args = case[8] if len(case) > 8 else []
@@ -791,29 +794,24 @@ def numpy_subjects():
             text = text.replace(old, new)
         head = ("# Lab 00, NumPy part, subject %s: %s.\n# Written by `lab00.py gen` (judge/lab00/subjects/lab00.py): "
                 "solution.py with this change.\n" % (name, what))
-        run_args = " ".join(["--answers judge/lab00/subjects/" + answers] + args)
+        run_args = " ".join(["--answers %s/%s" % (where, answers)] + args)
         out[name + ".py"] = subject_text(head + text, lang, status, strings,
                                          ["run-args: " + run_args] + list(directives))
     return out
 
 
-def gen():
-    wanted = subjects()
-    for old in os.listdir(HERE):
-        if old.endswith(".txt") and old not in HAND_WRITTEN and old not in wanted:
-            os.remove(os.path.join(HERE, old))
-    for name, text in wanted.items():
-        with open(os.path.join(HERE, name), "w", encoding="utf-8", newline="") as f:
+def gen(outdir):
+    """write every generated subject into outdir (answers files) and
+    outdir/numpy (NumPy files), afresh"""
+    shutil.rmtree(outdir, ignore_errors=True)
+    os.makedirs(os.path.join(outdir, "numpy"))
+    where = os.path.relpath(outdir, ROOT)
+    files = dict(subjects(), **{"numpy/" + n: t for n, t in numpy_subjects(where).items()})
+    for name, text in files.items():
+        with open(os.path.join(outdir, name), "w", encoding="utf-8", newline="") as f:
             f.write(text)
-    print("wrote %d subjects into %s" % (len(wanted), os.path.relpath(HERE, ROOT)))
-    wanted = numpy_subjects()
-    for old in os.listdir(NUMPY_DIR):
-        if old.endswith(".py") and old not in NUMPY_HAND_WRITTEN and old not in wanted:
-            os.remove(os.path.join(NUMPY_DIR, old))
-    for name, text in wanted.items():
-        with open(os.path.join(NUMPY_DIR, name), "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-    print("wrote %d subjects into %s" % (len(wanted), os.path.relpath(NUMPY_DIR, ROOT)))
+    print("wrote %d subjects into %s" % (len(files), where))
+    return 0
 
 
 # ---- verify ------------------------------------------------------------------------
@@ -868,7 +866,16 @@ def probe_tables(large):
         X = x0
 
 
-def verify(checker):
+def agree(got, want, close):
+    """the lists got and want have the same length, and close(a, b) holds cell by cell"""
+    return len(got) == len(want) and all(close(a, b) for a, b in zip(got, want))
+
+
+def to_1e12(a, b):
+    return abs(a - b) <= 1e-12 * max(1, abs(b))
+
+
+def verify(checker, subjects_dir):
     flat = lambda m: [float(v) for r in m for v in r]
     inputs = {"X": flat(X), "W_Q": flat(W_Q), "W_K": flat(W_K), "W_V": flat(W_V)}
 
@@ -878,8 +885,7 @@ def verify(checker):
                  for l in run(checker, "--print-exact").splitlines())
     for k in KEYS:
         got, want = lines.get(k, []), flat(exact[k])
-        expect(len(got) == len(want) and all(abs(a - b) <= 1e-12 * max(1, abs(b)) for a, b in zip(got, want)),
-               "exact [%s] agrees with plain Python to 1e-12" % k)
+        expect(agree(got, want, to_1e12), "exact [%s] agrees with plain Python to 1e-12" % k)
 
     # 2. the inputs shown to the learner are the checker's (example.h)
     docs = [os.path.join(LAB, "README.md"), os.path.join(LAB, "README.es.md"),
@@ -912,12 +918,10 @@ def verify(checker):
         blocks = read_blocks(f.read())
     for k in KEYS:
         want, got = flat(exact[k]), blocks.get(k, [])
-        expect(len(got) == len(want) and all(within(a, b) for a, b in zip(got, want)),
-               "correct-4dp.txt: [%s] within tolerance of the exact values" % k)
+        expect(agree(got, want, within), "correct-4dp.txt: [%s] within tolerance of the exact values" % k)
     for k in KEYS:
         want, got = flat(exact[k]), flat(HAND[k])
-        expect(len(got) == len(want) and all(within(a, b) for a, b in zip(got, want)),
-               "HAND [%s] (correct-2dp.txt) within tolerance of the exact values" % k)
+        expect(agree(got, want, within), "HAND [%s] (correct-2dp.txt) within tolerance of the exact values" % k)
 
     # 4. each mistake is far from the exact table, here too
     for name, (key, fn) in MISTAKES.items():
@@ -928,7 +932,7 @@ def verify(checker):
     # 5. --summary (make progress reads it): one line per step, KEY TAB pending
     #    TAB passed TAB failed, nothing else on stdout; nothing when unreadable
     def summary(name):
-        p = subprocess.run([checker, "--summary", os.path.join(HERE, name)], capture_output=True, text=True)
+        p = subprocess.run([checker, "--summary", os.path.join(subjects_dir, name)], capture_output=True, text=True)
         return p.returncode, p.stdout
     for name, status, want in (("correct-2dp.txt", 0, {k: (0, 1, 0) for k in KEYS}),
                                ("untouched.txt", 0, {k: (1, 0, 0) for k in KEYS}),
@@ -942,36 +946,20 @@ def verify(checker):
     rc, out = summary("bad-number.txt")
     expect(rc == 2 and out == "", "check --summary bad-number.txt: exit 2, nothing on stdout")
 
-    # 6. the subjects are what gen writes, and there are no others
-    wanted = subjects()
-    for name, text in wanted.items():
-        path = os.path.join(HERE, name)
-        ok = os.path.exists(path)
-        if ok:
-            with open(path, encoding="utf-8", newline="") as f:
-                ok = f.read() == text
-        expect(ok, "judge/lab00/subjects/%s is what `lab00.py gen` writes" % name)
-    for name in sorted(os.listdir(HERE)):
-        if name.endswith(".txt") and name not in wanted:
-            expect(name in HAND_WRITTEN, "judge/lab00/subjects/%s is a subject gen writes or %s"
-                   % (name, " ".join(HAND_WRITTEN)))
-
-    # 7. the NumPy part: check --reference-json (numpy_check.py's reference)
+    # 6. the NumPy part: check --reference-json (numpy_check.py's reference)
     #    agrees with this file, for the example and for the probe, X times LARGE;
-    #    both READMEs state the probe and the NumPy tolerance; numpy/ holds
-    #    what gen writes
+    #    both READMEs state the probe and the NumPy tolerance
     ref = json.loads(run(checker, "--reference-json"))
     large = ref["large"]
     for k in KEYS:
         got, want = flat(ref["exact"][k]), flat(exact[k])
-        expect(len(got) == len(want) and all(abs(a - b) <= 1e-12 * max(1, abs(b)) for a, b in zip(got, want)),
-               "check --reference-json: exact [%s] agrees with plain Python" % k)
+        expect(agree(got, want, to_1e12), "check --reference-json: exact [%s] agrees with plain Python" % k)
     big = probe_tables(large)
     expect(flat(ref["large_inputs"]["X"]) == flat([[v * large for v in r] for r in X]),
            "check --reference-json: the probe's X is X times %d" % large)
     for k in KEYS:
         got, want = flat(ref["large_exact"][k]), flat(big[k])
-        expect(len(got) == len(want) and all(abs(a - b) <= 1e-12 * max(1e-300, abs(b)) + 1e-300 for a, b in zip(got, want)),
+        expect(agree(got, want, lambda a, b: abs(a - b) <= 1e-12 * max(1e-300, abs(b)) + 1e-300),
                "check --reference-json: the probe's exact [%s] agrees with plain Python" % k)
     expect(max(map(max, big["scaled"])) > math.log(sys.float_info.max),
            "the probe's largest scaled score overflows exp (so a softmax without the maximum fails there)")
@@ -986,19 +974,6 @@ def verify(checker):
             text = f.read()
         for claim in claims:
             expect(claim in text, "%s states %s" % (os.path.relpath(path, ROOT), claim))
-    wanted = numpy_subjects()
-    for name, text in wanted.items():
-        path = os.path.join(NUMPY_DIR, name)
-        ok = os.path.exists(path)
-        if ok:
-            with open(path, encoding="utf-8", newline="") as f:
-                ok = f.read() == text
-        expect(ok, "judge/lab00/subjects/numpy/%s is what `lab00.py gen` writes" % name)
-    for name in sorted(os.listdir(NUMPY_DIR)):
-        if name.endswith(".py") and name not in wanted:
-            expect(name in NUMPY_HAND_WRITTEN, "judge/lab00/subjects/numpy/%s is a subject gen writes or %s"
-                   % (name, " ".join(NUMPY_HAND_WRITTEN)))
-
     print("%s: %d problem%s" % ("FAIL" if FAILS else "ok", len(FAILS), "" if len(FAILS) == 1 else "s"))
     return 1 if FAILS else 0
 
@@ -1053,9 +1028,10 @@ CHECKER_MUTANTS = [
 ]
 
 
-def mutants(outdir, run):
-    """each mutant of numpy_check.py makes its subject fail (run-subject.sh
-    exits 1); the mutants run side by side"""
+def mutants(subjects_dir, outdir, run):
+    """each mutant of numpy_check.py makes its subject of subjects_dir/numpy
+    (skeleton: the hand-written one) fail (run-subject.sh exits 1); the
+    mutants run side by side"""
     from concurrent.futures import ThreadPoolExecutor
     src = os.path.join(JUDGE, "numpy_check.py")
     with open(src, encoding="utf-8") as f:
@@ -1071,18 +1047,19 @@ def mutants(outdir, run):
         with open(mutant, "w", encoding="utf-8") as f:
             f.write(text.replace(old, new))
         cmd = [mutant if w == "@CHECKER@" else w for w in run]
-        path = os.path.join("tests", "labs", "lab00", "numpy", subject + ".py")
         if subject == "skeleton":
-            argv = ["sh", "judge/selftest/run-subject.sh", path, os.path.join(d, "out.txt")] + cmd + [
+            argv = ["sh", "judge/selftest/run-subject.sh", os.path.join(NUMPY_DIR, "skeleton.py"),
+                    os.path.join(d, "out.txt")] + cmd + [
                 os.path.join(os.path.dirname(outdir), "pristine-numpy_attention.py")]
         else:
-            argv = ["sh", "judge/selftest/run-subject.sh", "--input", path, os.path.join(d, "out.txt")] + cmd
+            argv = ["sh", "judge/selftest/run-subject.sh", "--input",
+                    os.path.join(subjects_dir, "numpy", subject + ".py"), os.path.join(d, "out.txt")] + cmd
         rc = subprocess.run(argv, capture_output=True, cwd=ROOT).returncode
         if rc != 1:
             return "  FAIL  mutant %s: the subject %s still holds (the promise it breaks is not tested)" % (name, subject)
         return None
 
-    with ThreadPoolExecutor(max_workers=8) as pool:
+    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         problems = [p for p in pool.map(one, CHECKER_MUTANTS) if p]
     for p in problems:
         print(p)
@@ -1091,12 +1068,12 @@ def mutants(outdir, run):
     return 1 if problems else 0
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] in ("gen", "verify"):
+    if len(sys.argv) == 5 and sys.argv[1] in ("gen", "verify"):
         load_inputs(sys.argv[2], sys.argv[3])
-        sys.exit(gen() if sys.argv[1] == "gen" else verify(sys.argv[2]))
-    elif len(sys.argv) > 5 and sys.argv[1] == "mutants":
+        sys.exit((gen if sys.argv[1] == "gen" else lambda d: verify(sys.argv[2], d))(os.path.abspath(sys.argv[4])))
+    elif len(sys.argv) > 6 and sys.argv[1] == "mutants":
         load_inputs(sys.argv[2], sys.argv[3])
-        sys.exit(mutants(os.path.abspath(sys.argv[4]), sys.argv[5:]))
+        sys.exit(mutants(os.path.abspath(sys.argv[4]), os.path.abspath(sys.argv[5]), sys.argv[6:]))
     elif len(sys.argv) == 5 and sys.argv[1] == "cuts":
         load_inputs(sys.argv[2], sys.argv[3])
         sys.exit(cuts(sys.argv[2], sys.argv[4]))

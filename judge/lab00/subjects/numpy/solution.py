@@ -22,7 +22,7 @@ def attention_tables(X, W_Q, W_K, W_V):
             "E": E, "sum": r, "A": A, "O": O}
 
 # ---- what the checker must say about this file (judge/selftest/run-subject.sh)
-# run-args: --answers judge/lab00/subjects/correct-2dp.txt
+# run-args: --answers build/labs/lab00/selftest/subjects/correct-2dp.txt
 # expect-exit: 0
 # expect: NumPy: 10 of 10 tables right, 0 wrong, 0 pending; large inputs: ok.
 # expect: Every NumPy table is right, on the example and on the large inputs
