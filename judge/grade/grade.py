@@ -33,8 +33,10 @@ How a learner is graded, and what the grader trusts:
   - the verdicts are the checkers' --summary lines only (read from the judge's
     stdout, where the learner's code cannot write), checked against the
     catalogue of the lab (every function, its number of checks) taken from the
-    shipped skeleton; the checkers' --brief text is kept only as the
-    explanation (`output`) of a failing function;
+    shipped skeleton, and build-driver.sh's exit status (what stopped a
+    build); the grader reads no checker's prose: the judge's report of one
+    function (--filter FUNCTION --brief) is passed on, whole, as that
+    function's explanation (`output`);
   - every judge of a run draws its random cases from one seed (--seed, or a
     fresh one), written in the reports;
   - the reports hold no time and no absolute path, so grading the same class
@@ -592,9 +594,29 @@ def parse_summary(text, expect):
     return rows, problem
 
 
+# build-driver.sh's exit status: the step that stopped it (a build that ran
+# out of time did not compile: a macro that expands without end, ...)
+BUILD_FAILED = {3: "does not compile", 4: "refused", 5: "does not link", "timeout": "does not compile"}
+EXPLANATION_LINES = 80        # of a checker's report kept as a function's explanation
+
+
+def build_cmd(lab, source, d):
+    """the shell command that builds source into d/driver (harness.mk's lab_driver_cmd)"""
+    return lab.conf["build"].replace("@SOURCE@", shlex.quote(source)).replace("@DIR@", shlex.quote(d))
+
+
+def lab_state(rows):
+    p = sum(r[0] for r in rows.values())
+    f = sum(r[2] for r in rows.values())
+    return "failing" if f else "pending" if p else "done"
+
+
 class Job:
+    """one learner's lab, checked: {status, rows, notes, outputs, seconds}"""
+
     def __init__(self, learner, lab, ctx):
         self.learner, self.lab, self.ctx = learner, lab, ctx
+        self.uid = learner.uid(lab)
 
     def scrub(self, text):
         """a checker's text with the scratch folder's and the repository's paths
@@ -609,23 +631,22 @@ class Job:
             s = s.replace(prefix + "/", "")
         return MEASURED.sub(lambda m: m.group(1) + "...", REFUSED.sub("", s))
 
-    def env(self):
+    def run(self, argv, timeout=JUDGE_TIMEOUT, as_learner=True, env=()):
+        """argv run as this lab's uid in the sandbox, or (as_learner False: Lab
+        00's NumPy checker, which starts the learner's Python itself, as the
+        learner, through LAUNCHER) as the grader within checker_limits;
+        whatever the uid left is swept"""
         c = self.ctx
-        return dict(c.env, GRADE_SANDBOX=c.sandbox.mode, GRADE_SANDBOX_KEEP=c.sandbox.keep,
-                    LAB_SEED=str(c.seed))
-
-    def sandboxed(self, argv, timeout, cwd=None):
-        c = self.ctx
-        uid = self.learner.uid(self.lab)
+        env = dict(c.env, GRADE_SANDBOX=c.sandbox.mode, GRADE_SANDBOX_KEEP=c.sandbox.keep,
+                   LAB_SEED=str(c.seed), **dict(env))
+        if as_learner:
+            argv = c.sandbox.cmd(self.uid, self.learner.gid, argv)
         try:
-            return run(c.sandbox.cmd(uid, self.learner.gid, argv), cwd or c.repo, self.env(), timeout)
+            return run(argv, c.repo, env, timeout, limits if as_learner else checker_limits)
         finally:
-            c.sandbox.sweep(uid)
+            c.sandbox.sweep(self.uid)
 
-    def result(self, status, rows, note=None, outputs=None):
-        return {"status": status, "rows": rows, "notes": [n for n in [note] if n], "outputs": outputs or {}}
-
-    def all_rows(self, names, state):
+    def rows(self, names, state):
         """every row of names as pending ('pending') or failed (anything else)"""
         cat = dict(self.lab.rows)
         return {n: (cat[n], 0, 0) if state == "pending" else (0, 0, cat[n]) for n in names}
@@ -633,179 +654,99 @@ class Job:
     def go(self):
         t0 = time.monotonic()
         try:
-            r = self.harness() if self.lab.kind == "harness" else self.byhand()
+            status, rows, notes, outputs = self.harness() if self.lab.kind == "harness" else self.byhand()
         except Exception as e:           # a bug of the grader's: this lab only
-            names = [n for n, _ in self.lab.rows]
-            r = self.result("error", self.all_rows(names, "error"), "the grader failed on this lab: %r" % e)
-        r["seconds"] = time.monotonic() - t0
-        return r
+            status, rows, outputs = "error", self.rows([n for n, _ in self.lab.rows], "failed"), {}
+            notes = ["the grader failed on this lab: %r" % e]
+        return {"status": status, "rows": rows, "notes": [n for n in notes if n], "outputs": outputs,
+                "seconds": time.monotonic() - t0}
+
+    def verdicts(self, argv, tail, names, what, **how):
+        """the rows of names in the checker's --summary (argv --summary tail):
+        (rows, None, status, stderr), or (None, why not, status, stderr)"""
+        rc, out, err = self.run(argv + ["--summary"] + tail, **how)
+        rows, problem = parse_summary(out, [r for r in self.lab.rows if r[0] in names])
+        if rc in (0, 1) and not problem and set(rows) == set(names):
+            return rows, None, rc, err
+        why = problem or "%s stopped (%s)" % (what, "after %d s" % JUDGE_TIMEOUT if rc == "timeout"
+                                              else "status %s" % rc)
+        more = cap_lines(self.scrub(err), 6)
+        return None, why + (": " + more if more else ""), rc, err
+
+    def explain(self, argv, **how):
+        """a checker's report (argv), as a failing function's explanation"""
+        _, out, _ = self.run(argv, **how)
+        return clean_text(cap_lines(self.scrub(out), EXPLANATION_LINES), reports.OUTPUT_CHARS)
 
     # -- a C lab of the harness
     def harness(self):
+        """the learner's file built into a driver (build-driver.sh's exit
+        status names what stopped it), judged (--summary), and each failing
+        function explained by the judge's report of that function alone
+        (--filter FUNCTION --brief): (status, rows, notes, explanations)"""
         lab, L = self.lab, self.learner
         names = [n for n, _ in lab.rows]
-        rel = lab.files[0][1]
-        state, path, note = L.files[rel]
+        state, path, note = L.files[lab.files[0][1]]
         if state != "ok":
-            return self.result("missing" if state == "missing" else "unreadable",
-                               self.all_rows(names, "pending" if state == "missing" else "failed"), note)
-        notes = [note] if note else []
+            return ("missing" if state == "missing" else "unreadable",
+                    self.rows(names, "pending" if state == "missing" else "failed"), [note], {})
         d = os.path.join(L.work, "build", "lab" + lab.nn)
-        cmd = lab.conf["build"].replace("@SOURCE@", shlex.quote(path)).replace("@DIR@", shlex.quote(d))
-        rc, out, err = self.sandboxed(["sh", "-c", cmd], BUILD_TIMEOUT)
+        rc, out, err = self.run(["sh", "-c", build_cmd(lab, path, d)], BUILD_TIMEOUT)
         if rc != 0:
-            text = self.scrub(out) or self.scrub(err)
-            if rc == "timeout":
-                status, text = "does not compile", "building it took more than %d s: stopped" % BUILD_TIMEOUT
-            elif "does not compile" in text:
-                status = "does not compile"
-            elif "the harness refuses it" in text:
-                status = "refused"
-            elif "does not link" in text:
-                status = "does not link"
-            else:
-                status = "does not compile"
-            text = cap_lines(re.sub(r"\n*\(The compiler's full output is in [^)]*\)", "", text), 12)
-            r = self.result(status, self.all_rows(names, "failed"), None)
-            r["notes"] = notes + [clean_text(text, 2000)]
-            return r
+            text = cap_lines(self.scrub(out) or self.scrub(err), 12)
+            text = ("building it took more than %d s: stopped" % BUILD_TIMEOUT if rc == "timeout" else
+                    text if rc in BUILD_FAILED else "the build stopped (status %s): %s" % (rc, text))
+            return BUILD_FAILED.get(rc, "error"), self.rows(names, "failed"), [note, clean_text(text, 2000)], {}
         judge = [lab.conf["judge"], "--driver", os.path.join(d, "driver"), "--lang=en"]
-        rc, out, err = self.sandboxed(judge + ["--summary"], JUDGE_TIMEOUT)
-        rows, problem = parse_summary(out, lab.rows)
-        if rc != 0 or problem or set(rows) != set(names):
-            why = problem or ("the judge stopped (%s)" % ("after %d s" % JUDGE_TIMEOUT if rc == "timeout"
-                                                         else "status %s" % rc))
-            tail = cap_lines(self.scrub(err), 6)
-            r = self.result("error", self.all_rows(names, "failed"), why + (": " + tail if tail else ""))
-            r["notes"] = notes + r["notes"]
-            return r
-        outputs = {}
-        if any(f for _, _, f in rows.values()):
-            rc2, text, _ = self.sandboxed(judge + ["--brief"], JUDGE_TIMEOUT)
-            outputs = split_harness_text(self.scrub(text), names)
-        r = self.result(lab_state(rows), rows, None, outputs)
-        r["notes"] = notes
-        return r
+        rows, why, _, _ = self.verdicts(judge, [], names, "the judge")
+        if rows is None:
+            return "error", self.rows(names, "failed"), [note, why], {}
+        outputs = {n: self.explain(judge + ["--filter", n, "--brief"]) for n in names if rows[n][2]}
+        return lab_state(rows), rows, [note], outputs
 
     # -- Lab 00: the hand tables, then NumPy
     def byhand(self):
-        lab, L, c = self.lab, self.learner, self.ctx
-        hand_names = [n for n, _ in lab.rows if not n.startswith("numpy:")]
-        np_names = [n for n, _ in lab.rows if n.startswith("numpy:")]
-        rows, notes, outputs, broken = {}, [], {}, None
-        rel = lab.files[0][1]
-        state, path, note = L.files[rel]
-        answers_ok = False
-        if note:
-            notes.append(note)
-        if state != "ok":
-            rows.update(self.all_rows(hand_names, "pending" if state == "missing" else "failed"))
-            broken = None if state == "missing" else "unreadable"
-        else:
-            check = [lab.conf["check"], "--lang=en"]
-            rc, out, err = self.sandboxed(check + ["--summary", path], JUDGE_TIMEOUT)
-            got, problem = parse_summary(out, [r for r in lab.rows if r[0] in hand_names])
-            if rc == 2 and not got:
-                broken = "unreadable"
-                notes.append(cap_lines(self.scrub(err) or "labs/%s cannot be checked" % rel, 8))
-                rows.update(self.all_rows(hand_names, "failed"))
-            elif problem or set(got) != set(hand_names) or rc not in (0, 1):
-                broken = "error"
-                notes.append(problem or "the checker stopped (status %s)" % rc)
-                rows.update(self.all_rows(hand_names, "failed"))
-            else:
-                answers_ok = True
-                rows.update(got)
-                if any(f for _, _, f in got.values()):
-                    _, text, _ = self.sandboxed(check + ["--brief", path], JUDGE_TIMEOUT)
-                    outputs.update(split_table_text(self.scrub(text), got, hand_names, ""))
-        if np_names:
-            rel = lab.files[1][1]
-            state, path, note = L.files[rel]
-            if note:
-                notes.append(note)
-            if state != "ok":
-                rows.update(self.all_rows(np_names, "pending" if state == "missing" else "failed"))
-                broken = broken or (None if state == "missing" else "unreadable")
-            else:
-                broken = self.numpy(np_names, path, answers_ok, rows, notes, outputs) or broken
-        r = self.result(broken or lab_state(rows), rows, None, outputs)
-        r["notes"] = notes
-        if not broken and all(L.files[rel][0] == "missing" for _, rel in lab.files):
-            r["status"] = "missing"
-        return r
-
-    def numpy(self, np_names, path, answers_ok, rows, notes, outputs):
-        """Lab 00's NumPy part: numpy_check.py runs as the grader (its output
-        is the verdict), the learner's Python through LAUNCHER as the learner"""
-        lab, L, c = self.lab, self.learner, self.ctx
-        cmd = shlex.split(lab.conf["npcheck"])
-        if answers_ok:
-            cmd = [L.files[lab.files[0][1]][1] if a == "@ANSWERS@" else a for a in cmd]
-        else:             # the NumPy part stands alone: no hand tables to compare
+        """the hand tables (check), then the same in NumPy (npcheck), with the
+        hand tables to compare when they could be read, else on its own"""
+        lab, L = self.lab, self.learner
+        hand = [n for n, _ in lab.rows if not n.startswith("numpy:")]
+        rows, broken, notes, outputs = self.part(hand, lab.files[0][1], [lab.conf["check"], "--lang=en"],
+                                                 "the checker", 2)
+        if len(lab.files) > 1:
+            answers = L.files[lab.files[0][1]]
+            cmd = shlex.split(lab.conf["npcheck"])
             i = cmd.index("@ANSWERS@")
-            del cmd[i - 1:i + 1]
-        cmd += ["--lang=en"]
-        if c.sandbox.mode != "none":
-            cmd += ["--launcher", LAUNCHER]
-        env = dict(self.env(), GRADE_SANDBOX_UID=str(L.uid(lab)), GRADE_SANDBOX_GID=str(L.gid))
-        uid = L.uid(lab)
-        try:
-            rc, out, err = run(cmd + ["--summary", path], c.repo, env, JUDGE_TIMEOUT, checker_limits)
-        finally:
-            c.sandbox.sweep(uid)
-        got, problem = parse_summary(out, [r for r in lab.rows if r[0] in np_names])
-        if problem or set(got) != set(np_names):
-            notes.append(problem or "the NumPy checker stopped (status %s): %s"
-                         % (rc, cap_lines(self.scrub(err), 6)))
-            rows.update(self.all_rows(np_names, "failed"))
-            return "error"
-        rows.update(got)
-        if any(f for _, _, f in got.values()):
-            try:
-                _, text, _ = run(cmd + ["--brief", path], c.repo, env, JUDGE_TIMEOUT, checker_limits)
-            finally:
-                c.sandbox.sweep(uid)
-            outputs.update(split_table_text(self.scrub(text), got, np_names, "numpy:"))
-        return None
+            cmd[i - 1:i + 1] = cmd[i - 1:i] + [answers[1]] if answers[0] == "ok" and not broken else []
+            cmd += ["--lang=en"] + (["--launcher", LAUNCHER] if self.ctx.sandbox.mode != "none" else [])
+            env = {"GRADE_SANDBOX_UID": str(self.uid), "GRADE_SANDBOX_GID": str(L.gid)}
+            np = [n for n, _ in lab.rows if n.startswith("numpy:")]
+            r2, b2, n2, o2 = self.part(np, lab.files[1][1], cmd, "the NumPy checker", None,
+                                       as_learner=False, env=env)
+            rows, broken, notes, outputs = dict(rows, **r2), broken or b2, notes + n2, dict(outputs, **o2)
+        status = broken or lab_state(rows)
+        if not broken and all(L.files[rel][0] == "missing" for _, rel in lab.files):
+            status = "missing"
+        return status, rows, notes, outputs
 
-
-def lab_state(rows):
-    p = sum(r[0] for r in rows.values())
-    f = sum(r[2] for r in rows.values())
-    return "failing" if f else "pending" if p else "done"
-
-
-def split_harness_text(text, names):
-    """the judge's --brief text cut into one piece per function: each block
-    starts with a line '  WORD  function, ...' (FAIL, HANG, CRASH, OUTPUT, ...)"""
-    pieces, cur = {}, None
-    head = re.compile(r"^  [A-Z]+ +(%s)[,:]" % "|".join(re.escape(n) for n in names))
-    for line in text.split("\n"):
-        m = head.match(line)
-        if m:
-            cur = m.group(1)
-        elif line.startswith("function ") or re.match(r"^lab [0-9]+: ", line):
-            cur = None            # the judge's closing table and line
-        if cur:
-            pieces.setdefault(cur, []).append(line)
-    return {n: clean_text(cap_lines("\n".join(v), 80), reports.OUTPUT_CHARS) for n, v in pieces.items()}
-
-
-def split_table_text(text, rows, names, prefix):
-    """Lab 00's --brief text: the whole text for the first failing step of the
-    part, the step's own table line for the others"""
-    failing = [n for n in names if rows[n][2]]
-    out = {}
-    for i, n in enumerate(failing):
-        if i == 0:
-            out[n] = clean_text(cap_lines(text, 80), reports.OUTPUT_CHARS)
-        else:
-            step = n[len(prefix):]
-            line = next((l.strip() for l in text.split("\n")
-                         if l.startswith("  [%s]" % step)), "")
-            out[n] = ("%s\n(the whole report is under %s)" % (line, failing[0])).strip()
-    return out
+    def part(self, names, rel, argv, what, unreadable_rc, **how):
+        """Lab 00's file rel checked by argv for its steps names: (rows, what
+        broke it: None, 'unreadable' or 'error', notes, explanations: the
+        whole report under the first failing step, a pointer to it under the
+        others)"""
+        state, path, note = self.learner.files[rel]
+        if state != "ok":
+            return (self.rows(names, "pending" if state == "missing" else "failed"),
+                    None if state == "missing" else "unreadable", [note], {})
+        rows, why, rc, err = self.verdicts(argv, [path], names, what, **how)
+        if rows is None and rc == unreadable_rc:
+            why = cap_lines(self.scrub(err) or "labs/%s cannot be checked" % rel, 8)
+        if rows is None:
+            return self.rows(names, "failed"), "unreadable" if rc == unreadable_rc else "error", [note, why], {}
+        failing = [n for n in names if rows[n][2]]
+        outputs = {n: "(the whole report is under %s)" % failing[0] for n in failing[1:]}
+        if failing:
+            outputs[failing[0]] = self.explain(argv + ["--brief", path], **how)
+        return rows, None, [note], outputs
 
 
 # ---- the catalogue: every function of every lab and its number of checks -------------------
@@ -843,8 +784,7 @@ def catalogue(ctx, labs):
             shipped(ctx.repo, "labs/" + rel, files[role], ctx.shipped)
         lab.shipped = files
         if lab.kind == "harness":
-            cmd = lab.conf["build"].replace("@SOURCE@", shlex.quote(files["file"])).replace("@DIR@", shlex.quote(d))
-            rc, out, err = run(["sh", "-c", cmd], ctx.repo, env, BUILD_TIMEOUT)
+            rc, out, err = run(["sh", "-c", build_cmd(lab, files["file"], d)], ctx.repo, env, BUILD_TIMEOUT)
             if rc != 0:
                 sys.exit("grade: lab %s: the shipped %s does not build:\n%s" % (lab.nn, lab.conf["file"],
                                                                               clean_text(out + err)))
