@@ -45,6 +45,7 @@ How a learner is graded, and what the grader trusts:
 """
 import sys
 sys.dont_write_bytecode = True
+import atexit
 import concurrent.futures
 import fcntl
 import glob
@@ -60,6 +61,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import types
 
 import reports
 from reports import clean_text, cap_lines
@@ -819,73 +821,62 @@ def similarity(ctx, learners, labs, threshold):
     attention/*.c); the pairs where threshold percent or more of a learner's
     file is the other's material. A copy from the book is legal for a learner
     working alone: the report only shows it. (rows for similarity.csv)"""
-    pairs = []
     book = sorted(glob.glob(os.path.join(ctx.repo, "tangled/minimodel/attention/*.c")))
-    sim = shutil.which("sim_c")
-    d = os.path.join(ctx.work, "similarity")
+    pairs = set()
     for lab in labs:
-        if lab.kind != "harness":
-            continue
-        rel = lab.files[0][1]
-        with open(lab.shipped["file"], "rb") as f:
-            skeleton = f.read()
-        files = []
-        for L in learners:
-            state, path, _ = L.files.get(rel, ("missing", None, None))
-            r = L.labs[lab.nn]
-            if state != "ok" or all(x[0] == sum(x) for x in r["rows"].values()):
-                continue
-            with open(path, "rb") as f:
-                if f.read() == skeleton:
-                    continue
-            files.append((L, path))
-        if len(files) < 1:
-            continue
-        ld = os.path.join(d, "lab" + lab.nn)
-        os.makedirs(ld, exist_ok=True)
-        names = {}
-        for i, (L, path) in enumerate(files):
-            n = "L%04d.c" % i
-            shutil.copyfile(path, os.path.join(ld, n))
-            names[n] = L
-        books = []
-        for i, b in enumerate(book):
-            n = "B%02d.c" % i
-            shutil.copyfile(b, os.path.join(ld, n))
-            names[n] = "book:" + os.path.basename(b)
-            books.append(n)
-        for root, dirs, fs in os.walk(d):
-            os.chmod(root, 0o755)
-            for f in fs:
-                os.chmod(os.path.join(root, f), 0o644)
-        uid = ctx.sandbox.uids[1] - 2
-        argv = [sim, "-e", "-a", "-p", "-T", "-t%d" % threshold] + sorted(
-            n for n in names if n.startswith("L")) + ["/"] + books
-        rc, out, err = run(ctx.sandbox.cmd(uid, uid, argv), ld, ctx.env, 300)
-        ctx.sandbox.sweep(uid)
-        if rc != 0:
-            print("grade: sim_c failed on lab %s (status %s): %s" % (lab.nn, rc, clean_text(err)[:200]),
-                  file=sys.stderr)
-            continue
-        for line in out.decode("utf-8", "replace").split("\n"):
-            m = SIM_RE.match(line.strip())
-            if not m or not m.group(1).startswith("L") or m.group(1) not in names \
-                    or m.group(3) not in names or m.group(1) == m.group(3):
-                continue
-            L, other, pc = names[m.group(1)], names[m.group(3)], int(m.group(2))
-            other = other if isinstance(other, str) else other.id
-            pairs.append((lab.nn, L.id, other, pc))
-    pairs = sorted(set(pairs), key=lambda x: (x[0], -x[3], x[1], x[2]))
+        files = compared_files(lab, learners) if lab.kind == "harness" else []
+        if files:
+            pairs.update(sim_lab(ctx, lab, files, book, threshold))
+    pairs = sorted(pairs, key=lambda x: (x[0], -x[3], x[1], x[2]))
+    by_id = {L.id: L for L in learners}
     for nn, who, other, pc in pairs:
-        next(L for L in learners if L.id == who).similar.setdefault(nn, []).append((other, pc))
+        by_id[who].similar.setdefault(nn, []).append((other, pc))
     return pairs
 
 
+def compared_files(lab, learners):
+    """[(learner's id, path)] of the lab's files worth comparing: started, and not the skeleton"""
+    with open(lab.shipped["file"], "rb") as f:
+        skeleton = f.read()
+    out = []
+    for L in learners:
+        state, path, _ = L.files.get(lab.files[0][1], ("missing", None, None))
+        if state == "ok" and any(x[0] != sum(x) for x in L.labs[lab.nn]["rows"].values()):
+            with open(path, "rb") as f:
+                if f.read() != skeleton:
+                    out.append((L.id, path))
+    return out
+
+
+def sim_lab(ctx, lab, files, book, threshold):
+    """sim_c, as a user of its own, on one lab's files (copied, as L0000.c,
+    ...) against each other and the book's (B00.c, ...): [(lab, id, other, percent)]"""
+    d = os.path.join(ctx.work, "similarity", "lab" + lab.nn)
+    os.makedirs(d)
+    for p in (os.path.dirname(d), d):
+        os.chmod(p, 0o755)
+    mine = [("L%04d.c" % i, who, path) for i, (who, path) in enumerate(files)]
+    books = [("B%02d.c" % i, "book:" + os.path.basename(b), b) for i, b in enumerate(book)]
+    for n, _, path in mine + books:
+        shutil.copyfile(path, os.path.join(d, n))
+        os.chmod(os.path.join(d, n), 0o644)
+    names = {n: who for n, who, _ in mine + books}
+    uid = ctx.sandbox.uids[1] - 2
+    argv = [shutil.which("sim_c"), "-e", "-a", "-p", "-T", "-t%d" % threshold] + \
+        [n for n, _, _ in mine] + ["/"] + [n for n, _, _ in books]
+    rc, out, err = run(ctx.sandbox.cmd(uid, uid, argv), d, ctx.env, 300)
+    ctx.sandbox.sweep(uid)
+    if rc != 0:
+        print("grade: sim_c failed on lab %s (status %s): %s" % (lab.nn, rc, clean_text(err)[:200]),
+              file=sys.stderr)
+        return []
+    found = [SIM_RE.match(line.strip()) for line in out.decode("utf-8", "replace").split("\n")]
+    return [(lab.nn, names[m.group(1)], names[m.group(3)], int(m.group(2))) for m in found
+            if m and m.group(1).startswith("L") and m.group(1) in names and m.group(3) in names
+            and m.group(1) != m.group(3)]
+
+
 # ---- the run -------------------------------------------------------------------------------
-class Context:
-    pass
-
-
 class Progress:
     def __init__(self, total, on):
         self.total, self.done, self.on, self.t0 = total, 0, on, time.monotonic()
@@ -946,6 +937,29 @@ def submissions(path, mode, ident):
     return sorted(out, key=lambda x: x[0])
 
 
+def learners_of(path, a, ctx):
+    """the class's learners (or the one), each with a note if it handed in
+    twice or under another name"""
+    learners = []
+    for i, (ident, src, others) in enumerate(submissions(path, a.mode, a.id)):
+        L = Learner(ident, src, i, ctx.sandbox.uids[0])
+        name = sub.show(os.path.basename(src), 200)
+        if others:
+            L.notes.append("handed in %d times: %s graded, %s not (keep one)"
+                           % (len(others) + 1, sub.q(os.path.basename(src)),
+                              ", ".join(sub.q(os.path.basename(o)) for o in others)))
+        elif ident != sub.split_suffix(name)[0] and not a.id:
+            L.notes.append("submitted as %s" % sub.q(os.path.basename(src)))
+        learners.append(L)
+    if not learners:
+        sys.exit("grade: %s holds no submission (one folder, .zip or .tar.gz per learner)" % a.path)
+    first, end = ctx.sandbox.uids
+    if len(learners) * UIDS_PER_LEARNER > end - first - UIDS_PER_LEARNER:
+        sys.exit("grade: %d learners, more than a run's %d uids give: grade them in parts"
+                 % (len(learners), end - first))
+    return learners
+
+
 def out_folder(out, quiet):
     """OUT made, or kept, private (0700), holding nothing of an earlier run"""
     os.makedirs(out, mode=0o700, exist_ok=True)
@@ -965,7 +979,9 @@ def out_folder(out, quiet):
 
 
 def write_private(path, text):
-    """text to path, readable and writable by the grader alone (0600)"""
+    """text to path, readable and writable by the grader alone (0600), in
+    folders of its alone (0700)"""
+    private_folder(os.path.dirname(path))
     tmp = path + ".tmp%d" % os.getpid()
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
@@ -973,13 +989,17 @@ def write_private(path, text):
     os.replace(tmp, path)
 
 
+def private_folder(d):
+    if not os.path.isdir(d):
+        private_folder(os.path.dirname(d))
+        os.mkdir(d, 0o700)
+
+
 def fresh_seed():
     return int.from_bytes(os.urandom(4), "little") % 999999999 + 1
 
 
-def main(argv):
-    if argv[:1] == ["hold-uids"]:
-        return hold_uids(argv[1:])
+def parse_args(argv):
     import argparse
     ap = argparse.ArgumentParser(prog="grade.py")
     ap.add_argument("--config", required=True)
@@ -1000,21 +1020,23 @@ def main(argv):
     ap.add_argument("mode", choices=["class", "one"])
     ap.add_argument("path")
     a = ap.parse_args(argv)
-    t_start = time.monotonic()
     if a.seed is not None and not 1 <= a.seed <= 999999999:
         sys.exit("grade: --seed %d: a seed is a whole number from 1 to 999999999" % a.seed)
     if a.similarity != "off" and not (a.similarity.isdigit() and 1 <= int(a.similarity) <= 100):
         sys.exit("grade: GRADE_SIMILARITY=%s: a percent from 1 to 100, or off" % a.similarity)
+    a.jobs = max(1, a.jobs)
+    return a
 
-    ctx = Context()
-    ctx.seed = a.seed or fresh_seed()
-    ctx.shipped = a.shipped
+
+def setup(a):
+    """the run: its seed and labs, OUT (private, nothing of an earlier run in
+    it), WORK (fresh, removed at the end unless --keep-work), the sandbox,
+    the catalogue; the current folder is the repository"""
     repo, labs = read_config(a.config, a.labs)
-    ctx.repo = os.path.abspath(repo)
     # OUT, WORK and the submissions as the caller named them (check-grade's repo is a copy elsewhere)
-    ctx.out = os.path.abspath(a.out)
+    ctx = types.SimpleNamespace(seed=a.seed or fresh_seed(), shipped=a.shipped, repo=os.path.abspath(repo),
+                                out=os.path.abspath(a.out), env=Sandbox.env())
     ctx.work = os.path.abspath(a.work or ctx.out.rstrip("/") + ".work")
-    path = os.path.abspath(a.path)
     os.chdir(ctx.repo)
     if not a.stdout:
         out_folder(ctx.out, a.quiet)
@@ -1022,136 +1044,87 @@ def main(argv):
         shutil.rmtree(ctx.work)
     os.makedirs(os.path.join(ctx.work, ".grader"), mode=0o700)
     if not a.keep_work:           # however the run ends (a refusal, an error, the end)
-        import atexit
         atexit.register(shutil.rmtree, ctx.work, True)
     os.chmod(os.path.join(ctx.work, ".grader"), 0o700)
-    ctx.env = Sandbox.env()
-    probe = [os.path.join(ctx.repo, "judge/harness/build-driver.sh"), ctx.work]
-    for lab in labs:
-        probe += [os.path.abspath(lab.conf[k]) for k in ("judge", "check") if k in lab.conf]
     os.chmod(ctx.work, 0o711)
+    probe = [os.path.join(ctx.repo, "judge/harness/build-driver.sh"), ctx.work] + \
+        [os.path.abspath(lab.conf[k]) for lab in labs for k in ("judge", "check") if k in lab.conf]
     ctx.sandbox = Sandbox(ctx.repo, probe, a.isolation, [ctx.repo, ctx.work])
     if ctx.sandbox.warning and (ctx.sandbox.mode != "none" or os.geteuid() == 0 or not a.quiet):
         print(ctx.sandbox.warning, file=sys.stderr)
     catalogue(ctx, labs)
+    return ctx, labs
 
-    learners = []
-    for i, (ident, src, others) in enumerate(submissions(path, a.mode, a.id)):
-        L = Learner(ident, src, i, ctx.sandbox.uids[0])
-        name = sub.show(os.path.basename(src), 200)
-        if others:
-            L.notes.append("handed in %d times: %s graded, %s not (keep one)"
-                           % (len(others) + 1, sub.q(os.path.basename(src)),
-                              ", ".join(sub.q(os.path.basename(o)) for o in others)))
-        elif ident != sub.split_suffix(name)[0] and not a.id:
-            L.notes.append("submitted as %s" % sub.q(os.path.basename(src)))
-        learners.append(L)
-    if not learners:
-        sys.exit("grade: %s holds no submission (one folder, .zip or .tar.gz per learner)" % a.path)
-    first, end = ctx.sandbox.uids
-    if len(learners) * UIDS_PER_LEARNER > end - first - UIDS_PER_LEARNER:
-        sys.exit("grade: %d learners, more than a run's %d uids give: grade them in parts"
-                 % (len(learners), end - first))
 
-    jobs = max(1, a.jobs)
-    try:
-        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-            list(pool.map(lambda L: prepare(L, labs, ctx.work, ctx.sandbox), learners))
-            progress = Progress(len(learners) * len(labs), sys.stdout.isatty() and not a.quiet and not a.stdout)
-            futures = {}
-            for L in learners:
-                for lab in labs:
-                    fut = pool.submit(Job(L, lab, ctx).go)
-                    fut.add_done_callback(lambda _: progress.step())
-                    futures[fut] = (L, lab)
-            for fut in concurrent.futures.as_completed(futures):
-                L, lab = futures[fut]
-                r = fut.result()
-                L.labs[lab.nn] = r
-                L.seconds += r["seconds"]
-            progress.end()
-
-        run_info = Context()
-        run_info.seed, run_info.isolation = ctx.seed, ctx.sandbox.isolation
-        run_info.degraded = ctx.sandbox.degraded
-        pairs = []
-        if a.similarity == "off":
-            run_info.similarity_head = "off"
-        elif a.mode == "one":
-            run_info.similarity_head = ""
-        elif not shutil.which("sim_c"):
-            run_info.similarity_head = "sim_c not installed"
-            print("grade: sim_c is not installed (Debian's similarity-tester): no similarity report",
-                  file=sys.stderr)
-        else:
-            run_info.similarity_head = "%s%% or more" % a.similarity
-            pairs = similarity(ctx, learners, labs, int(a.similarity))
-
-        # the reports: only from what was parsed above
-        rep = {}
-        fmt = a.format
-        if fmt in ("all", "csv"):
-            rep["gradebook.csv"] = reports.write_csv(learners, labs, run_info)
-        if fmt in ("all", "junit"):
-            rep["junit.xml"] = reports.write_junit(learners, labs, run_info)
-        if fmt in ("all", "tap"):
-            rep["results.tap"] = reports.write_tap(learners, labs, run_info)
-        if fmt in ("all", "json", "gradescope"):
-            if a.mode == "one":
-                rep["results.json"] = reports.write_json(learners[0], labs, run_info)
-            else:
-                for L in learners:
-                    rep[os.path.join("gradescope", L.id, "results.json")] = reports.write_json(L, labs, run_info)
-        if fmt == "classroom":
-            import json
-            L = learners[0]
-            for lab in labs:
-                rep[os.path.join("classroom", "lab%s.json" % lab.nn)] = \
-                    json.dumps(reports.classroom(L, lab, run_info), ensure_ascii=False) + "\n"
-            rep["summary.md"] = reports.write_summary(L, labs, run_info)
-        if fmt == "all" and a.mode == "class" and a.similarity != "off" and shutil.which("sim_c"):
-            rep["similarity.csv"] = reports.write_similarity(pairs, run_info)
-        if a.stdout:
-            for text in rep.values():
-                sys.stdout.write(text)
-        else:
-            for rel, text in rep.items():
-                dest = os.path.join(ctx.out, rel)
-                d = os.path.dirname(dest)
-                while not os.path.isdir(d):        # its folders 0700, like OUT
-                    up = d
-                    while not os.path.isdir(os.path.dirname(up)):
-                        up = os.path.dirname(up)
-                    os.mkdir(up, 0o700)
-                write_private(dest, text)
-    finally:
-        if not a.keep_work:
-            shutil.rmtree(ctx.work, ignore_errors=True)
-    # the times: never in the reports
-    elapsed = time.monotonic() - t_start
-    slow = sorted(learners, key=lambda L: -L.seconds)[:5]
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
-    timing = ["graded %d learner%s x %d lab%s in %.1f s (%d job%s in parallel, isolation: %s%s, seed %d)"
-              % (len(learners), "s" * (len(learners) != 1), len(labs), "s" * (len(labs) != 1), elapsed,
-                 jobs, "s" * (jobs != 1), ctx.sandbox.isolation,
-                 ", uids %d-%d" % (first, first + len(learners) * UIDS_PER_LEARNER - 1)
-                 if ctx.sandbox.mode != "none" else "", ctx.seed),
-              "slowest: " + ", ".join("%s %.1f s" % (L.id, L.seconds) for L in slow),
-              "the grader's own peak memory: %d MiB" % peak]
-    if not a.stdout:
-        write_private(os.path.join(ctx.out, "timing.txt"), "\n".join(timing) + "\n")
-    if not a.quiet and not a.stdout:
-        p = a_ = f = 0
+def grade_all(ctx, learners, labs, jobs, show):
+    """every learner's labs checked, jobs at a time (a progress bar if show)"""
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(lambda L: prepare(L, labs, ctx.work, ctx.sandbox), learners))
+        progress = Progress(len(learners) * len(labs), show)
+        futures = {}
         for L in learners:
-            x = reports.totals(L, labs)
-            p, a_, f = p + x[0], a_ + x[1], f + x[2]
-        for line in timing[:2]:
-            print(line)
-        if ctx.sandbox.degraded:
-            print("isolation: %s (see above)" % ctx.sandbox.isolation)
+            for lab in labs:
+                fut = pool.submit(Job(L, lab, ctx).go)
+                fut.add_done_callback(lambda _: progress.step())
+                futures[fut] = (L, lab)
+        for fut in concurrent.futures.as_completed(futures):
+            L, lab = futures[fut]
+            L.labs[lab.nn] = fut.result()
+            L.seconds += L.labs[lab.nn]["seconds"]
+        progress.end()
+
+
+def similarity_of(a, ctx, learners, labs):
+    """the grade book's head of the similar column, and similarity.csv's rows
+    (None: no similarity report)"""
+    if a.similarity == "off":
+        return "off", None
+    if a.mode == "one":
+        return "", None
+    if not shutil.which("sim_c"):
+        print("grade: sim_c is not installed (Debian's similarity-tester): no similarity report",
+              file=sys.stderr)
+        return "sim_c not installed", None
+    return "%s%% or more" % a.similarity, similarity(ctx, learners, labs, int(a.similarity))
+
+
+def timing(ctx, learners, labs, jobs, elapsed):
+    """what the run took (never in the reports)"""
+    n, first = len(learners), ctx.sandbox.uids[0]
+    slow = sorted(learners, key=lambda L: -L.seconds)[:5]
+    uids = ", uids %d-%d" % (first, first + n * UIDS_PER_LEARNER - 1) if ctx.sandbox.mode != "none" else ""
+    return ["graded %d learner%s x %d lab%s in %.1f s (%d job%s in parallel, isolation: %s%s, seed %d)"
+            % (n, "s" * (n != 1), len(labs), "s" * (len(labs) != 1), elapsed, jobs, "s" * (jobs != 1),
+               ctx.sandbox.isolation, uids, ctx.seed),
+            "slowest: " + ", ".join("%s %.1f s" % (L.id, L.seconds) for L in slow),
+            "the grader's own peak memory: %d MiB" % (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10)]
+
+
+def main(argv):
+    if argv[:1] == ["hold-uids"]:
+        return hold_uids(argv[1:])
+    a = parse_args(argv)
+    t_start = time.monotonic()
+    path = os.path.abspath(a.path)
+    ctx, labs = setup(a)
+    learners = learners_of(path, a, ctx)
+    grade_all(ctx, learners, labs, a.jobs, sys.stdout.isatty() and not a.quiet and not a.stdout)
+    head, pairs = similarity_of(a, ctx, learners, labs)
+    run_info = types.SimpleNamespace(seed=ctx.seed, isolation=ctx.sandbox.isolation,
+                                     degraded=ctx.sandbox.degraded, similarity_head=head)
+    rep = reports.render(a.format, a.mode == "one", learners, labs, run_info, pairs)
+    if a.stdout:
+        sys.stdout.write("".join(rep.values()))
+        return 0
+    for rel, text in rep.items():
+        write_private(os.path.join(ctx.out, rel), text)
+    lines = timing(ctx, learners, labs, a.jobs, time.monotonic() - t_start)
+    write_private(os.path.join(ctx.out, "timing.txt"), "\n".join(lines) + "\n")
+    if not a.quiet:
+        p, a_, f = (sum(x) for x in zip(*(reports.totals(L, labs) for L in learners)))
+        print("\n".join(lines[:2] + ["isolation: %s (see above)" % ctx.sandbox.isolation] * ctx.sandbox.degraded))
         print("checks: %d passed, %d failed, %d pending; reports in %s: %s"
-              % (a_, f, p, ctx.out, ", ".join(sorted(rep)[:4])
-                 + (", ..." if len(rep) > 4 else "")))
+              % (a_, f, p, ctx.out, ", ".join(sorted(rep)[:4]) + (", ..." if len(rep) > 4 else "")))
     return 0
 
 
