@@ -80,8 +80,6 @@ UIDS_PER_LEARNER = 128        # uid = base + learner * 128 + lab number; gid = b
 UID_BLOCK = 1 << 24           # one run's uids (131,072 learners), see uid_block
 UID_END = 0xffffffff          # (uid_t) -1 is no user: the kernel reads it as "unchanged"
 
-LAB_STATES = ("done", "pending", "failing", "missing", "unreadable", "does not compile",
-              "refused", "does not link", "error")
 # what a run writes in OUT: removed first, so that nothing of an earlier run stays
 OUTPUTS = ("gradebook.csv", "junit.xml", "results.tap", "results.json", "similarity.csv",
            "timing.txt", "summary.md", "gradescope", "classroom", "work", "catalogue")

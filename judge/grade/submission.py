@@ -766,24 +766,18 @@ def near_name(name, base):
     return stem == bstem
 
 
+def low_name(e):
+    return e.name.decode("utf-8", "replace").lower()
+
+
 def near_misses(entries, rel):
-    """the entries that look like the lab file misnamed, and archives not read"""
+    """the entries that look like the lab file misnamed"""
     base = rel.split("/")[-1].lower()
-    out = []
-    for e in entries:
-        if hidden(e):
-            continue
-        name = e.name.decode("utf-8", "replace").lower()
-        if near_name(name, base):
-            out.append(e)
-    return sorted(out, key=lambda e: (len(e.parts), e.parts))
+    return sorted((e for e in entries if not hidden(e) and near_name(low_name(e), base)),
+                  key=lambda e: (len(e.parts), e.parts))
 
 
 def other_archives(entries):
     """entries that are archives of a kind the grader does not read"""
-    out = []
-    for e in entries:
-        low = e.name.decode("utf-8", "replace").lower()
-        if not hidden(e) and any(low.endswith(s) for s in OTHER_ARCHIVES) and not split_suffix(low)[1]:
-            out.append(e)
-    return out
+    return [e for e in entries if not hidden(e) and low_name(e).endswith(OTHER_ARCHIVES)
+            and not split_suffix(low_name(e))[1]]

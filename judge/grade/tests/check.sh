@@ -23,8 +23,10 @@
 #     well-formed (validate.py: JUnit XML parsed with xml.etree, TAP 13,
 #     Gradescope's JSON, similarity.csv; per function the same checks,
 #     verdict, message and explanation in every format, per learner the
-#     same notes, similar files, seed and isolation), and hold no path of
-#     the run (the stage, the work folders, the repository);
+#     same notes, similar files, seed and isolation, an explanation for
+#     every failing function), and hold no path of the run (the stage, the
+#     work folders, the repository); the explanations' words are the
+#     checkers' reports, held byte for byte by the judges' own self-tests;
 #  4. the honest learners graded alone get the rows they get beside the
 #     hostile ones (but the similarity column, which depends on the class);
 #  5. the isolation without namespaces (--isolation uid, Lab 00) says so on
