@@ -8,8 +8,8 @@
 #   make gradescope-autograder [GRADE_LABS=02]
 #                                     $(BUILD)/gradescope-autograder.zip, for Gradescope
 #                                     (grading GRADE_LABS only, written into the zip)
-#   make check-grade                  the committed class judge/grade/tests/class/ against
-#                                     judge/grade/tests/expected/, twice, byte for byte
+#   make check-grade                  the committed class judge/grade/tests/class/, twice: the
+#                                     grade book against judge/grade/tests/gradebook.csv
 # GRADE_OUT=... moves the reports; GRADE_JOBS=N the parallelism (default: nproc);
 # GRADE_LABS='00 01' grades only those labs; GRADE_SEED=N replays a run's random
 # cases (default: a fresh seed, printed in the reports); GRADE_SIMILARITY=50 the

@@ -33,8 +33,10 @@ How a learner is graded, and what the grader trusts:
   - the verdicts are the checkers' --summary lines only (read from the judge's
     stdout, where the learner's code cannot write), checked against the
     catalogue of the lab (every function, its number of checks) taken from the
-    shipped skeleton; the checkers' --brief text is kept only as the
-    explanation (`output`) of a failing function;
+    shipped skeleton, and build-driver.sh's exit status (what stopped a
+    build); the grader reads no checker's prose: the judge's report of one
+    function (--filter FUNCTION --brief) is passed on, whole, as that
+    function's explanation (`output`);
   - every judge of a run draws its random cases from one seed (--seed, or a
     fresh one), written in the reports;
   - the reports hold no time and no absolute path, so grading the same class
@@ -43,6 +45,7 @@ How a learner is graded, and what the grader trusts:
 """
 import sys
 sys.dont_write_bytecode = True
+import atexit
 import concurrent.futures
 import fcntl
 import glob
@@ -58,6 +61,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import types
 
 import reports
 from reports import clean_text, cap_lines
@@ -76,8 +80,6 @@ UIDS_PER_LEARNER = 128        # uid = base + learner * 128 + lab number; gid = b
 UID_BLOCK = 1 << 24           # one run's uids (131,072 learners), see uid_block
 UID_END = 0xffffffff          # (uid_t) -1 is no user: the kernel reads it as "unchanged"
 
-LAB_STATES = ("done", "pending", "failing", "missing", "unreadable", "does not compile",
-              "refused", "does not link", "error")
 # what a run writes in OUT: removed first, so that nothing of an earlier run stays
 OUTPUTS = ("gradebook.csv", "junit.xml", "results.tap", "results.json", "similarity.csv",
            "timing.txt", "summary.md", "gradescope", "classroom", "work", "catalogue")
@@ -592,9 +594,29 @@ def parse_summary(text, expect):
     return rows, problem
 
 
+# build-driver.sh's exit status: the step that stopped it (a build that ran
+# out of time did not compile: a macro that expands without end, ...)
+BUILD_FAILED = {3: "does not compile", 4: "refused", 5: "does not link", "timeout": "does not compile"}
+EXPLANATION_LINES = 80        # of a checker's report kept as a function's explanation
+
+
+def build_cmd(lab, source, d):
+    """the shell command that builds source into d/driver (harness.mk's lab_driver_cmd)"""
+    return lab.conf["build"].replace("@SOURCE@", shlex.quote(source)).replace("@DIR@", shlex.quote(d))
+
+
+def lab_state(rows):
+    p = sum(r[0] for r in rows.values())
+    f = sum(r[2] for r in rows.values())
+    return "failing" if f else "pending" if p else "done"
+
+
 class Job:
+    """one learner's lab, checked: {status, rows, notes, outputs, seconds}"""
+
     def __init__(self, learner, lab, ctx):
         self.learner, self.lab, self.ctx = learner, lab, ctx
+        self.uid = learner.uid(lab)
 
     def scrub(self, text):
         """a checker's text with the scratch folder's and the repository's paths
@@ -609,23 +631,22 @@ class Job:
             s = s.replace(prefix + "/", "")
         return MEASURED.sub(lambda m: m.group(1) + "...", REFUSED.sub("", s))
 
-    def env(self):
+    def run(self, argv, timeout=JUDGE_TIMEOUT, as_learner=True, env=()):
+        """argv run as this lab's uid in the sandbox, or (as_learner False: Lab
+        00's NumPy checker, which starts the learner's Python itself, as the
+        learner, through LAUNCHER) as the grader within checker_limits;
+        whatever the uid left is swept"""
         c = self.ctx
-        return dict(c.env, GRADE_SANDBOX=c.sandbox.mode, GRADE_SANDBOX_KEEP=c.sandbox.keep,
-                    LAB_SEED=str(c.seed))
-
-    def sandboxed(self, argv, timeout, cwd=None):
-        c = self.ctx
-        uid = self.learner.uid(self.lab)
+        env = dict(c.env, GRADE_SANDBOX=c.sandbox.mode, GRADE_SANDBOX_KEEP=c.sandbox.keep,
+                   LAB_SEED=str(c.seed), **dict(env))
+        if as_learner:
+            argv = c.sandbox.cmd(self.uid, self.learner.gid, argv)
         try:
-            return run(c.sandbox.cmd(uid, self.learner.gid, argv), cwd or c.repo, self.env(), timeout)
+            return run(argv, c.repo, env, timeout, limits if as_learner else checker_limits)
         finally:
-            c.sandbox.sweep(uid)
+            c.sandbox.sweep(self.uid)
 
-    def result(self, status, rows, note=None, outputs=None):
-        return {"status": status, "rows": rows, "notes": [n for n in [note] if n], "outputs": outputs or {}}
-
-    def all_rows(self, names, state):
+    def rows(self, names, state):
         """every row of names as pending ('pending') or failed (anything else)"""
         cat = dict(self.lab.rows)
         return {n: (cat[n], 0, 0) if state == "pending" else (0, 0, cat[n]) for n in names}
@@ -633,179 +654,99 @@ class Job:
     def go(self):
         t0 = time.monotonic()
         try:
-            r = self.harness() if self.lab.kind == "harness" else self.byhand()
+            status, rows, notes, outputs = self.harness() if self.lab.kind == "harness" else self.byhand()
         except Exception as e:           # a bug of the grader's: this lab only
-            names = [n for n, _ in self.lab.rows]
-            r = self.result("error", self.all_rows(names, "error"), "the grader failed on this lab: %r" % e)
-        r["seconds"] = time.monotonic() - t0
-        return r
+            status, rows, outputs = "error", self.rows([n for n, _ in self.lab.rows], "failed"), {}
+            notes = ["the grader failed on this lab: %r" % e]
+        return {"status": status, "rows": rows, "notes": [n for n in notes if n], "outputs": outputs,
+                "seconds": time.monotonic() - t0}
+
+    def verdicts(self, argv, tail, names, what, **how):
+        """the rows of names in the checker's --summary (argv --summary tail):
+        (rows, None, status, stderr), or (None, why not, status, stderr)"""
+        rc, out, err = self.run(argv + ["--summary"] + tail, **how)
+        rows, problem = parse_summary(out, [r for r in self.lab.rows if r[0] in names])
+        if rc in (0, 1) and not problem and set(rows) == set(names):
+            return rows, None, rc, err
+        why = problem or "%s stopped (%s)" % (what, "after %d s" % JUDGE_TIMEOUT if rc == "timeout"
+                                              else "status %s" % rc)
+        more = cap_lines(self.scrub(err), 6)
+        return None, why + (": " + more if more else ""), rc, err
+
+    def explain(self, argv, **how):
+        """a checker's report (argv), as a failing function's explanation"""
+        _, out, _ = self.run(argv, **how)
+        return clean_text(cap_lines(self.scrub(out), EXPLANATION_LINES), reports.OUTPUT_CHARS)
 
     # -- a C lab of the harness
     def harness(self):
+        """the learner's file built into a driver (build-driver.sh's exit
+        status names what stopped it), judged (--summary), and each failing
+        function explained by the judge's report of that function alone
+        (--filter FUNCTION --brief): (status, rows, notes, explanations)"""
         lab, L = self.lab, self.learner
         names = [n for n, _ in lab.rows]
-        rel = lab.files[0][1]
-        state, path, note = L.files[rel]
+        state, path, note = L.files[lab.files[0][1]]
         if state != "ok":
-            return self.result("missing" if state == "missing" else "unreadable",
-                               self.all_rows(names, "pending" if state == "missing" else "failed"), note)
-        notes = [note] if note else []
+            return ("missing" if state == "missing" else "unreadable",
+                    self.rows(names, "pending" if state == "missing" else "failed"), [note], {})
         d = os.path.join(L.work, "build", "lab" + lab.nn)
-        cmd = lab.conf["build"].replace("@SOURCE@", shlex.quote(path)).replace("@DIR@", shlex.quote(d))
-        rc, out, err = self.sandboxed(["sh", "-c", cmd], BUILD_TIMEOUT)
+        rc, out, err = self.run(["sh", "-c", build_cmd(lab, path, d)], BUILD_TIMEOUT)
         if rc != 0:
-            text = self.scrub(out) or self.scrub(err)
-            if rc == "timeout":
-                status, text = "does not compile", "building it took more than %d s: stopped" % BUILD_TIMEOUT
-            elif "does not compile" in text:
-                status = "does not compile"
-            elif "the harness refuses it" in text:
-                status = "refused"
-            elif "does not link" in text:
-                status = "does not link"
-            else:
-                status = "does not compile"
-            text = cap_lines(re.sub(r"\n*\(The compiler's full output is in [^)]*\)", "", text), 12)
-            r = self.result(status, self.all_rows(names, "failed"), None)
-            r["notes"] = notes + [clean_text(text, 2000)]
-            return r
+            text = cap_lines(self.scrub(out) or self.scrub(err), 12)
+            text = ("building it took more than %d s: stopped" % BUILD_TIMEOUT if rc == "timeout" else
+                    text if rc in BUILD_FAILED else "the build stopped (status %s): %s" % (rc, text))
+            return BUILD_FAILED.get(rc, "error"), self.rows(names, "failed"), [note, clean_text(text, 2000)], {}
         judge = [lab.conf["judge"], "--driver", os.path.join(d, "driver"), "--lang=en"]
-        rc, out, err = self.sandboxed(judge + ["--summary"], JUDGE_TIMEOUT)
-        rows, problem = parse_summary(out, lab.rows)
-        if rc != 0 or problem or set(rows) != set(names):
-            why = problem or ("the judge stopped (%s)" % ("after %d s" % JUDGE_TIMEOUT if rc == "timeout"
-                                                         else "status %s" % rc))
-            tail = cap_lines(self.scrub(err), 6)
-            r = self.result("error", self.all_rows(names, "failed"), why + (": " + tail if tail else ""))
-            r["notes"] = notes + r["notes"]
-            return r
-        outputs = {}
-        if any(f for _, _, f in rows.values()):
-            rc2, text, _ = self.sandboxed(judge + ["--brief"], JUDGE_TIMEOUT)
-            outputs = split_harness_text(self.scrub(text), names)
-        r = self.result(lab_state(rows), rows, None, outputs)
-        r["notes"] = notes
-        return r
+        rows, why, _, _ = self.verdicts(judge, [], names, "the judge")
+        if rows is None:
+            return "error", self.rows(names, "failed"), [note, why], {}
+        outputs = {n: self.explain(judge + ["--filter", n, "--brief"]) for n in names if rows[n][2]}
+        return lab_state(rows), rows, [note], outputs
 
     # -- Lab 00: the hand tables, then NumPy
     def byhand(self):
-        lab, L, c = self.lab, self.learner, self.ctx
-        hand_names = [n for n, _ in lab.rows if not n.startswith("numpy:")]
-        np_names = [n for n, _ in lab.rows if n.startswith("numpy:")]
-        rows, notes, outputs, broken = {}, [], {}, None
-        rel = lab.files[0][1]
-        state, path, note = L.files[rel]
-        answers_ok = False
-        if note:
-            notes.append(note)
-        if state != "ok":
-            rows.update(self.all_rows(hand_names, "pending" if state == "missing" else "failed"))
-            broken = None if state == "missing" else "unreadable"
-        else:
-            check = [lab.conf["check"], "--lang=en"]
-            rc, out, err = self.sandboxed(check + ["--summary", path], JUDGE_TIMEOUT)
-            got, problem = parse_summary(out, [r for r in lab.rows if r[0] in hand_names])
-            if rc == 2 and not got:
-                broken = "unreadable"
-                notes.append(cap_lines(self.scrub(err) or "labs/%s cannot be checked" % rel, 8))
-                rows.update(self.all_rows(hand_names, "failed"))
-            elif problem or set(got) != set(hand_names) or rc not in (0, 1):
-                broken = "error"
-                notes.append(problem or "the checker stopped (status %s)" % rc)
-                rows.update(self.all_rows(hand_names, "failed"))
-            else:
-                answers_ok = True
-                rows.update(got)
-                if any(f for _, _, f in got.values()):
-                    _, text, _ = self.sandboxed(check + ["--brief", path], JUDGE_TIMEOUT)
-                    outputs.update(split_table_text(self.scrub(text), got, hand_names, ""))
-        if np_names:
-            rel = lab.files[1][1]
-            state, path, note = L.files[rel]
-            if note:
-                notes.append(note)
-            if state != "ok":
-                rows.update(self.all_rows(np_names, "pending" if state == "missing" else "failed"))
-                broken = broken or (None if state == "missing" else "unreadable")
-            else:
-                broken = self.numpy(np_names, path, answers_ok, rows, notes, outputs) or broken
-        r = self.result(broken or lab_state(rows), rows, None, outputs)
-        r["notes"] = notes
-        if not broken and all(L.files[rel][0] == "missing" for _, rel in lab.files):
-            r["status"] = "missing"
-        return r
-
-    def numpy(self, np_names, path, answers_ok, rows, notes, outputs):
-        """Lab 00's NumPy part: numpy_check.py runs as the grader (its output
-        is the verdict), the learner's Python through LAUNCHER as the learner"""
-        lab, L, c = self.lab, self.learner, self.ctx
-        cmd = shlex.split(lab.conf["npcheck"])
-        if answers_ok:
-            cmd = [L.files[lab.files[0][1]][1] if a == "@ANSWERS@" else a for a in cmd]
-        else:             # the NumPy part stands alone: no hand tables to compare
+        """the hand tables (check), then the same in NumPy (npcheck), with the
+        hand tables to compare when they could be read, else on its own"""
+        lab, L = self.lab, self.learner
+        hand = [n for n, _ in lab.rows if not n.startswith("numpy:")]
+        rows, broken, notes, outputs = self.part(hand, lab.files[0][1], [lab.conf["check"], "--lang=en"],
+                                                 "the checker", 2)
+        if len(lab.files) > 1:
+            answers = L.files[lab.files[0][1]]
+            cmd = shlex.split(lab.conf["npcheck"])
             i = cmd.index("@ANSWERS@")
-            del cmd[i - 1:i + 1]
-        cmd += ["--lang=en"]
-        if c.sandbox.mode != "none":
-            cmd += ["--launcher", LAUNCHER]
-        env = dict(self.env(), GRADE_SANDBOX_UID=str(L.uid(lab)), GRADE_SANDBOX_GID=str(L.gid))
-        uid = L.uid(lab)
-        try:
-            rc, out, err = run(cmd + ["--summary", path], c.repo, env, JUDGE_TIMEOUT, checker_limits)
-        finally:
-            c.sandbox.sweep(uid)
-        got, problem = parse_summary(out, [r for r in lab.rows if r[0] in np_names])
-        if problem or set(got) != set(np_names):
-            notes.append(problem or "the NumPy checker stopped (status %s): %s"
-                         % (rc, cap_lines(self.scrub(err), 6)))
-            rows.update(self.all_rows(np_names, "failed"))
-            return "error"
-        rows.update(got)
-        if any(f for _, _, f in got.values()):
-            try:
-                _, text, _ = run(cmd + ["--brief", path], c.repo, env, JUDGE_TIMEOUT, checker_limits)
-            finally:
-                c.sandbox.sweep(uid)
-            outputs.update(split_table_text(self.scrub(text), got, np_names, "numpy:"))
-        return None
+            cmd[i - 1:i + 1] = cmd[i - 1:i] + [answers[1]] if answers[0] == "ok" and not broken else []
+            cmd += ["--lang=en"] + (["--launcher", LAUNCHER] if self.ctx.sandbox.mode != "none" else [])
+            env = {"GRADE_SANDBOX_UID": str(self.uid), "GRADE_SANDBOX_GID": str(L.gid)}
+            np = [n for n, _ in lab.rows if n.startswith("numpy:")]
+            r2, b2, n2, o2 = self.part(np, lab.files[1][1], cmd, "the NumPy checker", None,
+                                       as_learner=False, env=env)
+            rows, broken, notes, outputs = dict(rows, **r2), broken or b2, notes + n2, dict(outputs, **o2)
+        status = broken or lab_state(rows)
+        if not broken and all(L.files[rel][0] == "missing" for _, rel in lab.files):
+            status = "missing"
+        return status, rows, notes, outputs
 
-
-def lab_state(rows):
-    p = sum(r[0] for r in rows.values())
-    f = sum(r[2] for r in rows.values())
-    return "failing" if f else "pending" if p else "done"
-
-
-def split_harness_text(text, names):
-    """the judge's --brief text cut into one piece per function: each block
-    starts with a line '  WORD  function, ...' (FAIL, HANG, CRASH, OUTPUT, ...)"""
-    pieces, cur = {}, None
-    head = re.compile(r"^  [A-Z]+ +(%s)[,:]" % "|".join(re.escape(n) for n in names))
-    for line in text.split("\n"):
-        m = head.match(line)
-        if m:
-            cur = m.group(1)
-        elif line.startswith("function ") or re.match(r"^lab [0-9]+: ", line):
-            cur = None            # the judge's closing table and line
-        if cur:
-            pieces.setdefault(cur, []).append(line)
-    return {n: clean_text(cap_lines("\n".join(v), 80), reports.OUTPUT_CHARS) for n, v in pieces.items()}
-
-
-def split_table_text(text, rows, names, prefix):
-    """Lab 00's --brief text: the whole text for the first failing step of the
-    part, the step's own table line for the others"""
-    failing = [n for n in names if rows[n][2]]
-    out = {}
-    for i, n in enumerate(failing):
-        if i == 0:
-            out[n] = clean_text(cap_lines(text, 80), reports.OUTPUT_CHARS)
-        else:
-            step = n[len(prefix):]
-            line = next((l.strip() for l in text.split("\n")
-                         if l.startswith("  [%s]" % step)), "")
-            out[n] = ("%s\n(the whole report is under %s)" % (line, failing[0])).strip()
-    return out
+    def part(self, names, rel, argv, what, unreadable_rc, **how):
+        """Lab 00's file rel checked by argv for its steps names: (rows, what
+        broke it: None, 'unreadable' or 'error', notes, explanations: the
+        whole report under the first failing step, a pointer to it under the
+        others)"""
+        state, path, note = self.learner.files[rel]
+        if state != "ok":
+            return (self.rows(names, "pending" if state == "missing" else "failed"),
+                    None if state == "missing" else "unreadable", [note], {})
+        rows, why, rc, err = self.verdicts(argv, [path], names, what, **how)
+        if rows is None and rc == unreadable_rc:
+            why = cap_lines(self.scrub(err) or "labs/%s cannot be checked" % rel, 8)
+        if rows is None:
+            return self.rows(names, "failed"), "unreadable" if rc == unreadable_rc else "error", [note, why], {}
+        failing = [n for n in names if rows[n][2]]
+        outputs = {n: "(the whole report is under %s)" % failing[0] for n in failing[1:]}
+        if failing:
+            outputs[failing[0]] = self.explain(argv + ["--brief", path], **how)
+        return rows, None, [note], outputs
 
 
 # ---- the catalogue: every function of every lab and its number of checks -------------------
@@ -843,8 +784,7 @@ def catalogue(ctx, labs):
             shipped(ctx.repo, "labs/" + rel, files[role], ctx.shipped)
         lab.shipped = files
         if lab.kind == "harness":
-            cmd = lab.conf["build"].replace("@SOURCE@", shlex.quote(files["file"])).replace("@DIR@", shlex.quote(d))
-            rc, out, err = run(["sh", "-c", cmd], ctx.repo, env, BUILD_TIMEOUT)
+            rc, out, err = run(["sh", "-c", build_cmd(lab, files["file"], d)], ctx.repo, env, BUILD_TIMEOUT)
             if rc != 0:
                 sys.exit("grade: lab %s: the shipped %s does not build:\n%s" % (lab.nn, lab.conf["file"],
                                                                               clean_text(out + err)))
@@ -879,73 +819,62 @@ def similarity(ctx, learners, labs, threshold):
     attention/*.c); the pairs where threshold percent or more of a learner's
     file is the other's material. A copy from the book is legal for a learner
     working alone: the report only shows it. (rows for similarity.csv)"""
-    pairs = []
     book = sorted(glob.glob(os.path.join(ctx.repo, "tangled/minimodel/attention/*.c")))
-    sim = shutil.which("sim_c")
-    d = os.path.join(ctx.work, "similarity")
+    pairs = set()
     for lab in labs:
-        if lab.kind != "harness":
-            continue
-        rel = lab.files[0][1]
-        with open(lab.shipped["file"], "rb") as f:
-            skeleton = f.read()
-        files = []
-        for L in learners:
-            state, path, _ = L.files.get(rel, ("missing", None, None))
-            r = L.labs[lab.nn]
-            if state != "ok" or all(x[0] == sum(x) for x in r["rows"].values()):
-                continue
-            with open(path, "rb") as f:
-                if f.read() == skeleton:
-                    continue
-            files.append((L, path))
-        if len(files) < 1:
-            continue
-        ld = os.path.join(d, "lab" + lab.nn)
-        os.makedirs(ld, exist_ok=True)
-        names = {}
-        for i, (L, path) in enumerate(files):
-            n = "L%04d.c" % i
-            shutil.copyfile(path, os.path.join(ld, n))
-            names[n] = L
-        books = []
-        for i, b in enumerate(book):
-            n = "B%02d.c" % i
-            shutil.copyfile(b, os.path.join(ld, n))
-            names[n] = "book:" + os.path.basename(b)
-            books.append(n)
-        for root, dirs, fs in os.walk(d):
-            os.chmod(root, 0o755)
-            for f in fs:
-                os.chmod(os.path.join(root, f), 0o644)
-        uid = ctx.sandbox.uids[1] - 2
-        argv = [sim, "-e", "-a", "-p", "-T", "-t%d" % threshold] + sorted(
-            n for n in names if n.startswith("L")) + ["/"] + books
-        rc, out, err = run(ctx.sandbox.cmd(uid, uid, argv), ld, ctx.env, 300)
-        ctx.sandbox.sweep(uid)
-        if rc != 0:
-            print("grade: sim_c failed on lab %s (status %s): %s" % (lab.nn, rc, clean_text(err)[:200]),
-                  file=sys.stderr)
-            continue
-        for line in out.decode("utf-8", "replace").split("\n"):
-            m = SIM_RE.match(line.strip())
-            if not m or not m.group(1).startswith("L") or m.group(1) not in names \
-                    or m.group(3) not in names or m.group(1) == m.group(3):
-                continue
-            L, other, pc = names[m.group(1)], names[m.group(3)], int(m.group(2))
-            other = other if isinstance(other, str) else other.id
-            pairs.append((lab.nn, L.id, other, pc))
-    pairs = sorted(set(pairs), key=lambda x: (x[0], -x[3], x[1], x[2]))
+        files = compared_files(lab, learners) if lab.kind == "harness" else []
+        if files:
+            pairs.update(sim_lab(ctx, lab, files, book, threshold))
+    pairs = sorted(pairs, key=lambda x: (x[0], -x[3], x[1], x[2]))
+    by_id = {L.id: L for L in learners}
     for nn, who, other, pc in pairs:
-        next(L for L in learners if L.id == who).similar.setdefault(nn, []).append((other, pc))
+        by_id[who].similar.setdefault(nn, []).append((other, pc))
     return pairs
 
 
+def compared_files(lab, learners):
+    """[(learner's id, path)] of the lab's files worth comparing: started, and not the skeleton"""
+    with open(lab.shipped["file"], "rb") as f:
+        skeleton = f.read()
+    out = []
+    for L in learners:
+        state, path, _ = L.files.get(lab.files[0][1], ("missing", None, None))
+        if state == "ok" and any(x[0] != sum(x) for x in L.labs[lab.nn]["rows"].values()):
+            with open(path, "rb") as f:
+                if f.read() != skeleton:
+                    out.append((L.id, path))
+    return out
+
+
+def sim_lab(ctx, lab, files, book, threshold):
+    """sim_c, as a user of its own, on one lab's files (copied, as L0000.c,
+    ...) against each other and the book's (B00.c, ...): [(lab, id, other, percent)]"""
+    d = os.path.join(ctx.work, "similarity", "lab" + lab.nn)
+    os.makedirs(d)
+    for p in (os.path.dirname(d), d):
+        os.chmod(p, 0o755)
+    mine = [("L%04d.c" % i, who, path) for i, (who, path) in enumerate(files)]
+    books = [("B%02d.c" % i, "book:" + os.path.basename(b), b) for i, b in enumerate(book)]
+    for n, _, path in mine + books:
+        shutil.copyfile(path, os.path.join(d, n))
+        os.chmod(os.path.join(d, n), 0o644)
+    names = {n: who for n, who, _ in mine + books}
+    uid = ctx.sandbox.uids[1] - 2
+    argv = [shutil.which("sim_c"), "-e", "-a", "-p", "-T", "-t%d" % threshold] + \
+        [n for n, _, _ in mine] + ["/"] + [n for n, _, _ in books]
+    rc, out, err = run(ctx.sandbox.cmd(uid, uid, argv), d, ctx.env, 300)
+    ctx.sandbox.sweep(uid)
+    if rc != 0:
+        print("grade: sim_c failed on lab %s (status %s): %s" % (lab.nn, rc, clean_text(err)[:200]),
+              file=sys.stderr)
+        return []
+    found = [SIM_RE.match(line.strip()) for line in out.decode("utf-8", "replace").split("\n")]
+    return [(lab.nn, names[m.group(1)], names[m.group(3)], int(m.group(2))) for m in found
+            if m and m.group(1).startswith("L") and m.group(1) in names and m.group(3) in names
+            and m.group(1) != m.group(3)]
+
+
 # ---- the run -------------------------------------------------------------------------------
-class Context:
-    pass
-
-
 class Progress:
     def __init__(self, total, on):
         self.total, self.done, self.on, self.t0 = total, 0, on, time.monotonic()
@@ -1006,6 +935,29 @@ def submissions(path, mode, ident):
     return sorted(out, key=lambda x: x[0])
 
 
+def learners_of(path, a, ctx):
+    """the class's learners (or the one), each with a note if it handed in
+    twice or under another name"""
+    learners = []
+    for i, (ident, src, others) in enumerate(submissions(path, a.mode, a.id)):
+        L = Learner(ident, src, i, ctx.sandbox.uids[0])
+        name = sub.show(os.path.basename(src), 200)
+        if others:
+            L.notes.append("handed in %d times: %s graded, %s not (keep one)"
+                           % (len(others) + 1, sub.q(os.path.basename(src)),
+                              ", ".join(sub.q(os.path.basename(o)) for o in others)))
+        elif ident != sub.split_suffix(name)[0] and not a.id:
+            L.notes.append("submitted as %s" % sub.q(os.path.basename(src)))
+        learners.append(L)
+    if not learners:
+        sys.exit("grade: %s holds no submission (one folder, .zip or .tar.gz per learner)" % a.path)
+    first, end = ctx.sandbox.uids
+    if len(learners) * UIDS_PER_LEARNER > end - first - UIDS_PER_LEARNER:
+        sys.exit("grade: %d learners, more than a run's %d uids give: grade them in parts"
+                 % (len(learners), end - first))
+    return learners
+
+
 def out_folder(out, quiet):
     """OUT made, or kept, private (0700), holding nothing of an earlier run"""
     os.makedirs(out, mode=0o700, exist_ok=True)
@@ -1025,7 +977,9 @@ def out_folder(out, quiet):
 
 
 def write_private(path, text):
-    """text to path, readable and writable by the grader alone (0600)"""
+    """text to path, readable and writable by the grader alone (0600), in
+    folders of its alone (0700)"""
+    private_folder(os.path.dirname(path))
     tmp = path + ".tmp%d" % os.getpid()
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
@@ -1033,13 +987,17 @@ def write_private(path, text):
     os.replace(tmp, path)
 
 
+def private_folder(d):
+    if not os.path.isdir(d):
+        private_folder(os.path.dirname(d))
+        os.mkdir(d, 0o700)
+
+
 def fresh_seed():
     return int.from_bytes(os.urandom(4), "little") % 999999999 + 1
 
 
-def main(argv):
-    if argv[:1] == ["hold-uids"]:
-        return hold_uids(argv[1:])
+def parse_args(argv):
     import argparse
     ap = argparse.ArgumentParser(prog="grade.py")
     ap.add_argument("--config", required=True)
@@ -1060,21 +1018,23 @@ def main(argv):
     ap.add_argument("mode", choices=["class", "one"])
     ap.add_argument("path")
     a = ap.parse_args(argv)
-    t_start = time.monotonic()
     if a.seed is not None and not 1 <= a.seed <= 999999999:
         sys.exit("grade: --seed %d: a seed is a whole number from 1 to 999999999" % a.seed)
     if a.similarity != "off" and not (a.similarity.isdigit() and 1 <= int(a.similarity) <= 100):
         sys.exit("grade: GRADE_SIMILARITY=%s: a percent from 1 to 100, or off" % a.similarity)
+    a.jobs = max(1, a.jobs)
+    return a
 
-    ctx = Context()
-    ctx.seed = a.seed or fresh_seed()
-    ctx.shipped = a.shipped
+
+def setup(a):
+    """the run: its seed and labs, OUT (private, nothing of an earlier run in
+    it), WORK (fresh, removed at the end unless --keep-work), the sandbox,
+    the catalogue; the current folder is the repository"""
     repo, labs = read_config(a.config, a.labs)
-    ctx.repo = os.path.abspath(repo)
     # OUT, WORK and the submissions as the caller named them (check-grade's repo is a copy elsewhere)
-    ctx.out = os.path.abspath(a.out)
+    ctx = types.SimpleNamespace(seed=a.seed or fresh_seed(), shipped=a.shipped, repo=os.path.abspath(repo),
+                                out=os.path.abspath(a.out), env=Sandbox.env())
     ctx.work = os.path.abspath(a.work or ctx.out.rstrip("/") + ".work")
-    path = os.path.abspath(a.path)
     os.chdir(ctx.repo)
     if not a.stdout:
         out_folder(ctx.out, a.quiet)
@@ -1082,136 +1042,87 @@ def main(argv):
         shutil.rmtree(ctx.work)
     os.makedirs(os.path.join(ctx.work, ".grader"), mode=0o700)
     if not a.keep_work:           # however the run ends (a refusal, an error, the end)
-        import atexit
         atexit.register(shutil.rmtree, ctx.work, True)
     os.chmod(os.path.join(ctx.work, ".grader"), 0o700)
-    ctx.env = Sandbox.env()
-    probe = [os.path.join(ctx.repo, "judge/harness/build-driver.sh"), ctx.work]
-    for lab in labs:
-        probe += [os.path.abspath(lab.conf[k]) for k in ("judge", "check") if k in lab.conf]
     os.chmod(ctx.work, 0o711)
+    probe = [os.path.join(ctx.repo, "judge/harness/build-driver.sh"), ctx.work] + \
+        [os.path.abspath(lab.conf[k]) for lab in labs for k in ("judge", "check") if k in lab.conf]
     ctx.sandbox = Sandbox(ctx.repo, probe, a.isolation, [ctx.repo, ctx.work])
     if ctx.sandbox.warning and (ctx.sandbox.mode != "none" or os.geteuid() == 0 or not a.quiet):
         print(ctx.sandbox.warning, file=sys.stderr)
     catalogue(ctx, labs)
+    return ctx, labs
 
-    learners = []
-    for i, (ident, src, others) in enumerate(submissions(path, a.mode, a.id)):
-        L = Learner(ident, src, i, ctx.sandbox.uids[0])
-        name = sub.show(os.path.basename(src), 200)
-        if others:
-            L.notes.append("handed in %d times: %s graded, %s not (keep one)"
-                           % (len(others) + 1, sub.q(os.path.basename(src)),
-                              ", ".join(sub.q(os.path.basename(o)) for o in others)))
-        elif ident != sub.split_suffix(name)[0] and not a.id:
-            L.notes.append("submitted as %s" % sub.q(os.path.basename(src)))
-        learners.append(L)
-    if not learners:
-        sys.exit("grade: %s holds no submission (one folder, .zip or .tar.gz per learner)" % a.path)
-    first, end = ctx.sandbox.uids
-    if len(learners) * UIDS_PER_LEARNER > end - first - UIDS_PER_LEARNER:
-        sys.exit("grade: %d learners, more than a run's %d uids give: grade them in parts"
-                 % (len(learners), end - first))
 
-    jobs = max(1, a.jobs)
-    try:
-        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-            list(pool.map(lambda L: prepare(L, labs, ctx.work, ctx.sandbox), learners))
-            progress = Progress(len(learners) * len(labs), sys.stdout.isatty() and not a.quiet and not a.stdout)
-            futures = {}
-            for L in learners:
-                for lab in labs:
-                    fut = pool.submit(Job(L, lab, ctx).go)
-                    fut.add_done_callback(lambda _: progress.step())
-                    futures[fut] = (L, lab)
-            for fut in concurrent.futures.as_completed(futures):
-                L, lab = futures[fut]
-                r = fut.result()
-                L.labs[lab.nn] = r
-                L.seconds += r["seconds"]
-            progress.end()
-
-        run_info = Context()
-        run_info.seed, run_info.isolation = ctx.seed, ctx.sandbox.isolation
-        run_info.degraded = ctx.sandbox.degraded
-        pairs = []
-        if a.similarity == "off":
-            run_info.similarity_head = "off"
-        elif a.mode == "one":
-            run_info.similarity_head = ""
-        elif not shutil.which("sim_c"):
-            run_info.similarity_head = "sim_c not installed"
-            print("grade: sim_c is not installed (Debian's similarity-tester): no similarity report",
-                  file=sys.stderr)
-        else:
-            run_info.similarity_head = "%s%% or more" % a.similarity
-            pairs = similarity(ctx, learners, labs, int(a.similarity))
-
-        # the reports: only from what was parsed above
-        rep = {}
-        fmt = a.format
-        if fmt in ("all", "csv"):
-            rep["gradebook.csv"] = reports.write_csv(learners, labs, run_info)
-        if fmt in ("all", "junit"):
-            rep["junit.xml"] = reports.write_junit(learners, labs, run_info)
-        if fmt in ("all", "tap"):
-            rep["results.tap"] = reports.write_tap(learners, labs, run_info)
-        if fmt in ("all", "json", "gradescope"):
-            if a.mode == "one":
-                rep["results.json"] = reports.write_json(learners[0], labs, run_info)
-            else:
-                for L in learners:
-                    rep[os.path.join("gradescope", L.id, "results.json")] = reports.write_json(L, labs, run_info)
-        if fmt == "classroom":
-            import json
-            L = learners[0]
-            for lab in labs:
-                rep[os.path.join("classroom", "lab%s.json" % lab.nn)] = \
-                    json.dumps(reports.classroom(L, lab, run_info), ensure_ascii=False) + "\n"
-            rep["summary.md"] = reports.write_summary(L, labs, run_info)
-        if fmt == "all" and a.mode == "class" and a.similarity != "off" and shutil.which("sim_c"):
-            rep["similarity.csv"] = reports.write_similarity(pairs, run_info)
-        if a.stdout:
-            for text in rep.values():
-                sys.stdout.write(text)
-        else:
-            for rel, text in rep.items():
-                dest = os.path.join(ctx.out, rel)
-                d = os.path.dirname(dest)
-                while not os.path.isdir(d):        # its folders 0700, like OUT
-                    up = d
-                    while not os.path.isdir(os.path.dirname(up)):
-                        up = os.path.dirname(up)
-                    os.mkdir(up, 0o700)
-                write_private(dest, text)
-    finally:
-        if not a.keep_work:
-            shutil.rmtree(ctx.work, ignore_errors=True)
-    # the times: never in the reports
-    elapsed = time.monotonic() - t_start
-    slow = sorted(learners, key=lambda L: -L.seconds)[:5]
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
-    timing = ["graded %d learner%s x %d lab%s in %.1f s (%d job%s in parallel, isolation: %s%s, seed %d)"
-              % (len(learners), "s" * (len(learners) != 1), len(labs), "s" * (len(labs) != 1), elapsed,
-                 jobs, "s" * (jobs != 1), ctx.sandbox.isolation,
-                 ", uids %d-%d" % (first, first + len(learners) * UIDS_PER_LEARNER - 1)
-                 if ctx.sandbox.mode != "none" else "", ctx.seed),
-              "slowest: " + ", ".join("%s %.1f s" % (L.id, L.seconds) for L in slow),
-              "the grader's own peak memory: %d MiB" % peak]
-    if not a.stdout:
-        write_private(os.path.join(ctx.out, "timing.txt"), "\n".join(timing) + "\n")
-    if not a.quiet and not a.stdout:
-        p = a_ = f = 0
+def grade_all(ctx, learners, labs, jobs, show):
+    """every learner's labs checked, jobs at a time (a progress bar if show)"""
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(lambda L: prepare(L, labs, ctx.work, ctx.sandbox), learners))
+        progress = Progress(len(learners) * len(labs), show)
+        futures = {}
         for L in learners:
-            x = reports.totals(L, labs)
-            p, a_, f = p + x[0], a_ + x[1], f + x[2]
-        for line in timing[:2]:
-            print(line)
-        if ctx.sandbox.degraded:
-            print("isolation: %s (see above)" % ctx.sandbox.isolation)
+            for lab in labs:
+                fut = pool.submit(Job(L, lab, ctx).go)
+                fut.add_done_callback(lambda _: progress.step())
+                futures[fut] = (L, lab)
+        for fut in concurrent.futures.as_completed(futures):
+            L, lab = futures[fut]
+            L.labs[lab.nn] = fut.result()
+            L.seconds += L.labs[lab.nn]["seconds"]
+        progress.end()
+
+
+def similarity_of(a, ctx, learners, labs):
+    """the grade book's head of the similar column, and similarity.csv's rows
+    (None: no similarity report)"""
+    if a.similarity == "off":
+        return "off", None
+    if a.mode == "one":
+        return "", None
+    if not shutil.which("sim_c"):
+        print("grade: sim_c is not installed (Debian's similarity-tester): no similarity report",
+              file=sys.stderr)
+        return "sim_c not installed", None
+    return "%s%% or more" % a.similarity, similarity(ctx, learners, labs, int(a.similarity))
+
+
+def timing(ctx, learners, labs, jobs, elapsed):
+    """what the run took (never in the reports)"""
+    n, first = len(learners), ctx.sandbox.uids[0]
+    slow = sorted(learners, key=lambda L: -L.seconds)[:5]
+    uids = ", uids %d-%d" % (first, first + n * UIDS_PER_LEARNER - 1) if ctx.sandbox.mode != "none" else ""
+    return ["graded %d learner%s x %d lab%s in %.1f s (%d job%s in parallel, isolation: %s%s, seed %d)"
+            % (n, "s" * (n != 1), len(labs), "s" * (len(labs) != 1), elapsed, jobs, "s" * (jobs != 1),
+               ctx.sandbox.isolation, uids, ctx.seed),
+            "slowest: " + ", ".join("%s %.1f s" % (L.id, L.seconds) for L in slow),
+            "the grader's own peak memory: %d MiB" % (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10)]
+
+
+def main(argv):
+    if argv[:1] == ["hold-uids"]:
+        return hold_uids(argv[1:])
+    a = parse_args(argv)
+    t_start = time.monotonic()
+    path = os.path.abspath(a.path)
+    ctx, labs = setup(a)
+    learners = learners_of(path, a, ctx)
+    grade_all(ctx, learners, labs, a.jobs, sys.stdout.isatty() and not a.quiet and not a.stdout)
+    head, pairs = similarity_of(a, ctx, learners, labs)
+    run_info = types.SimpleNamespace(seed=ctx.seed, isolation=ctx.sandbox.isolation,
+                                     degraded=ctx.sandbox.degraded, similarity_head=head)
+    rep = reports.render(a.format, a.mode == "one", learners, labs, run_info, pairs)
+    if a.stdout:
+        sys.stdout.write("".join(rep.values()))
+        return 0
+    for rel, text in rep.items():
+        write_private(os.path.join(ctx.out, rel), text)
+    lines = timing(ctx, learners, labs, a.jobs, time.monotonic() - t_start)
+    write_private(os.path.join(ctx.out, "timing.txt"), "\n".join(lines) + "\n")
+    if not a.quiet:
+        p, a_, f = (sum(x) for x in zip(*(reports.totals(L, labs) for L in learners)))
+        print("\n".join(lines[:2] + ["isolation: %s (see above)" % ctx.sandbox.isolation] * ctx.sandbox.degraded))
         print("checks: %d passed, %d failed, %d pending; reports in %s: %s"
-              % (a_, f, p, ctx.out, ", ".join(sorted(rep)[:4])
-                 + (", ..." if len(rep) > 4 else "")))
+              % (a_, f, p, ctx.out, ", ".join(sorted(rep)[:4]) + (", ..." if len(rep) > 4 else "")))
     return 0
 
 

@@ -92,17 +92,13 @@ def cell(v):
 
 
 # ---- what every report says of a learner -----------------------------------------------------
-def lab_title(nn):
-    return "lab" + nn
+def lab_counts(r):
+    """(pending, passed, failed) of a lab's result"""
+    return tuple(sum(x[i] for x in r["rows"].values()) for i in range(3))
 
 
 def totals(learner, labs):
-    p = a = f = 0
-    for lab in labs:
-        for n, _ in lab.rows:
-            r = learner.labs[lab.nn]["rows"][n]
-            p, a, f = p + r[0], a + r[1], f + r[2]
-    return p, a, f
+    return tuple(sum(x) for x in zip((0, 0, 0), *(lab_counts(learner.labs[lab.nn]) for lab in labs)))
 
 
 def learner_notes(learner, labs):
@@ -113,26 +109,39 @@ def learner_notes(learner, labs):
     return bound_notes(out)
 
 
-def case_output(L, lab, name):
-    r = L.labs[lab.nn]
-    p, a, f = r["rows"][name]
-    n = p + a + f
-    text = r["outputs"].get(name, "")
-    if r["status"] in ("missing",) + BROKEN:
-        text = "\n".join(bound_notes(r["notes"])) or r["status"]
-    return p, a, f, n, clean_text(text, OUTPUT_CHARS)
+class Case:
+    """one function (or step) of a learner's lab, as every report says it:
+    its name, the lab's status, its checks pending (p), passed (a), failed
+    (f) and all (n), the message and the explanation (text: the checker's,
+    or the notes of a lab that could not be checked)"""
+
+    def __init__(self, L, lab, name):
+        r = L.labs[lab.nn]
+        self.name, self.status = name, r["status"]
+        self.p, self.a, self.f = r["rows"][name]
+        self.n = self.p + self.a + self.f
+        self.broken = self.status in BROKEN
+        text = r["outputs"].get(name, "")
+        if self.status in ("missing",) + BROKEN:
+            text = "\n".join(bound_notes(r["notes"])) or self.status
+        self.text = clean_text(text, OUTPUT_CHARS)
+        self.msg = self.message()
+
+    def message(self):
+        n, f, p, a = self.n, self.f, self.p, self.a
+        if self.broken:
+            return "not checked: the lab %s" % ("file " + self.status if self.status == "unreadable" else self.status)
+        if self.status == "missing":
+            return "pending: the file is not in the submission"
+        if f:
+            return "the check fails" if n == 1 else "%d of %d checks fail (%d pass, %d pending)" % (f, n, a, p)
+        if p:
+            return "the check is pending" if n == 1 else "%d of %d checks pending (%d pass)" % (p, n, a)
+        return "the check passes" if n == 1 else "all %d checks pass" % n
 
 
-def case_message(status, p, a, f, n):
-    if status in BROKEN:
-        return "not checked: the lab %s" % ("file " + status if status == "unreadable" else status)
-    if status == "missing":
-        return "pending: the file is not in the submission"
-    if f:
-        return "the check fails" if n == 1 else "%d of %d checks fail (%d pass, %d pending)" % (f, n, a, p)
-    if p:
-        return "the check is pending" if n == 1 else "%d of %d checks pending (%d pass)" % (p, n, a)
-    return "the check passes" if n == 1 else "all %d checks pass" % n
+def cases(L, lab):
+    return [Case(L, lab, name) for name, _ in lab.rows]
 
 
 def similar_text(L, labs):
@@ -148,6 +157,34 @@ def similar_text(L, labs):
     return "; ".join(parts)
 
 
+def render(fmt, one, learners, labs, run, pairs):
+    """{path in OUT: text} of the reports fmt asks for (pairs: similarity.csv's
+    rows, or None for no similarity report)"""
+    rep = {}
+    for name, formats, write in (("gradebook.csv", ("all", "csv"), write_csv),
+                                 ("junit.xml", ("all", "junit"), write_junit),
+                                 ("results.tap", ("all", "tap"), write_tap)):
+        if fmt in formats:
+            rep[name] = write(learners, labs, run)
+    if fmt in ("all", "json", "gradescope"):
+        for L in learners:
+            rep["results.json" if one else "gradescope/%s/results.json" % L.id] = \
+                json.dumps(gradescope(L, labs, run), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "classroom":
+        for lab in labs:
+            rep["classroom/lab%s.json" % lab.nn] = json.dumps(classroom(learners[0], lab), ensure_ascii=False) + "\n"
+        rep["summary.md"] = write_summary(learners[0], labs, run)
+    if fmt == "all" and pairs is not None:
+        rep["similarity.csv"] = write_csv_rows([["lab", "learner", "other", "percent"]] + [list(x) for x in pairs])
+    return rep
+
+
+def write_csv_rows(rows):
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    return buf.getvalue()
+
+
 # ---- the grade book --------------------------------------------------------------------------
 def write_csv(learners, labs, run):
     """one row per learner; per function the checks passed, per lab
@@ -155,83 +192,70 @@ def write_csv(learners, labs, run):
     resembles (similar), how its code was isolated, and the notes; the first
     row after the header ('(checks)') gives each column's maximum, the
     similarity threshold, the isolation of the run and its seed"""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    head = ["learner"]
+    head, maxrow, allchecks = ["learner"], ["(checks)"], 0
     for lab in labs:
         head += ["%s %s" % (lab.nn, n) for n, _ in lab.rows]
         head += ["%s passed" % lab.nn, "%s failed" % lab.nn, "%s pending" % lab.nn, "%s status" % lab.nn]
-    head += ["passed", "failed", "pending", "checks", "percent", "similar", "isolation", "notes"]
-    w.writerow(head)
-    maxrow = ["(checks)"]
-    allchecks = 0
-    for lab in labs:
         n = sum(t for _, t in lab.rows)
         allchecks += n
         maxrow += [t for _, t in lab.rows] + [n, "", "", ""]
-    w.writerow(maxrow + [allchecks, "", "", allchecks, "100.0", run.similarity_head, run.isolation,
-                         "random cases from seed %d" % run.seed])
+    head += ["passed", "failed", "pending", "checks", "percent", "similar", "isolation", "notes"]
+    rows = [head, maxrow + [allchecks, "", "", allchecks, "100.0", run.similarity_head, run.isolation,
+                            "random cases from seed %d" % run.seed]]
     for L in learners:
         row = [L.id]
         for lab in labs:
             r = L.labs[lab.nn]
-            row += [r["rows"][n][1] for n, _ in lab.rows]
-            row += [sum(x[1] for x in r["rows"].values()), sum(x[2] for x in r["rows"].values()),
-                    sum(x[0] for x in r["rows"].values()), r["status"]]
+            p, a, f = lab_counts(r)
+            row += [r["rows"][n][1] for n, _ in lab.rows] + [a, f, p, r["status"]]
         p, a, f = totals(L, labs)
-        row += [a, f, p, allchecks, "%.1f" % (100.0 * a / allchecks if allchecks else 0),
-                cell(similar_text(L, labs)), run.isolation, cell(one_line(learner_notes(L, labs)))]
-        w.writerow(row)
-    return buf.getvalue()
+        rows.append(row + [a, f, p, allchecks, "%.1f" % (100.0 * a / allchecks if allchecks else 0),
+                           cell(similar_text(L, labs)), run.isolation, cell(one_line(learner_notes(L, labs)))])
+    return write_csv_rows(rows)
 
 
 # ---- JUnit XML -------------------------------------------------------------------------------
+def junit_case(c, suite):
+    """a <testcase>: a failing one has <failure>, a pending one <skipped>, one
+    of a lab that could not be checked <error>"""
+    attrs = "name=%s classname=%s" % (xml_attr(c.name), xml_attr(suite))
+    if c.broken:
+        body = "<error message=%s type=%s>%s</error>" % (xml_attr(c.msg), xml_attr(c.status), xml_text(c.text))
+    elif c.f:
+        body = "<failure message=%s type=\"failed\">%s</failure>" % (xml_attr(c.msg), xml_text(c.text))
+    elif c.p:
+        body = "<skipped message=%s/>" % xml_attr(c.msg)
+    else:
+        return "    <testcase %s/>" % attrs
+    return "    <testcase %s>\n      %s\n    </testcase>" % (attrs, body)
+
+
+def junit_suite(L, lab, first, run):
+    """a <testsuite> (its properties: the seed, the isolation, the similar
+    files; its notes in <system-out>), and its counts"""
+    cs, suite = cases(L, lab), "%s.lab%s" % (L.id, lab.nn)
+    counts = (len(cs), sum(bool(c.f) and not c.broken for c in cs), sum(c.broken for c in cs),
+              sum(bool(c.p) and not c.f and not c.broken for c in cs))
+    props = [("seed", str(run.seed)), ("isolation", run.isolation)]
+    sim = "; ".join("%s %d%%" % x for x in L.similar.get(lab.nn, []))
+    props += [("similar", sim)] if sim else []
+    notes = bound_notes((L.notes if first else []) + L.labs[lab.nn]["notes"])
+    out = "\n    <system-out>%s</system-out>" % xml_text("\n".join(notes)) if notes else ""
+    return ("  <testsuite name=%s tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n"
+            "    <properties>\n%s\n    </properties>\n%s%s\n  </testsuite>"
+            % ((xml_attr(suite),) + counts + ("\n".join("      <property name=%s value=%s/>"
+                                                       % (xml_attr(k), xml_attr(v)) for k, v in props),
+                                             "\n".join(junit_case(c, suite) for c in cs), out))), counts
+
+
 def write_junit(learners, labs, run):
-    """<testsuites> / one <testsuite> per learner and lab (its properties: the
-    seed, the isolation, the similar files) / one <testcase> per function or
-    step (classname LEARNER.labNN); a failing one has <failure>, a pending one
-    <skipped>, one of a lab that could not be checked <error>"""
-    suites = []
-    T = F = E = S = 0
-    for L in learners:
-        for lab in labs:
-            r = L.labs[lab.nn]
-            cases, t, fl, er, sk = [], 0, 0, 0, 0
-            suite = "%s.%s" % (L.id, lab_title(lab.nn))
-            for name, _ in lab.rows:
-                p, a, f, n, text = case_output(L, lab, name)
-                msg = case_message(r["status"], p, a, f, n)
-                t += 1
-                attrs = "name=%s classname=%s" % (xml_attr(name), xml_attr(suite))
-                if r["status"] in BROKEN:
-                    er += 1
-                    body = "<error message=%s type=%s>%s</error>" % (xml_attr(msg), xml_attr(r["status"]),
-                                                                      xml_text(text))
-                elif f:
-                    fl += 1
-                    body = "<failure message=%s type=\"failed\">%s</failure>" % (xml_attr(msg), xml_text(text))
-                elif p:
-                    sk += 1
-                    body = "<skipped message=%s/>" % xml_attr(msg)
-                else:
-                    body = None
-                cases.append("    <testcase %s%s" % (attrs, "/>" if body is None
-                                                       else ">\n      %s\n    </testcase>" % body))
-            props = [("seed", str(run.seed)), ("isolation", run.isolation)]
-            sim = "; ".join("%s %d%%" % x for x in L.similar.get(lab.nn, []))
-            if sim:
-                props.append(("similar", sim))
-            props = "    <properties>\n%s\n    </properties>\n" % "\n".join(
-                "      <property name=%s value=%s/>" % (xml_attr(k), xml_attr(v)) for k, v in props)
-            notes = bound_notes((L.notes if lab is labs[0] else []) + r["notes"])
-            out = "\n    <system-out>%s</system-out>" % xml_text("\n".join(notes)) if notes else ""
-            suites.append("  <testsuite name=%s tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n"
-                          "%s%s%s\n  </testsuite>"
-                          % (xml_attr(suite), t, fl, er, sk, props, "\n".join(cases), out))
-            T, F, E, S = T + t, F + fl, E + er, S + sk
+    """<testsuites> / one <testsuite> per learner and lab / one <testcase>
+    per function or step (classname LEARNER.labNN)"""
+    suites = [junit_suite(L, lab, lab is labs[0], run) for L in learners for lab in labs]
+    total = tuple(sum(x) for x in zip((0, 0, 0, 0), *(c for _, c in suites)))
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<testsuites name="the attention workbook" tests="%d" failures="%d" errors="%d" skipped="%d">\n'
-            '%s\n</testsuites>\n' % (T, F, E, S, "\n".join(suites)))
+            '%s\n</testsuites>\n' % (total + ("\n".join(s for s, _ in suites),)))
 
 
 # ---- TAP -------------------------------------------------------------------------------------
@@ -239,86 +263,56 @@ def yaml_block(text, indent):
     return "\n".join(indent + l if l else indent.rstrip() for l in text.split("\n"))
 
 
+def tap_point(i, desc, c):
+    """a test point; a failure's explanation is its YAML block"""
+    if not c.broken and not c.f:
+        return "not ok %d - %s # TODO %s" % (i, desc, c.msg) if c.p else "ok %d - %s" % (i, desc)
+    y = ["not ok %d - %s" % (i, desc), "  ---", "  message: %s" % json.dumps(c.msg, ensure_ascii=False),
+         "  severity: %s" % ("error" if c.broken else "fail"),
+         "  data: {pending: %d, passed: %d, failed: %d, status: %s}" % (c.p, c.a, c.f, json.dumps(c.status))]
+    return "\n".join(y + (["  output: |", yaml_block(c.text, "    ")] if c.text else []) + ["  ..."])
+
+
 def write_tap(learners, labs, run):
     """TAP version 13: the plan, comments with the seed and the isolation, then
     one test point per learner, lab and function; pending checks are
     `# TODO`, a failure's explanation is a YAML block"""
-    points = []
-    for L in learners:
-        for lab in labs:
-            r = L.labs[lab.nn]
-            for name, _ in lab.rows:
-                p, a, f, n, text = case_output(L, lab, name)
-                msg = case_message(r["status"], p, a, f, n)
-                desc = "%s %s %s" % (L.id, lab_title(lab.nn), name)
-                broken = r["status"] in BROKEN
-                if broken or f:
-                    line = "not ok %d - %s" % (len(points) + 1, desc)
-                elif p:
-                    line = "not ok %d - %s # TODO %s" % (len(points) + 1, desc, msg)
-                else:
-                    line = "ok %d - %s" % (len(points) + 1, desc)
-                if broken or f:
-                    y = ["  ---", "  message: %s" % json.dumps(msg, ensure_ascii=False),
-                         "  severity: %s" % ("error" if broken else "fail"),
-                         "  data: {pending: %d, passed: %d, failed: %d, status: %s}"
-                         % (p, a, f, json.dumps(r["status"]))]
-                    if text:
-                        y += ["  output: |", yaml_block(text, "    ")]
-                    y.append("  ...")
-                    line += "\n" + "\n".join(y)
-                points.append(line)
+    points = [("%s lab%s %s" % (L.id, lab.nn, c.name), c) for L in learners for lab in labs
+              for c in cases(L, lab)]
     head = "# random cases from seed %d\n# isolation: %s\n" % (run.seed, run.isolation)
-    return "TAP version 13\n1..%d\n%s%s\n" % (len(points), head, "\n".join(points))
+    return "TAP version 13\n1..%d\n%s%s\n" % (len(points), head, "\n".join(
+        tap_point(i + 1, desc, c) for i, (desc, c) in enumerate(points)))
 
 
 # ---- Gradescope ------------------------------------------------------------------------------
 def gradescope(L, labs, run):
     """Gradescope's results.json for one learner: a test per function or step,
     its score the checks passed, its max_score the checks it has"""
-    tests = []
-    for lab in labs:
-        r = L.labs[lab.nn]
-        for i, (name, _) in enumerate(lab.rows):
-            p, a, f, n, text = case_output(L, lab, name)
-            msg = case_message(r["status"], p, a, f, n)
-            tests.append({"name": "Lab %s: %s" % (lab.nn, name), "number": "%s.%d" % (lab.nn, i + 1),
-                          "score": a, "max_score": n,
-                          "status": "passed" if a == n else "failed",
-                          "output": msg + ("\n\n" + text if text else ""),
-                          "visibility": "visible"})
+    tests = [{"name": "Lab %s: %s" % (lab.nn, c.name), "number": "%s.%d" % (lab.nn, i + 1),
+              "score": c.a, "max_score": c.n, "status": "passed" if c.a == c.n else "failed",
+              "output": c.msg + ("\n\n" + c.text if c.text else ""), "visibility": "visible"}
+             for lab in labs for i, c in enumerate(cases(L, lab))]
     p, a, f = totals(L, labs)
     notes = learner_notes(L, labs)
     summary = ["%d of %d checks pass, %d fail, %d pending." % (a, a + f + p, f, p),
                "The random cases came from seed %d (make lab NN=.. LAB_SEED=%d runs the same)."
-               % (run.seed, run.seed)]
-    if run.degraded:
-        summary.append("Isolation: %s." % run.isolation)
+               % (run.seed, run.seed)] + ["Isolation: %s." % run.isolation] * run.degraded
     return {"score": a, "output": "\n".join(summary) + ("\n\n" + "\n".join(notes) if notes else ""),
             "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
 
 
-def write_json(L, labs, run):
-    return json.dumps(gradescope(L, labs, run), indent=2, ensure_ascii=False) + "\n"
-
-
 # ---- GitHub Classroom ------------------------------------------------------------------------
-def classroom(L, lab, run):
+def classroom(L, lab):
     """the autograding reporter's results of one runner (one lab): its
     max_score the lab's checks, one test per function whose score is its
     checks passed (the reporter adds the tests' scores)"""
-    r = L.labs[lab.nn]
-    tests, total = [], 0
-    for name, _ in lab.rows:
-        p, a, f, n, text = case_output(L, lab, name)
-        total += n
-        msg = case_message(r["status"], p, a, f, n)
-        tests.append({"name": "Lab %s: %s" % (lab.nn, name), "status": "pass" if a == n else "fail",
-                      "score": a, "message": clean_text(msg + ("\n" + text if text and a != n else ""),
-                                                        1500)})
+    cs = cases(L, lab)
+    tests = [{"name": "Lab %s: %s" % (lab.nn, c.name), "status": "pass" if c.a == c.n else "fail",
+              "score": c.a, "message": clean_text(c.msg + ("\n" + c.text if c.text and c.a != c.n else ""), 1500)}
+             for c in cs]
     status = "pass" if all(t["status"] == "pass" for t in tests) else \
-        "error" if r["status"] in BROKEN else "fail"
-    return {"version": 1, "status": status, "max_score": total, "tests": tests}
+        "error" if L.labs[lab.nn]["status"] in BROKEN else "fail"
+    return {"version": 1, "status": status, "max_score": sum(c.n for c in cs), "tests": tests}
 
 
 def write_summary(L, labs, run):
@@ -327,9 +321,7 @@ def write_summary(L, labs, run):
             "| lab | points | status |", "|---|---:|---|"]
     for lab in labs:
         r = L.labs[lab.nn]
-        a = sum(x[1] for x in r["rows"].values())
-        n = sum(t for _, t in lab.rows)
-        rows.append("| %s | %d / %d | %s |" % (lab.nn, a, n, r["status"]))
+        rows.append("| %s | %d / %d | %s |" % (lab.nn, lab_counts(r)[1], sum(t for _, t in lab.rows), r["status"]))
     p, a, f = totals(L, labs)
     rows += ["| **total** | **%d / %d** | |" % (a, a + f + p), "",
              "Random cases from seed %d (`LAB_SEED=%d` runs the same); isolation: %s."
@@ -338,15 +330,3 @@ def write_summary(L, labs, run):
     if notes:
         rows += ["", "Notes:", ""] + ["- " + one_line([n]).replace("|", "\\|") for n in notes]
     return "\n".join(rows) + "\n"
-
-
-# ---- similarity ------------------------------------------------------------------------------
-def write_similarity(pairs, run):
-    """similarity.csv: lab, learner, other (a learner, or book:FILE), percent
-    (how much of the learner's file is material of the other's), most first"""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["lab", "learner", "other", "percent"])
-    for nn, who, other, pc in pairs:
-        w.writerow([nn, who, other, pc])
-    return buf.getvalue()

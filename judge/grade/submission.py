@@ -22,6 +22,7 @@ What goes past a limit is not read, with a note."""
 import bz2
 import errno
 import gzip
+import io
 import lzma
 import os
 import re
@@ -42,6 +43,10 @@ CHUNK = 64 << 10
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar", ".zip")
 OTHER_ARCHIVES = (".rar", ".7z", ".gz", ".bz2", ".xz", ".zst", ".tar.zst")
+
+
+HARD_LINK = ("is a hard link (a file with %d names, which may be any file of the machine): not read; "
+             "hand in a copy")
 
 
 class Refused(Exception):
@@ -175,8 +180,7 @@ def regular_fd(fd, name):
         raise Refused("is not a regular file")
     if st.st_nlink != 1:
         os.close(fd)
-        raise Refused("is a hard link (a file with %d names, which may be any file of the "
-                      "machine): not read; hand in a copy" % st.st_nlink)
+        raise Refused(HARD_LINK % st.st_nlink)
     return fd
 
 
@@ -234,9 +238,7 @@ class Folder:
             elif stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
                 out.append(Entry(p, "file", st.st_size, source=self, key=p))
             elif stat.S_ISREG(st.st_mode):
-                out.append(Entry(p, "refused", why="is a hard link (a file with %d names, which "
-                                 "may be any file of the machine): not read; hand in a copy"
-                                 % st.st_nlink))
+                out.append(Entry(p, "refused", why=HARD_LINK % st.st_nlink))
             elif stat.S_ISLNK(st.st_mode):
                 out.append(Entry(p, "refused", why="is a symbolic link (not followed)"))
             else:
@@ -261,7 +263,7 @@ class Folder:
         finally:
             os.close(fd)
 
-    def read(self, wanted, limit, sink):
+    def read(self, wanted, limit, sink, budget):
         for e in wanted:
             try:
                 fd = self.open(list(e.key))
@@ -513,6 +515,9 @@ class Tar:
     def __init__(self, path):
         self.path = path
 
+    def close(self):
+        pass              # a TarStream is opened, and closed, by each pass
+
     def entries(self, budget, tally):
         out = []
         t = None
@@ -581,11 +586,9 @@ class Sink:
         if error:
             self.errors[e] = error
             return None
-        f = self.files.get(e)
-        if f is None:
-            import io
-            f = self.data[e] = io.BytesIO()
-        return f
+        if e not in self.files:
+            self.files[e] = self.data[e] = io.BytesIO()
+        return self.files[e]
 
 
 class Submission:
@@ -680,10 +683,7 @@ class Submission:
         for e in wanted:
             by_source.setdefault(id(e.source), (e.source, []))[1].append(e)
         for source, es in by_source.values():
-            if isinstance(source, Folder):
-                source.read(es, limit, sink)
-            else:
-                source.read(es, limit, sink, self.budget)
+            source.read(es, limit, sink, self.budget)
 
     def read(self, wanted):
         """{entry: bytes (at most MAX_FILE + 1) or an error text}"""
@@ -700,8 +700,7 @@ class Submission:
 
     def close(self):
         for r in self.readers:
-            if isinstance(r, Zip):
-                r.close()
+            r.close()
         for p in self.inner_files:
             try:
                 os.unlink(p)
@@ -767,24 +766,18 @@ def near_name(name, base):
     return stem == bstem
 
 
+def low_name(e):
+    return e.name.decode("utf-8", "replace").lower()
+
+
 def near_misses(entries, rel):
-    """the entries that look like the lab file misnamed, and archives not read"""
+    """the entries that look like the lab file misnamed"""
     base = rel.split("/")[-1].lower()
-    out = []
-    for e in entries:
-        if hidden(e):
-            continue
-        name = e.name.decode("utf-8", "replace").lower()
-        if near_name(name, base):
-            out.append(e)
-    return sorted(out, key=lambda e: (len(e.parts), e.parts))
+    return sorted((e for e in entries if not hidden(e) and near_name(low_name(e), base)),
+                  key=lambda e: (len(e.parts), e.parts))
 
 
 def other_archives(entries):
     """entries that are archives of a kind the grader does not read"""
-    out = []
-    for e in entries:
-        low = e.name.decode("utf-8", "replace").lower()
-        if not hidden(e) and any(low.endswith(s) for s in OTHER_ARCHIVES) and not split_suffix(low)[1]:
-            out.append(e)
-    return out
+    return [e for e in entries if not hidden(e) and low_name(e).endswith(OTHER_ARCHIVES)
+            and not split_suffix(low_name(e))[1]]

@@ -22,7 +22,11 @@
 #    its own).
 # 4. Link OUT from the object, the LIBRARY OBJECTS and the DRIVER OBJECTS,
 #    with the learner's allocations wrapped (driver.c) and libseccomp.
-# The report is in Spanish with LAB_LANG=es or a Spanish locale.
+# The report is in Spanish with LAB_LANG=es or a Spanish locale. The exit
+# status says which step stopped, for the grader (which reads it, never the
+# report): 0 built, 3 does not compile, 4 refused, 5 does not link, 2 a
+# wrong call. Where the compiler's full output is goes to stderr: the
+# grader's scratch folder is gone when a learner reads the report.
 set -u
 here=$(dirname "$0")
 source= object= driver= functions= lib= with= sanitize= unvetted=
@@ -93,9 +97,9 @@ compile() {  # compile OUT EXTRA-FLAGS...
     fi
     echo
     say "(The compiler's full output is in $log.)" \
-        "(La salida completa del compilador está en $log.)"
+        "(La salida completa del compilador está en $log.)" >&2
     rm -f "$out"
-    exit 1
+    exit 3
   fi
   cat "$log" >&2                         # warnings, as the compiler gave them
 }
@@ -293,7 +297,7 @@ if [ -z "$unvetted" ]; then
     echo
     printf '%s\n' "$out"
     rm -f "$plain" "$object"
-    exit 1
+    exit 4
   fi
 fi
 
@@ -311,6 +315,6 @@ if ! "$@" $sanitize -o "$driver" "$object" $with $lib \
       "Tu fichero $source compila, pero no enlaza con el programa del laboratorio:"
   grep -E 'undefined reference|multiple definition|error' "$log" | sed 's/^/    /' | head -n 5
   rm -f "$driver"
-  exit 1
+  exit 5
 fi
 cat "$log" >&2

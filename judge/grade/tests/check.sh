@@ -14,11 +14,19 @@
 #     names that are not UTF-8, near-miss names, duplicates, a hard link, the
 #     hostile learners who test the sandbox);
 #  2. graded twice with one seed (every lab, 00 to 04), the two runs'
-#     reports byte-identical, equal to judge/grade/tests/expected/ (the reports
-#     hold no time), written 0600 in a folder of mode 0700, with nothing of
-#     an earlier run left in it;
-#  3. their structure: validate.py (JUnit XML parsed with xml.etree, TAP 13,
-#     Gradescope's JSON, the CSV and its cells' sizes, similarity.csv);
+#     reports byte-identical (they hold no time), written 0600 in a folder
+#     of mode 0700, with nothing of an earlier run left in it; the grade
+#     book byte for byte the golden one, judge/grade/tests/gradebook.csv:
+#     every learner's checks passed per function, per lab passed, failed,
+#     pending and its state, the totals, the similar files, the notes;
+#  3. the other reports agree with it and with each other, and are
+#     well-formed (validate.py: JUnit XML parsed with xml.etree, TAP 13,
+#     Gradescope's JSON, similarity.csv; per function the same checks,
+#     verdict, message and explanation in every format, per learner the
+#     same notes, similar files, seed and isolation, an explanation for
+#     every failing function), and hold no path of the run (the stage, the
+#     work folders, the repository); the explanations' words are the
+#     checkers' reports, held byte for byte by the judges' own self-tests;
 #  4. the honest learners graded alone get the rows they get beside the
 #     hostile ones (but the similarity column, which depends on the class);
 #  5. the isolation without namespaces (--isolation uid, Lab 00) says so on
@@ -33,7 +41,7 @@
 #     running with one of this run's uids.
 # The runs' folders are copied to DIR/run1 and DIR/run2 to be looked at.
 # The hostile learners need the sandbox, that is root: as another user the
-# check says it is skipped. GRADE_BLESS=1 copies the reports to expected/.
+# check says it is skipped. GRADE_BLESS=1 copies the grade book to the golden one.
 set -u
 py=$1 dir=$2 jobs=$3
 shift 3
@@ -145,13 +153,11 @@ modes=$(find "$stage/run1" \( -type f ! -perm 600 \) -o \( -type d ! -perm 700 \
 [ -z "$modes" ] || no "reports readable by others: $modes"
 ! grep -rq SECRET-ANSWERS "$dir/run1" || no "the hard-linked secret is in the reports"
 if [ -n "${GRADE_BLESS:-}" ]; then
-  rm -rf $here/expected && mkdir -p $here/expected
-  (cd "$dir/run1" && cp -r $reports gradescope "$OLDPWD/$here/expected/")
-  echo "check-grade: expected results written to $here/expected/"
+  cp "$dir/run1/gradebook.csv" $here/gradebook.csv && echo "check-grade: $here/gradebook.csv written"
 fi
-diff -r -x timing.txt "$here/expected" "$dir/run1" > "$dir/expected.diff" 2>&1 ||
-  { no "the reports differ from $here/expected/ (diff -r: $dir/expected.diff):"; head -n 30 "$dir/expected.diff"; }
-"$py" $here/validate.py "$dir/run1" || no "the reports' structure is wrong"
+diff $here/gradebook.csv "$dir/run1/gradebook.csv" > "$dir/expected.diff" 2>&1 ||
+  { no "the grade book differs from $here/gradebook.csv ($dir/expected.diff):"; cut -c1-300 "$dir/expected.diff" | head -n 30; }
+"$py" $here/validate.py "$dir/run1" "$stage" "$PWD/" || no "the reports disagree or are not well-formed"
 grep -q '^mallory-forge,.*,pending,' "$dir/run1/gradebook.csv" || no "mallory-forge's forged summary was believed"
 grep -q '^mallory-copy,.*does not compile,.*nothing to copy: the sandbox holds' "$dir/run1/gradebook.csv" ||
   no "mallory-copy's build read someone else's sdpa.c"
@@ -187,5 +193,5 @@ mem=$(peak "$dir/run-limits")
   no "the grader took ${mem:-?} MiB reading the archives of the limits (at most 200)"
 mem=$(peak "$dir/run1")
 [ -n "$mem" ] && [ "$mem" -lt 200 ] || no "grade.py's own peak memory on the class: ${mem:-?} MiB (at most 200)"
-[ $fail -eq 0 ] && echo "check-grade: the class of $(ls "$dir/class" | wc -l) graded twice, identical, as expected, well-formed; honest rows unchanged alone; the isolation without namespaces said; the limits held; the hostile ones changed nothing (grader's peak: $mem MiB)"
+[ $fail -eq 0 ] && echo "check-grade: the class of $(ls "$dir/class" | wc -l) graded twice, identical, the grade book as expected, the reports agreeing and well-formed; honest rows unchanged alone; the isolation without namespaces said; the limits held; the hostile ones changed nothing (grader's peak: $mem MiB)"
 exit $fail
