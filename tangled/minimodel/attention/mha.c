@@ -133,19 +133,29 @@ static void copy_from_heads(double *m, const double *heads, int T,
                       (size_t)h * d_k, d_k);
 }
 
+/* check_heads_args - the checks of a split or a merge, named after fn */
+static mm_status check_heads_args(const char *fn, const double *heads,
+                                  const double *m, int T, int n_heads, int d_k)
+{
+    MM_TRY(mm_need_buffer(fn, "heads", heads));
+    MM_TRY(mm_need_buffer(fn, "m", m));
+    MM_TRY(mm_need_positive(fn, "T", T));
+    MM_TRY(mm_need_positive(fn, "n_heads", n_heads));
+    MM_TRY(mm_need_positive(fn, "d_k", d_k));
+    if (n_heads > INT_MAX / d_k)
+        return mm_fail(MM_EINVAL, "%s: n_heads = %d times d_k = %d does not "
+                       "fit in an int", fn, n_heads, d_k);
+    MM_TRY(mm_need_size_product(fn, "T", T, "n_heads * d_k", n_heads * d_k));
+    size_t n = (size_t)T * n_heads * d_k;        /* doubles in each buffer */
+    const mm_buffer bufs[] = { MM_BUFFER(heads, n), MM_BUFFER(m, n) };
+    return mm_need_disjoint(fn, bufs, 1, 2);
+}
+
 /* mha_split_heads - the checked split */
 mm_status mha_split_heads(double *heads, const double *m,
                           int T, int n_heads, int d_k)
 {
-    MM_NEED_BUFFER(heads);  MM_NEED_BUFFER(m);
-    MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(n_heads);  MM_NEED_POSITIVE(d_k);
-    if (n_heads > INT_MAX / d_k)
-        return mm_fail(MM_EINVAL, "%s: n_heads = %d times d_k = %d does not "
-                       "fit in an int", __func__, n_heads, d_k);
-    MM_NEED_SIZE_PRODUCT(T, n_heads * d_k);
-    const mm_buffer bufs[] = { MM_BUFFER(heads, (size_t)T * n_heads * d_k),
-                               MM_BUFFER(m, (size_t)T * n_heads * d_k) };
-    MM_NEED_DISJOINT(bufs, 1);
+    MM_TRY(check_heads_args(__func__, heads, m, T, n_heads, d_k));
     copy_to_heads(heads, m, T, n_heads, d_k);
     return MM_OK;
 }
@@ -154,15 +164,7 @@ mm_status mha_split_heads(double *heads, const double *m,
 mm_status mha_merge_heads(double *m, const double *heads,
                           int T, int n_heads, int d_k)
 {
-    MM_NEED_BUFFER(heads);  MM_NEED_BUFFER(m);
-    MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(n_heads);  MM_NEED_POSITIVE(d_k);
-    if (n_heads > INT_MAX / d_k)
-        return mm_fail(MM_EINVAL, "%s: n_heads = %d times d_k = %d does not "
-                       "fit in an int", __func__, n_heads, d_k);
-    MM_NEED_SIZE_PRODUCT(T, n_heads * d_k);
-    const mm_buffer bufs[] = { MM_BUFFER(heads, (size_t)T * n_heads * d_k),
-                               MM_BUFFER(m, (size_t)T * n_heads * d_k) };
-    MM_NEED_DISJOINT(bufs, 1);
+    MM_TRY(check_heads_args(__func__, heads, m, T, n_heads, d_k));
     copy_from_heads(m, heads, T, n_heads, d_k);
     return MM_OK;
 }
