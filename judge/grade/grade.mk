@@ -80,18 +80,18 @@ grade_write_config = mkdir -p $(1) && $(grade_config) > $(1)/labs.tsv
 grade-config: $(GRADE_NEEDS)
 	@$(call grade_write_config,$(GRADE_OUT))
 
-grade: grade-config
+grade: grade-config ## [SUBMISSIONS=dir/] grade a class: CSV, JUnit, TAP, Gradescope JSON in build/grade
 	@if [ -z '$(SUBMISSIONS)' ]; then echo 'usage: make grade SUBMISSIONS=/path/to/class/  (one folder, .zip or .tar.gz per learner)' >&2; exit 2; fi
 	@$(GRADE_RUN) --out $(GRADE_OUT) class '$(SUBMISSIONS)'
 
-grade-one: grade-config
+grade-one: grade-config ## [SUBMISSION=dir/ana] grade one learner (GRADE_FORMAT=gradescope|classroom)
 	@if [ -z '$(SUBMISSION)' ]; then echo 'usage: make grade-one SUBMISSION=/path/to/class/ana [GRADE_FORMAT=gradescope|classroom]' >&2; exit 2; fi
 	@$(GRADE_RUN) --out $(GRADE_OUT) $(if $(GRADE_FORMAT),--format $(GRADE_FORMAT)) \
 	  $(if $(GRADE_ID),--id '$(GRADE_ID)') one '$(SUBMISSION)'
 
 # Gradescope: the autograder zip (the committed workbook, setup.sh, run_autograder)
 .PHONY: gradescope-autograder
-gradescope-autograder:
+gradescope-autograder: ## the autograder zip for Gradescope, build/gradescope-autograder.zip
 	@mkdir -p $(BUILD)
 	@$(GRADE_PYTHON) $(GRADE_TOOL)/gradescope/make-zip.py $(BUILD)/gradescope-autograder.zip '$(GRADE_LABS)'
 
@@ -101,7 +101,7 @@ gradescope-autograder:
 # prints the full report unless LAB_FORMAT is given
 # (the build's own lines go to stderr: stdout is the report alone)
 LAB_REPORT_NAME ?= learner
-lab-report:
+lab-report: ## [NN=01 LAB_FORMAT=tap] your lab as the grader reports it (junit, tap, json, csv)
 	@if [ -z '$(NN)' ]; then echo 'usage: make lab-report NN=01 LAB_FORMAT=junit|tap|json|csv' >&2; exit 2; fi
 	@$(MAKE) -s $(GRADE_NEEDS) >&2
 	@$(call grade_write_config,$(BUILD)/lab-report)
