@@ -50,6 +50,17 @@ check-readme: $(BUILD)/examples/use-layer
 	$(Q)python3 tests/book/check-readme.py README.md tangled/examples/use-layer.c $<
 	$(Q)python3 tests/book/check-readme.py --self-test README.md tangled/examples/use-layer.c $<
 
+# ---- short functions ------------------------------------------------------------
+# No C function outside the tests is over 60 lines: the library, the labs'
+# skeletons, the judge (its subjects are tests), the figures and the bench.
+CHECK_TARGETS += check-function-length
+.PHONY: check-function-length
+check-function-length:
+	@sh tests/check_function_length.sh --self-test 60
+	@sh tests/check_function_length.sh 60 $$(find tangled labs judge figures bench -name '*.c' \
+	  ! -path '*/subjects/*' ! -path 'judge/grade/tests/*' | sort) && \
+	  echo "function length: every C function outside the tests is 60 lines or fewer"
+
 # ---- tangle -------------------------------------------------------------------
 # The tree agrees with itself: both editions tangle to the same bytes, and
 # tangled/ is what book/en tangles to (after this tree's own tangle).
