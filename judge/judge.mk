@@ -173,6 +173,7 @@ $$(lab$(1)_st)/%/build.out: judge/lab$(1)/subjects/%.c $$(lab$(1)_driver_deps)
 	  envs=$$$$(sed -n 's/^[[:space:]/*#]*run-env: *\([A-Z_]*=[^ ]*\).*/\1/p' $$$$s); \
 	  vet=$$$$(grep -q '^[[:space:]/*#]*build: unvetted' $$$$s && echo --unvetted); \
 	  sees=$$$$(sed -n 's/^[[:space:]/*#]*build: sees \([^ ]*\).*/--ro \1/p' $$$$s); \
+	  [ -n "$$$$lang" ] || lang=$$$$(env -u LC_ALL -u LC_MESSAGES -u LAB_LANG LANG=C $$$$envs sh $$(LAB_HARNESS)/lang.sh); \
 	  env -u LC_ALL -u LC_MESSAGES LANG=C LAB_LANG=$$$$lang $$$$envs \
 	  $$(call lab_driver_cmd,$(1),$$$$s,$$(@D),$$$$vet,$$@,$$(lab$(1)_sees) $$$$sees) \
 	  -I$$(lab$(1)_st)/pristine > $$@ 2>&1 || true

@@ -3,7 +3,7 @@
 #   make progress          one table over every lab, and what to do next
 #   make lab-reset NN=01   put the lab's file back as shipped, keeping yours aside
 # Messages in English, or in Spanish with LAB_LANG=es or a Spanish locale
-# (LC_ALL, LC_MESSAGES, LANG: the first one set decides), as the labs do.
+# (judge/harness/lang.sh says how), as the labs do.
 #
 # The labs: for each NN, the files the learner edits (the first is the one
 # named in messages; several files of one lab share a folder). A lab takes
@@ -32,8 +32,11 @@ learner_file = $(firstword $(LAB$(1)_FILES))
 learner_files = $(LAB$(1)_FILES)
 
 # ---- messages: LL_name_en and LL_name_es, printf formats --------------------------
-LEARNER_LANG := $(strip $(if $(filter es,$(LAB_LANG)),es,$(if $(LAB_LANG),en,\
-                  $(if $(filter es%,$(firstword $(LC_ALL) $(LC_MESSAGES) $(LANG))),es,en))))
+# The language (judge/harness/lang.sh, the one place the locale is read),
+# given to everything make runs as LAB_LANG=en or es
+LEARNER_LANG := $(shell LAB_LANG='$(LAB_LANG)' sh judge/harness/lang.sh)
+override LAB_LANG := $(LEARNER_LANG)
+export LAB_LANG
 ll = $(LL_$(1)_$(LEARNER_LANG))
 
 LL_usage_en := usage: make %s NN=XX, XX one of: %s

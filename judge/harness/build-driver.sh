@@ -45,16 +45,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+# the language: LAB_LANG, as make and the self-tests set it (lang.sh)
 es=
-case "${LAB_LANG:-}" in
-  es) es=1 ;;
-  en) ;;
-  *) for v in "${LC_ALL:-}" "${LC_MESSAGES:-}" "${LANG:-}"; do
-       [ -n "$v" ] || continue
-       case "$v" in es*) es=1 ;; esac
-       break
-     done ;;
-esac
+[ "${LAB_LANG:-}" = es ] && es=1
 # say EN ES - print the message of the report's language
 say() { if [ -n "$es" ]; then printf '%s\n' "$2"; else printf '%s\n' "$1"; fi; }
 

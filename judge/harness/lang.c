@@ -1,7 +1,6 @@
 /* lang.c - the language of the report: English, or Spanish with --lang=es
- * or a Spanish locale (LC_ALL, then LC_MESSAGES, then LANG: the first one
- * set decides), as Lab 00's checker does. Only the judge speaks; the
- * learner's process prints nothing of the harness. */
+ * or LAB_LANG=es (which make sets from a Spanish locale: lang.sh). Only
+ * the judge speaks; the learner's process prints nothing of the harness. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,20 +8,14 @@
 
 static int es = -1;                        /* not decided yet */
 
-/* locale_is_spanish - the locale variables ask for Spanish */
-static bool locale_is_spanish(void)
-{
-    const char *vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
-    for (int i = 0; i < 3; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v) return strncmp(v, "es", 2) == 0;
-    }
-    return false;
-}
-
+/* lab_es - LAB_LANG=es (make and the self-tests set it from the locale:
+ * lang.sh, the one place the locale is read), unless --lang said otherwise */
 bool lab_es(void)
 {
-    if (es < 0) es = locale_is_spanish();
+    if (es < 0) {
+        const char *v = getenv("LAB_LANG");
+        es = v && strcmp(v, "es") == 0;
+    }
     return es;
 }
 
@@ -30,7 +23,8 @@ bool lab_lang_setup(int *argc, char *argv[])
 {
     bool ok = true;
     int kept = 1;
-    es = locale_is_spanish();
+    es = -1;
+    lab_es();
     for (int i = 1; i < *argc; i++) {
         if (strncmp(argv[i], "--lang=", 7) != 0) {
             argv[kept++] = argv[i];

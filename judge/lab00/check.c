@@ -13,8 +13,8 @@
  * Usage: check [--lang=en|es] [--brief | --summary] ANSWERS
  *        check --reference-json [ANSWERS]
  *        check --print-inputs | --print-exact | --self-test
- * The messages are in Spanish with --lang=es, or when the locale (LC_ALL,
- * LC_MESSAGES or LANG) is Spanish. --brief prints one line unless a step is
+ * The messages are in Spanish with --lang=es, or with LAB_LANG=es (which
+ * make sets from a Spanish locale: judge/harness/lang.sh). --brief prints one line unless a step is
  * wrong. --summary prints only one line per step, `KEY<TAB>pending<TAB>
  * passed<TAB>failed` (each 0 or 1), for `make progress`; problems reading
  * the file then go to stderr, and stdout stays empty. The last three print
@@ -1729,16 +1729,12 @@ static void usage(void)
                     "       check --print-inputs | --print-exact | --self-test\n");
 }
 
-/* env_is_spanish - the locale variables ask for Spanish (LC_ALL, then
- * LC_MESSAGES, then LANG: the first one set decides) */
+/* env_is_spanish - LAB_LANG=es (make and the self-tests set it from the
+ * locale: judge/harness/lang.sh, the one place the locale is read) */
 static bool env_is_spanish(void)
 {
-    const char *vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
-    for (int i = 0; i < 3; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v) return strncmp(v, "es", 2) == 0;
-    }
-    return false;
+    const char *v = getenv("LAB_LANG");
+    return v && strcmp(v, "es") == 0;
 }
 
 int main(int argc, char **argv)

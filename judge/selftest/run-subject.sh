@@ -82,10 +82,13 @@ if [ -n "$input" ]; then
   if [ -n "$file" ]; then set -- "$@" "$(dirname "$subject")/$file"; else set -- "$@" "$subject"; fi
 fi
 
-# a neutral locale, then the subject's own settings
+# a neutral locale, then the subject's own settings; the language from
+# them as make decides it for a learner (lang.sh)
 envs=$(directive run-env | tr '\n' ' ')
 # shellcheck disable=SC2086
-env -u LC_ALL -u LC_MESSAGES -u LAB_LANG LANG=C $envs "$@" > "$log" 2>&1
+lang=$(env -u LC_ALL -u LC_MESSAGES -u LAB_LANG LANG=C $envs sh "$(dirname "$0")/../harness/lang.sh")
+# shellcheck disable=SC2086
+env -u LC_ALL -u LC_MESSAGES LANG=C LAB_LANG="$lang" $envs "$@" > "$log" 2>&1
 status=$?
 
 problems=""
