@@ -34,7 +34,8 @@ learner_files = $(LAB$(1)_FILES)
 # ---- messages: LL_name_en and LL_name_es, printf formats --------------------------
 # The language (judge/harness/lang.sh, the one place the locale is read),
 # given to everything make runs as LAB_LANG=en or es
-LEARNER_LANG := $(shell LAB_LANG='$(LAB_LANG)' sh judge/harness/lang.sh)
+LEARNER_LANG := $(shell LAB_LANG='$(LAB_LANG)' LC_ALL='$(LC_ALL)' LC_MESSAGES='$(LC_MESSAGES)' \
+                  LANG='$(LANG)' sh judge/harness/lang.sh)
 override LAB_LANG := $(LEARNER_LANG)
 export LAB_LANG
 ll = $(LL_$(1)_$(LEARNER_LANG))
