@@ -1,22 +1,18 @@
-/* calls.c - lab 03's functions as the driver calls them (driver.h). This
- * file is linked with the learner's object in the driver, never into the
- * judge: it only unpacks a request's buffers and integers into a call.
+/* calls.c - lab 03's functions as the driver calls them: the adapters of
+ * its descriptor, lab03.def (driver.h). This file is linked with the
+ * learner's object in the driver, never into the judge.
  *
- * mha_forward takes a layer, a struct (mha.h) that holds two pointers. The
- * judge builds the layer with the library (mha_new, mha_set_weights) and
- * sends its two weight matrices as buffers of the call, W_QKV and W_O, and
- * its sizes as integers after T; the adapter puts them back together into
- * an mha on its stack, so that the learner's mha_forward gets a layer whose
- * weights are guarded like any input (a write to them, or past them, is
- * reported by name: layer->w_qkv, layer->w_o). The call
+ * mha_forward takes a layer, a struct that holds two pointers: its call
+ * gets layer_of's, made of buffers and integers of the request (layer.h),
+ * so that the layer's weights are guarded like any input (a write to
+ * them, or past them, is reported by name: layer->w_qkv, layer->w_o). The
+ * call
  *     mha_forward(out, weights, layer, x, bias, T)
  * is requested, and shown in messages, as
  *     mha_forward(out, weights, layer->w_qkv, layer->w_o, x, bias, *layer, T, d_model,
  *                 n_heads)
- * and a NULL W_QKV stands for layer = NULL. *layer, when the check passes
- * it, is not the learner's: after the call the adapter writes there what
- * the struct holds then (layer.h), so that the judge sees a forward pass
- * that changed the layer's sizes or pointers.
+ * and a NULL W_QKV stands for layer = NULL; *layer, when the check passes
+ * it, is the record of what the call left in the struct.
  *
  * One thing more, for the checks that an output must not be the same
  * buffer as an input: the harness gives every buffer of a call pages of its
@@ -32,6 +28,7 @@
 #include "driver.h"
 #include "alias.h"
 #include "layer.h"
+#include "lab03.def"
 
 /* aliased - the argument buffer b[slot] stands for (of n buffers): itself,
  * or the buffer its tag names, at the offset its tag gives */
@@ -47,30 +44,8 @@ static void *aliased(void *const b[], int n, int slot)
     return b[slot];
 }
 
-static mm_status call_split(void *const b[], const long n[])
-{
-    return mha_split_heads(aliased(b, 2, 0), b[1], (int)n[0], (int)n[1], (int)n[2]);
-}
+/* mha_forward's adapter makes the call of lab03.def through layer_recorded,
+ * which then writes the record b[6]; (mha_forward) is the learner's */
+#define mha_forward(...) layer_recorded(b[6], (mha_forward)(__VA_ARGS__))
 
-static mm_status call_merge(void *const b[], const long n[])
-{
-    return mha_merge_heads(aliased(b, 2, 0), b[1], (int)n[0], (int)n[1], (int)n[2]);
-}
-
-static mm_status call_forward(void *const b[], const long n[])
-{
-    int d_model = (int)n[1], n_heads = (int)n[2];
-    const mha was = { d_model, n_heads, n_heads > 0 ? d_model / n_heads : 0, b[2], b[3] };
-    mha layer = was;
-    mm_status st = mha_forward(aliased(b, 6, 0), aliased(b, 6, 1), b[2] ? &layer : NULL, b[4],
-                               b[5], (int)n[0]);
-    if (b[6]) layer_seen(b[6], &layer, &was);
-    return st;
-}
-
-const lab_entry lab_entries[] = {
-    { "mha_split_heads", call_split },
-    { "mha_merge_heads", call_merge },
-    { "mha_forward", call_forward },
-    { NULL, NULL }
-};
+LAB_DRIVER_TABLES(LAB03);

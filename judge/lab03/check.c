@@ -35,14 +35,7 @@
 #include "examples/ch03-worked.h"
 #include "alias.h"
 #include "lab03.h"
-
-const char lab_id[] = "03";
-const char *const lab_title[2] = {
-    "Lab 03 (multi-head attention)",
-    "Lab 03 (atención multicabeza)"
-};
-const char *const lab_functions[] = { "mha_split_heads", "mha_merge_heads", "mha_forward",
-                                      NULL };
+#include "lab03.def"
 
 /* ---- mha_split_heads and mha_merge_heads: the cases ------------------------------------- */
 
@@ -861,61 +854,6 @@ static void check_forward_overflow(int unused)
                        "donde lo hace el correcto"));
 }
 
-/* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
+/* ---- the tables, from the descriptor -------------------------------------------------- */
 
-const lab_check lab_checks[] = {
-    { "mha_split_heads", "c1_worked_example", check_split, HC_WORKED },
-    { "mha_split_heads", "c2_pattern", check_split, HC_PATTERN },
-    { "mha_split_heads", "c3_one_row", check_split, HC_ONE_ROW },
-    { "mha_split_heads", "c4_one_head", check_split, HC_ONE_HEAD },
-    { "mha_split_heads", "c5_dk_one", check_split, HC_DK_ONE },
-    { "mha_split_heads", "c6_random", check_split, HC_RANDOM },
-    { "mha_split_heads", "c7_packed_qkv", check_split, HC_PACKED },
-    { "mha_split_heads", "c8_bits", check_split, HC_BITS },
-    { "mha_split_heads", "c9_random_long", check_split, HC_LONG },
-    { "mha_split_heads", "c10_same_shape_again", check_split, HC_LONG_AGAIN },
-    { "mha_split_heads", "e1_null", check_heads_nulls, 0 },
-    { "mha_split_heads", "e2_bad_sizes", check_heads_sizes, 0 },
-    { "mha_split_heads", "e3_same_buffer", check_heads_alias, 0 },
-    { "mha_split_heads", "e4_overlap", check_heads_alias, 2 },
-    { "mha_merge_heads", "c1_worked_example", check_merge, HC_WORKED },
-    { "mha_merge_heads", "c2_pattern", check_merge, HC_PATTERN },
-    { "mha_merge_heads", "c3_one_row", check_merge, HC_ONE_ROW },
-    { "mha_merge_heads", "c4_one_head", check_merge, HC_ONE_HEAD },
-    { "mha_merge_heads", "c5_dk_one", check_merge, HC_DK_ONE },
-    { "mha_merge_heads", "c6_random", check_merge, HC_RANDOM },
-    { "mha_merge_heads", "c7_packed_qkv", check_merge, HC_PACKED },
-    { "mha_merge_heads", "c8_bits", check_merge, HC_BITS },
-    { "mha_merge_heads", "c9_round_trip", check_merge, HC_ROUND_TRIP },
-    { "mha_merge_heads", "c10_random_long", check_merge, HC_LONG },
-    { "mha_merge_heads", "c11_same_shape_again", check_merge, HC_LONG_AGAIN },
-    { "mha_merge_heads", "e1_null", check_heads_nulls, 1 },
-    { "mha_merge_heads", "e2_bad_sizes", check_heads_sizes, 1 },
-    { "mha_merge_heads", "e3_same_buffer", check_heads_alias, 1 },
-    { "mha_merge_heads", "e4_overlap", check_heads_alias, 3 },
-    { "mha_forward", "c1_worked_example", check_forward, FW_WORKED },
-    { "mha_forward", "c2_initial_weights", check_forward, FW_INIT },
-    { "mha_forward", "c3_set_weights", check_forward, FW_SET },
-    { "mha_forward", "c4_one_head", check_forward, FW_ONE_HEAD },
-    { "mha_forward", "c5_dk_one", check_forward, FW_DK_ONE },
-    { "mha_forward", "c6_one_token", check_forward, FW_ONE_TOKEN },
-    { "mha_forward", "c7_no_weights", check_forward, FW_NO_WEIGHTS },
-    { "mha_forward", "c8_bias", check_forward, FW_BIAS },
-    { "mha_forward", "c9_hidden_keys", check_forward, FW_HIDDEN },
-    { "mha_forward", "c10_hidden_no_weights", check_forward, FW_HIDDEN_NO_WEIGHTS },
-    { "mha_forward", "c11_causal", check_forward, FW_CAUSAL },
-    { "mha_forward", "c12_planted_heads", check_forward, FW_PLANTED },
-    { "mha_forward", "c13_random_long", check_forward, FW_LONG },
-    { "mha_forward", "c14_same_shape_again", check_forward, FW_LONG_AGAIN },
-    { "mha_forward", "c15_one_token_random", check_forward, FW_T1 },
-    { "mha_forward", "c16_one_token_hidden", check_forward, FW_T1_HIDDEN },
-    { "mha_forward", "c17_extreme_bias", check_forward, FW_EXTREME_BIAS },
-    { "mha_forward", "c18_large_x", check_forward, FW_LARGE_X },
-    { "mha_forward", "e1_null_buffers", check_forward_nulls, 0 },
-    { "mha_forward", "e2_bad_sizes", check_forward_sizes, 0 },
-    { "mha_forward", "e3_same_buffer", check_forward_aliases, 0 },
-    { "mha_forward", "e4_overlap", check_forward_aliases, 1 },
-    { "mha_forward", "e5_not_finite", check_forward_values, 0 },
-    { "mha_forward", "e6_overflow", check_forward_overflow, 0 },
-    { NULL, NULL, NULL, 0 }
-};
+LAB_JUDGE_TABLES(LAB03);

@@ -43,17 +43,7 @@
 #include "minimodel/core/rng.h"
 #include "alias.h"
 #include "lab04.h"
-
-const char lab_id[] = "04";
-const char *const lab_title[2] = {
-    "Lab 04 (masking)",
-    "Lab 04 (máscaras)"
-};
-const char *const lab_functions[] = { "mask_causal", "mask_padding", "mask_from_bool",
-                                      "mask_combine", "mha_forward_causal", NULL };
-
-static const char *const fn_name[4] = { "mask_causal", "mask_padding", "mask_from_bool",
-                                        "mask_combine" };
+#include "lab04.def"
 
 /* bool_text - "[[1,0],[1,1]]": a small truth table */
 static void bool_text(char *buf, size_t size, const unsigned char *a, int rows, int cols)
@@ -509,7 +499,7 @@ static void check_mask_nulls(int arg)
         lab_case_when(when, sizeof when, "%s = NULL", name);
         long n[3];
         int n_ints = mask_ints(fn, n, 2, 2);
-        ok &= call_refused(fn_name[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
+        ok &= call_refused(lab_functions[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
     }
     if (!ok) lab_null_hint();
 }
@@ -529,7 +519,7 @@ static void check_mask_sizes(int arg)
             const char *size_name = fn == FN_CAUSAL ? "T" : s ? "T_k" : "T_q";
             char when[48];
             lab_case_when(when, sizeof when, "%s = %d", size_name, value);
-            ok &= call_refused(fn_name[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
+            ok &= call_refused(lab_functions[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
         }
     if (!ok) lab_size_hint();
 }
@@ -546,7 +536,7 @@ static void check_mask_too_large(int arg)
     char when[160];
     snprintf(when, sizeof when, EN_ES("for %s: the mask would hold about 2^62 doubles",
                                       "con %s: la máscara tendría unos 2^62 doubles"), shown);
-    if (!call_refused(fn_name[fn], n_bufs, b, n_ints, n, MM_EINVAL, when))
+    if (!call_refused(lab_functions[fn], n_bufs, b, n_ints, n, MM_EINVAL, when))
         lab_hint("%s", large_hint[lab_es()]);
 }
 
@@ -1287,75 +1277,9 @@ static void check_causal_one_token_overflow(int unused)
                        "se salta la puntuación se salta también eso"));
 }
 
-/* ---- the checks: for each function, its cases in order, then its bad arguments ------------ */
+/* ---- the tables, from the descriptor -------------------------------------------------- */
 
+/* MASK(fn, i) - check_mask's arg for case i of mask function fn */
 #define MASK(fn, i) ((fn) * 16 + (i))
 
-const lab_check lab_checks[] = {
-    { "mask_causal", "c1_chapter", check_mask, MASK(FN_CAUSAL, 0) },
-    { "mask_causal", "c2_one_token", check_mask, MASK(FN_CAUSAL, 1) },
-    { "mask_causal", "c3_six", check_mask, MASK(FN_CAUSAL, 2) },
-    { "mask_causal", "c4_two", check_mask, MASK(FN_CAUSAL, 3) },
-    { "mask_causal", "c5_random_long", check_mask, MASK(FN_CAUSAL, 4) },
-    { "mask_causal", "e1_null", check_mask_nulls, FN_CAUSAL },
-    { "mask_causal", "e2_bad_sizes", check_mask_sizes, FN_CAUSAL },
-    { "mask_causal", "e3_too_large", check_mask_too_large, FN_CAUSAL },
-    { "mask_padding", "c1_first_keys", check_mask, MASK(FN_PADDING, 0) },
-    { "mask_padding", "c2_length_t_k", check_mask, MASK(FN_PADDING, 1) },
-    { "mask_padding", "c3_length_zero", check_mask, MASK(FN_PADDING, 2) },
-    { "mask_padding", "c4_one_query", check_mask, MASK(FN_PADDING, 3) },
-    { "mask_padding", "c5_more_queries", check_mask, MASK(FN_PADDING, 4) },
-    { "mask_padding", "c6_random_long", check_mask, MASK(FN_PADDING, 5) },
-    { "mask_padding", "c7_same_shape_one_hidden", check_mask, MASK(FN_PADDING, 6) },
-    { "mask_padding", "e1_null", check_mask_nulls, FN_PADDING },
-    { "mask_padding", "e2_bad_sizes", check_mask_sizes, FN_PADDING },
-    { "mask_padding", "e3_bad_length", check_padding_length, 0 },
-    { "mask_padding", "e4_too_large", check_mask_too_large, FN_PADDING },
-    { "mask_from_bool", "c1_causal_table", check_mask, MASK(FN_FROM_BOOL, 0) },
-    { "mask_from_bool", "c2_random", check_mask, MASK(FN_FROM_BOOL, 1) },
-    { "mask_from_bool", "c3_all_true", check_mask, MASK(FN_FROM_BOOL, 2) },
-    { "mask_from_bool", "c4_all_false", check_mask, MASK(FN_FROM_BOOL, 3) },
-    { "mask_from_bool", "c5_one_cell", check_mask, MASK(FN_FROM_BOOL, 4) },
-    { "mask_from_bool", "c6_random_long", check_mask, MASK(FN_FROM_BOOL, 5) },
-    { "mask_from_bool", "c7_same_shape_one_hidden", check_mask, MASK(FN_FROM_BOOL, 6) },
-    { "mask_from_bool", "e1_null", check_mask_nulls, FN_FROM_BOOL },
-    { "mask_from_bool", "e2_bad_sizes", check_mask_sizes, FN_FROM_BOOL },
-    { "mask_from_bool", "e3_overlap", check_from_bool_overlap, 0 },
-    { "mask_from_bool", "e4_too_large", check_mask_too_large, FN_FROM_BOOL },
-    { "mask_combine", "c1_causal_and_padding", check_mask, MASK(FN_COMBINE, 0) },
-    { "mask_combine", "c2_finite", check_mask, MASK(FN_COMBINE, 1) },
-    { "mask_combine", "c3_same_buffer", check_mask, MASK(FN_COMBINE, 2) },
-    { "mask_combine", "c4_minus_inf", check_mask, MASK(FN_COMBINE, 3) },
-    { "mask_combine", "c5_near_max", check_mask, MASK(FN_COMBINE, 4) },
-    { "mask_combine", "c6_random_long", check_mask, MASK(FN_COMBINE, 5) },
-    { "mask_combine", "c7_same_shape_again", check_mask, MASK(FN_COMBINE, 6) },
-    { "mask_combine", "e1_null", check_mask_nulls, FN_COMBINE },
-    { "mask_combine", "e2_bad_sizes", check_mask_sizes, FN_COMBINE },
-    { "mask_combine", "e3_not_a_mask", check_combine_values, 0 },
-    { "mask_combine", "e4_overflow", check_combine_values, 1 },
-    { "mask_combine", "e5_overlap", check_combine_overlap, 0 },
-    { "mask_combine", "e6_too_large", check_mask_too_large, FN_COMBINE },
-    { "mask_combine", "e7_random_plus_inf", check_combine_random_bad, 0 },
-    { "mask_combine", "e8_random_overflow", check_combine_random_bad, 1 },
-    { "mha_forward_causal", "c1_worked_example", check_causal, FC_WORKED },
-    { "mha_forward_causal", "c2_worked_no_weights", check_causal, FC_WORKED_NO_WEIGHTS },
-    { "mha_forward_causal", "c3_initial_weights", check_causal, FC_INIT },
-    { "mha_forward_causal", "c4_set_no_weights", check_causal, FC_SET_NO_WEIGHTS },
-    { "mha_forward_causal", "c5_one_token", check_causal, FC_ONE_TOKEN },
-    { "mha_forward_causal", "c6_dk_one", check_causal, FC_DK_ONE },
-    { "mha_forward_causal", "c7_planted_heads", check_causal, FC_PLANTED },
-    { "mha_forward_causal", "c8_planted_no_weights", check_causal, FC_PLANTED_NO_WEIGHTS },
-    { "mha_forward_causal", "c9_prefix_invariance", check_prefix, 0 },
-    { "mha_forward_causal", "c10_random_1024", check_causal, FC_1024 },
-    { "mha_forward_causal", "c11_random_long", check_causal, FC_LONG },
-    { "mha_forward_causal", "c12_same_shape_again", check_causal, FC_LONG_AGAIN },
-    { "mha_forward_causal", "c13_one_token_random", check_causal, FC_T1 },
-    { "mha_forward_causal", "c14_future_key_overflows", check_causal, FC_FUTURE },
-    { "mha_forward_causal", "e1_null", check_causal_nulls, 0 },
-    { "mha_forward_causal", "e2_bad_sizes", check_causal_sizes, 0 },
-    { "mha_forward_causal", "e3_not_finite", check_causal_x, 0 },
-    { "mha_forward_causal", "e4_overlap", check_causal_aliases, 0 },
-    { "mha_forward_causal", "e5_overflow", check_causal_overflow, 0 },
-    { "mha_forward_causal", "e6_one_token_overflow", check_causal_one_token_overflow, 0 },
-    { NULL, NULL, NULL, 0 }
-};
+LAB_JUDGE_TABLES(LAB04);

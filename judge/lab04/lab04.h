@@ -11,7 +11,7 @@
 #include "harness.h"
 #include "../lab03/layer_case.h"
 
-/* the four mask functions */
+/* the four mask functions, in lab04.def's order: lab_functions[fn] names fn */
 typedef enum { FN_CAUSAL, FN_PADDING, FN_FROM_BOOL, FN_COMBINE } mask_fn;
 
 /* mask_case - one input of a mask function, and (from the reference) its answer */
