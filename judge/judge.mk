@@ -24,8 +24,8 @@ JUDGE_CLABS := 01 02 03 04
 lab_def_functions = $(shell sed -n 's/^ *FUNCTION.\([a-z0-9_]*\),.*/\1/p' judge/lab$(1)/lab$(1).def)
 LAB01_FUNCS := $(call lab_def_functions,01)
 LAB02_FUNCS := $(call lab_def_functions,02)
-LAB03_FUNCS := mha_split_heads mha_merge_heads mha_forward
-LAB04_FUNCS := mask_causal mask_padding mask_from_bool mask_combine mha_forward_causal
+LAB03_FUNCS := $(call lab_def_functions,03)
+LAB04_FUNCS := $(call lab_def_functions,04)
 # the library parts a lab's file may call (default: the core)
 LAB03_LIB := $(filter tangled/minimodel/core/%.c tangled/minimodel/attention/qkv.c \
                tangled/minimodel/attention/sdpa.c,$(LIB_SRCS))
