@@ -22,10 +22,7 @@ JUDGE_CLABS := 01 02 03 04
 # the functions each lab's file defines, in the order of the lab's lab_functions:
 # from the lab's descriptor, judge/labNN/labNN.def (its FUNCTION lines)
 lab_def_functions = $(shell sed -n 's/^ *FUNCTION.\([a-z0-9_]*\),.*/\1/p' judge/lab$(1)/lab$(1).def)
-LAB01_FUNCS := $(call lab_def_functions,01)
-LAB02_FUNCS := $(call lab_def_functions,02)
-LAB03_FUNCS := $(call lab_def_functions,03)
-LAB04_FUNCS := $(call lab_def_functions,04)
+$(foreach n,$(JUDGE_CLABS),$(eval LAB$(n)_FUNCS := $(call lab_def_functions,$(n))))
 # the library parts a lab's file may call (default: the core)
 LAB03_LIB := $(filter tangled/minimodel/core/%.c tangled/minimodel/attention/qkv.c \
                tangled/minimodel/attention/sdpa.c,$(LIB_SRCS))
