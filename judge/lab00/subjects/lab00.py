@@ -1010,7 +1010,7 @@ CHECKER_MUTANTS = [
     ("any-shape", "    if shape == [rows, cols]:\n        return vals, None",
      "    if True:\n        return vals, None", "o-transposed"),
     ("no-spanish", 'if a == "--lang=es": LANG_ES = True', 'if a == "--lang=es": LANG_ES = False', "k-xt-es"),
-    ("no-locale", "            return v.startswith(\"es\")", "            return False", "a-broadcast-locale-es"),
+    ("no-locale", "    return os.environ.get(\"LAB_LANG\") == \"es\"", "    return False", "a-broadcast-locale-es"),
     ("no-exception-line", "        lines += traceback.format_exception_only(type(e), e)", "        pass", "exception"),
     ("keeps-library-frames", "if f.filename == path]", "]", "exception-helper"),
     ("no-xt-hint", '("q-xt", "Q"', '("q-xt", "none"', "q-xt"),
