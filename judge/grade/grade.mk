@@ -8,7 +8,7 @@
 #   make gradescope-autograder [GRADE_LABS=02]
 #                                     $(BUILD)/gradescope-autograder.zip, for Gradescope
 #                                     (grading GRADE_LABS only, written into the zip)
-#   make check-grade                  the committed class judge/grade/tests/class/, twice: the
+#   make check-grade                  the class of judge/grade/tests/make-class.py, twice: the
 #                                     grade book against judge/grade/tests/gradebook.csv
 # GRADE_OUT=... moves the reports; GRADE_JOBS=N the parallelism (default: nproc);
 # GRADE_LABS='00 01' grades only those labs; GRADE_SEED=N replays a run's random
@@ -109,7 +109,7 @@ lab-report: ## [NN=01 LAB_FORMAT=tap] your lab as the grader reports it (junit, 
 	  --labs '$(NN)' --format $(or $(LAB_FORMAT),tap) --stdout --quiet --id '$(LAB_REPORT_NAME)' \
 	  $(if $(LAB_SEED),--seed $(LAB_SEED)) one labs
 
-# ---- the self-test: the committed class, graded twice -------------------------------
+# ---- the self-test: the class of make-class.py, graded twice -------------------------
 GRADE_TEST := judge/grade/tests
 CHECK_ALL_TARGETS += check-grade
 # what the learners' processes read: the labs (the harness's headers and
@@ -117,9 +117,11 @@ CHECK_ALL_TARGETS += check-grade
 # the drivers' objects; check.sh copies them to a folder every user can read,
 # wherever this clone is
 GRADE_STAGE := labs judge/harness judge/lab00 tangled $(filter-out labs/% judge/%,$(GRADE_NEEDS))
-check-grade: $(GRADE_NEEDS)
+# (the class's files are made from the labs' self-test subjects, Lab 00's
+# generated ones among them)
+check-grade: $(GRADE_NEEDS) $(LAB00_GEN)
 	@$(call grade_write_config,$(BUILD)/check-grade/config)
-	@sh $(GRADE_TEST)/check.sh $(GRADE_PYTHON) $(BUILD)/check-grade $(GRADE_JOBS) $(GRADE_STAGE)
+	@sh $(GRADE_TEST)/check.sh $(GRADE_PYTHON) $(BUILD)/check-grade $(GRADE_JOBS) $(LAB00_GEN) $(GRADE_STAGE)
 
 # what Gradescope's autograder and GitHub Classroom's workflow run, run here on
 # a copy of the workbook built afresh (a few minutes: check-all only)

@@ -1,6 +1,7 @@
 #!/bin/sh
-# check.sh PYTHON DIR JOBS STAGE... - check-grade: grade the committed class twice
+# check.sh PYTHON DIR JOBS LAB00 STAGE... - check-grade: grade the class twice
 # and compare. DIR/config/labs.tsv is written by make (grade-config) first;
+# LAB00 is the folder of Lab 00's generated subjects (make-class.py reads it);
 # STAGE... is what the learners' processes read (paths of the repository).
 # Every look is at this run's own, so that another check-grade at the same
 # time, or what an earlier one left, changes nothing:
@@ -10,9 +11,10 @@
 #     end) holding a copy of STAGE, where the grading runs: the learners'
 #     uids need not reach the repository itself (a clone in a folder of
 #     mktemp -d, which only root can enter);
-#  1. the class: judge/grade/tests/class/ plus what make-class.py makes (archives,
-#     names that are not UTF-8, near-miss names, duplicates, a hard link, the
-#     hostile learners who test the sandbox);
+#  1. the class: judge/grade/tests/class/ plus what make-class.py makes (the
+#     files made from the labs' self-test subjects, archives, names that are
+#     not UTF-8, near-miss names, duplicates, a hard link, the hostile
+#     learners who test the sandbox);
 #  2. graded twice with one seed (every lab, 00 to 04), the two runs'
 #     reports byte-identical (they hold no time), written 0600 in a folder
 #     of mode 0700, with nothing of an earlier run left in it; the grade
@@ -43,14 +45,14 @@
 # The hostile learners need the sandbox, that is root: as another user the
 # check says it is skipped. GRADE_BLESS=1 copies the grade book to the golden one.
 set -u
-py=$1 dir=$2 jobs=$3
-shift 3
+py=$1 dir=$2 jobs=$3 lab00=$4
+shift 4
 here=judge/grade/tests
 if [ "$(id -u)" != 0 ]; then
   echo "check-grade: skipped: the hostile submissions need the sandbox, which needs root (run make check as root, e.g. in CI)"
   exit 0
 fi
-[ -n "${GRADE_UIDS:-}" ] || exec "$py" judge/grade/grade.py hold-uids sh "$0" "$py" "$dir" "$jobs" "$@"
+[ -n "${GRADE_UIDS:-}" ] || exec "$py" judge/grade/grade.py hold-uids sh "$0" "$py" "$dir" "$jobs" "$lab00" "$@"
 fail=0
 no() { echo "check-grade: $*"; fail=1; }
 stage=$(mktemp -d /tmp/check-grade.XXXXXX) || exit 1
@@ -63,7 +65,7 @@ awk -F '\t' -v repo="$stage" 'BEGIN { OFS = FS } $1 == "-" && $2 == "repo" { $3 
   "$dir/config/labs.tsv" > "$stage/labs.tsv" || exit 1
 rm -rf "$dir/class" "$dir/class.secret" "$dir/honest" "$dir/uid" "$dir/limits" "$dir/run1" "$dir/run2" \
   "$dir/run-honest" "$dir/run-uid" "$dir/run-limits"
-"$py" $here/make-class.py "$dir/class" "$stage" || exit 1
+"$py" $here/make-class.py "$lab00" "$dir/class" "$stage" || exit 1
 absolute=$(ls -il --full-time /tmp/grade-absolute.txt 2> /dev/null)
 grade() {  # grade OUT ARG... - grade.py on this run's stage (its peak memory: OUT/timing.txt)
   out=$1

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""make-class.py [--size N] OUT [REPO...] - the class that check-grade grades, in OUT: a copy of
-judge/grade/tests/class/ (the learners who hand in a folder), plus the learners who
-hand in an archive, made here from judge/grade/tests/archives/ so that nothing
-binary is committed (every archive is made the same way, byte for byte):
+"""make-class.py [--size N] LAB00 OUT [REPO...] - the class that check-grade grades, in OUT: a
+copy of judge/grade/tests/class/ (the files no self-test subject holds), the
+learners' files made from the labs' self-test subjects (LAB00 is the folder of
+Lab 00's generated subjects, `make build/labs/lab00/selftest/subjects`), plus
+the learners who hand in an archive, made here so that nothing binary is
+committed (every archive is made the same way, byte for byte):
 
   eve.zip      her work nested two folders deep, with __MACOSX/ and notes/
                beside it, a 2 MiB numpy_attention.py (over the size limit),
@@ -28,15 +30,23 @@ binary is committed (every archive is made the same way, byte for byte):
                its #include lines made a learner's: legal, and the similarity
                report shows it
 
-and the learners' work on Labs 02 to 04, made here from the harness's own
-self-test subjects (judge/labNN/subjects/), each a single file with the
-subject's local headers written into it, as a learner's file would be:
+and the learners' work, made here from the labs' own self-test subjects
+(judge/labNN/subjects/, Lab 00's generated ones in LAB00); a C file is a
+single file with the subject's local headers written into it, as a learner's
+file would be:
 
-  ana          every lab solved; bob: sdpa without the row maximum;
-  carla        mha_split_heads still pending; dan: the causal mask
-               transposed; gus: the merge as a reshape; mallory-hang: an
-               endless loop in mha_forward; mallory-forge: a call of exit,
-               refused; zoë: sdpa with the maximum of the whole matrix
+  ana          every lab solved; bob: A's columns summed to 1, S = K Q^T in
+               NumPy, W_K packed for W_Q, sdpa without the row maximum;
+  carla        the untouched answers.txt, only qkv_pack written, mha_split_heads
+               still pending; dan: answers.txt in UTF-16, a NumPy syntax error, a
+               missing semicolon, the causal mask transposed; gus: the merge as
+               a reshape; mallory-hang: an endless loop in attention_param_count
+               and in mha_forward; mallory-forge: a call of exit, refused; zoë:
+               answers.txt in Latin-1, sdpa with the maximum of the whole matrix
+
+Lab 01's learners who solve it (ana, eve, and with one slip bob, dan, fay,
+mallory-hang) start from judge/lab01/subjects/base.h as solution.c uses it:
+the MUTANT_ blocks resolved, none defined.
 
 and the hostile learners who test the sandbox:
 
@@ -63,8 +73,8 @@ args = sys.argv[1:]
 size = None
 if args[:1] == ["--size"]:          # a class of N: the honest learners copied (ana-2, ...) to make it up
     size, args = int(args[1]), args[2:]
-out = args[0]
-repos = args[1:] + [os.path.dirname(os.path.dirname(os.path.dirname(HERE)))]
+lab00, out = args[0], args[1]
+repos = args[2:] + [os.path.dirname(os.path.dirname(os.path.dirname(HERE)))]
 if os.path.lexists(out):
     shutil.rmtree(out)
 shutil.copytree(os.path.join(HERE, "class"), out, symlinks=True)
@@ -107,16 +117,64 @@ for rel, subject in FROM_SUBJECTS:
         f.write(single_file(os.path.join(SUBJECTS, subject), set()))
 
 
-def files(root):
-    for d, dirs, names in sorted(os.walk(root)):
-        dirs.sort()
-        for n in sorted(names):
-            p = os.path.join(d, n)
-            yield os.path.relpath(p, root), open(p, "rb").read()
+def read(path):
+    return open(path, encoding="utf-8").read()
 
 
+def solved_qkv():
+    """base.h as solution.c compiles it: #ifdef MUTANT_ blocks dropped, #ifndef kept"""
+    text, keep = [], [True]
+    for line in open(os.path.join(SUBJECTS, "lab01", "subjects", "base.h"), encoding="utf-8"):
+        if line.startswith(("#ifdef MUTANT_", "#ifndef MUTANT_")):
+            keep.append(keep[-1] and line.startswith("#ifndef"))
+        elif line.startswith("#else") and len(keep) > 1:
+            keep[-1] = keep[-2] and not keep[-1]
+        elif line.startswith("#endif") and len(keep) > 1:
+            keep.pop()
+        elif keep[-1]:
+            text.append(line)
+    return "".join(text)
+
+
+def slip(text, old, new):
+    """text with its one line old made new: one learner's mistake"""
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+QKV = solved_qkv()
+CORRECT = read(os.path.join(lab00, "correct-2dp.txt"))
+NUMPY = os.path.join(SUBJECTS, "lab00", "subjects", "numpy")
+BY_HAND = {   # the learner's file in the class, its text (str: UTF-8) or bytes
+    "ana/labs/lab00-by-hand/answers.txt": CORRECT,
+    "ana/labs/lab00-by-hand/numpy_attention.py": read(os.path.join(NUMPY, "solution.py")),
+    "ana/labs/lab01-qkv/qkv.c": QKV,
+    "bob/lab00-by-hand/answers.txt": read(os.path.join(lab00, "a-columns.txt")),
+    "bob/lab00-by-hand/numpy_attention.py": read(os.path.join(lab00, "numpy", "s-kq.py")),
+    "bob/lab01-qkv/qkv.c": slip(QKV, "row[j] = w_q[", "row[j] = w_k["),
+    "carla/labs/lab00-by-hand/answers.txt": read(os.path.join(lab00, "untouched.txt")),
+    "dan/labs/lab00-by-hand/answers.txt": b"\xff\xfe" + CORRECT.encode("utf-16-le"),
+    "dan/labs/lab00-by-hand/numpy_attention.py": read(os.path.join(lab00, "numpy", "syntax-error.py")),
+    "dan/labs/lab01-qkv/qkv.c": slip(QKV, "    int width = 2 * d_k + d_v;\n    for (int i",
+                                     "    int width = 2 * d_k + d_v\n    for (int i"),
+    "mallory-hang/labs/lab01-qkv/qkv.c": slip(QKV, "int n_heads)\n{\n", "int n_heads)\n{\n    for (volatile "
+                                              "int spin = 1; spin; ) { }    /* mallory-hang: never returns */\n"),
+    "zoë garcía/labs/lab00-by-hand/answers.txt":
+        slip(CORRECT, "atención a mano\n", "atención a mano (Zoë García)\n").encode("latin-1"),
+}
+for rel, text in BY_HAND.items():
+    os.makedirs(os.path.dirname(os.path.join(out, rel)), exist_ok=True)
+    with open(os.path.join(out, rel), "wb") as f:
+        f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
+
+
+EVE = [("__MACOSX/eve-submission/._qkv.c", b"Mac resource fork\n"),
+       ("eve-submission/workbook/labs/lab00-by-hand/answers.txt",
+        open(os.path.join(SUBJECTS, "lab00", "subjects", "correct-4dp.txt"), "rb").read()),
+       ("eve-submission/workbook/labs/lab01-qkv/qkv.c", QKV.encode()),
+       ("notes/todo.txt", b"my notes: finished lab 01 on Sunday\n")]
 with zipfile.ZipFile(os.path.join(out, "eve.zip"), "w", zipfile.ZIP_DEFLATED) as z:
-    for rel, data in files(os.path.join(HERE, "archives", "eve")):
+    for rel, data in EVE:
         z.writestr(zipfile.ZipInfo(rel, DATE), data)
     z.writestr(zipfile.ZipInfo("eve-submission/workbook/labs/lab00-by-hand/numpy_attention.py", DATE),
                b"# " + b"x" * (2 << 20) + b"\n")
@@ -128,10 +186,12 @@ with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as t:
     def add(info, data=None):
         info.mtime, info.uid, info.gid, info.uname, info.gname = 1704067200, 0, 0, "", ""
         t.addfile(info, io.BytesIO(data) if data is not None else None)
-    for rel, data in files(os.path.join(HERE, "archives", "fay")):
-        i = tarfile.TarInfo(rel)
-        i.size, i.mode = len(data), 0o644
-        add(i, data)
+    head = "*w_v,\n                      int T, int d_model, int d_k, int d_v)\n{\n"     # qkv_project's
+    fay = slip(QKV, head, head + "    q[0] = 0;    /* fay: writes q before checking it: a crash when q "
+               "is NULL */\n").encode()
+    i = tarfile.TarInfo("lab01-qkv/qkv.c")
+    i.size, i.mode = len(fay), 0o644
+    add(i, fay)
     i = tarfile.TarInfo("lab00-by-hand/answers.txt")
     i.type, i.linkname = tarfile.SYMTYPE, "/etc/passwd"
     add(i)

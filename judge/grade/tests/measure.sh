@@ -19,7 +19,8 @@ size=${1:-31} jobs=${2:-2}
 [ "$(id -u)" = 0 ] || { echo "measure: run it as root"; exit 1; }
 d=$(mktemp -d /var/tmp/grade-measure.XXXXXX) || exit 1
 echo "measure: in $d"
-python3 judge/grade/tests/make-class.py --size "$size" "$d/class" || exit 1
+lab00=build/labs/lab00/selftest/subjects      # Lab 00's generated subjects, which the class uses
+make -s "$lab00" > /dev/null && python3 judge/grade/tests/make-class.py --size "$size" "$lab00" "$d/class" || exit 1
 work=$(mktemp -d /var/tmp/grade-measure-work.XXXXXX) && rmdir "$work"
 /usr/bin/time -v make grade SUBMISSIONS="$d/class" GRADE_OUT="$d/out" GRADE_WORK="$work" \
   GRADE_JOBS="$jobs" > "$d/log" 2>&1 &
