@@ -137,7 +137,7 @@ def solved_qkv():
 
 
 def slip(text, old, new):
-    """text with its one line old made new: one learner's mistake"""
+    """text with old (found once) made new: one learner's mistake"""
     assert text.count(old) == 1, old
     return text.replace(old, new)
 
@@ -145,7 +145,7 @@ def slip(text, old, new):
 QKV = solved_qkv()
 CORRECT = read(os.path.join(lab00, "correct-2dp.txt"))
 NUMPY = os.path.join(SUBJECTS, "lab00", "subjects", "numpy")
-BY_HAND = {   # the learner's file in the class, its text (str: UTF-8) or bytes
+MADE = {   # the learner's file in the class, made from a subject: its text (str: UTF-8) or bytes
     "ana/labs/lab00-by-hand/answers.txt": CORRECT,
     "ana/labs/lab00-by-hand/numpy_attention.py": read(os.path.join(NUMPY, "solution.py")),
     "ana/labs/lab01-qkv/qkv.c": QKV,
@@ -162,7 +162,7 @@ BY_HAND = {   # the learner's file in the class, its text (str: UTF-8) or bytes
     "zoë garcía/labs/lab00-by-hand/answers.txt":
         slip(CORRECT, "atención a mano\n", "atención a mano (Zoë García)\n").encode("latin-1"),
 }
-for rel, text in BY_HAND.items():
+for rel, text in MADE.items():
     os.makedirs(os.path.dirname(os.path.join(out, rel)), exist_ok=True)
     with open(os.path.join(out, rel), "wb") as f:
         f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
