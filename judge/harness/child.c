@@ -139,11 +139,24 @@ static void early_filter(void)
     seccomp_release(c);
 }
 
+/* sandbox_sh - sandbox.sh: judge/harness/sandbox.sh under the working
+ * folder when it is there (make runs the judge from the top of the
+ * workbook, the grader from its staged copy, where the judge's build path
+ * may not be visible), else where the judge was built */
+static const char *sandbox_sh(void)
+{
+    static char path[4096];
+    if (!path[0] && !realpath("judge/harness/sandbox.sh", path))
+        snprintf(path, sizeof path, "%s", LAB_SANDBOX_SH);
+    return path;
+}
+
 /* probe_sandbox - can sandbox.sh make the sandbox here? If not, its reason
  * goes into the report */
 static void probe_sandbox(void)
 {
     int p[2];
+    const char *sh = sandbox_sh();       /* found once, before any fork */
     if (pipe2(p, O_CLOEXEC) != 0) {
         perror("lab harness");
         exit(2);
@@ -152,7 +165,7 @@ static void probe_sandbox(void)
     if (pid == 0) {
         dup2(p[1], 1);
         dup2(p[1], 2);
-        execl("/bin/sh", "sh", LAB_SANDBOX_SH, "--probe", (char *)NULL);
+        execl("/bin/sh", "sh", sh, "--probe", (char *)NULL);
         _exit(127);
     }
     close(p[1]);
@@ -339,7 +352,7 @@ static _Noreturn void start_in_child(const char *path, int req, int rep, int out
         char fd[16];
         snprintf(fd, sizeof fd, "%d", LAB_FD_SHM + 1);
         setenv("LAB_SANDBOX", "bwrap", 1);   /* probed already */
-        execl("/bin/sh", "sh", LAB_SANDBOX_SH, "--ro", path, "--seccomp", fd, "--", path,
+        execl("/bin/sh", "sh", sandbox_sh(), "--ro", path, "--seccomp", fd, "--", path,
               (char *)NULL);
     } else {                             /* no sandbox: the early filter all the same */
         struct sock_fprog prog = { (unsigned short)(early_bpf_len / sizeof(struct sock_filter)),
