@@ -92,7 +92,9 @@ learner_need_nn = if [ -z '$(NN)' ] || [ -z '$(call learner_file,$(NN))' ]; then
 # ---- make watch NN=... ------------------------------------------------------------------
 # The check runs in the foreground (Ctrl-C reaches it); inotifywait runs in
 # the background and is waited for, so that the trap runs at once on Ctrl-C
-# (SIGINT) or SIGTERM and ends it. Events on the folder, filtered to the file,
+# (SIGINT) or SIGTERM and ends it, and inotifywait with it (every job of the
+# shell: a signal may come before $! is read, and a background job ignores
+# SIGINT). Events on the folder, filtered to the file,
 # see an editor's write in place and its write-and-rename alike. If the file
 # changed while it was being checked, it is checked again at once.
 watch: ## [NN=01] check one lab again each time its file is saved (Ctrl-C stops)
@@ -103,7 +105,7 @@ watch: ## [NN=01] check one lab again each time its file is saved (Ctrl-C stops)
 	dir=$$(dirname "$$file"); \
 	re=$$(for f in $$files; do basename "$$f"; done | sed 's/[].[^$$*+?(){}|\\]/\\&/g' | paste -sd '|'); \
 	child=; \
-	stop() { trap - INT TERM HUP; [ -z "$$child" ] || kill -TERM "$$child" 2> /dev/null; \
+	stop() { trap - INT TERM HUP; kill -TERM $$child $$(jobs -p) 2> /dev/null; \
 	         wait 2> /dev/null; printf '\n$(call ll,stopped)\n'; exit 0; }; \
 	trap stop INT TERM HUP; \
 	while :; do \

@@ -353,7 +353,7 @@ t_progress
 t_lab
 t_watch
 t_watch_term
-mutant watch-leaves-inotifywait t_watch_term 's/kill -TERM "$$child"/: "$$child"/'
+mutant watch-leaves-inotifywait t_watch_term 's/kill -TERM $$child $$(jobs -p)/: $$child/'
 mutant reset-saves-nothing t_reset 's/cp -p "$$file" "$$saved"/true/'
 mutant reset-outside-git t_reset 's/git rev-parse --is-inside-work-tree/true/'
 mutant progress-next-skips-pending t_progress 's/(tp > 0 || tf > 0)/(tf > 0)/'
