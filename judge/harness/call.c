@@ -20,13 +20,6 @@
 
 static uint32_t next_seq = 1;
 
-static int fn_index(const char *fn)
-{
-    int i = lab_function_index(fn);
-    if (!lab_functions[i]) lab_bug("%s is not one of the lab's functions", fn);
-    return i;
-}
-
 /* shown_text - "qkv_split(q, k, NULL, qkv, 5, 3, 2)" */
 static void shown_text(char *buf, size_t size, const char *fn, int n_bufs,
                        lab_mat *const bufs[], int n_ints, const long ints[])
@@ -809,7 +802,8 @@ static int call(const char *fn, int n_bufs, lab_mat *const bufs[], int n_ints,
     req.magic = LAB_MAGIC;
     req.seq = next_seq++;
     req.nonce = nonce();
-    req.fn = fn_index(fn);
+    req.fn = lab_function_index(fn);
+    if (!lab_functions[req.fn]) lab_bug("%s is not one of the lab's functions", fn);
     req.n_bufs = n_bufs;
     req.n_ints = n_ints;
     req.timeout_ns = (int64_t)(lab_timeout() * 1e9);

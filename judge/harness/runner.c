@@ -103,15 +103,6 @@ static bool selected(const lab_check *c)
     return false;
 }
 
-/* more_checks_of - a check of c's function after c will run */
-static bool more_checks_of(const lab_check *c)
-{
-    bool more = false;
-    for (const lab_check *n = c + 1; n->function; n++)
-        more |= strcmp(n->function, c->function) == 0 && selected(n);
-    return more;
-}
-
 static void run_check(lab_record *r)
 {
     lab_now.check = r;
@@ -132,7 +123,10 @@ static void run_check(lab_record *r)
     r->outcome = lab_run_check(c);
     if (lab_now.hung) {
         hung_fn = c->function;
-        if (more_checks_of(c))
+        bool more = false;               /* a check of this function after c will run */
+        for (const lab_check *n = c + 1; n->function; n++)
+            more |= strcmp(n->function, c->function) == 0 && selected(n);
+        if (more)
             lab_message(MSG_DETAIL, lab_es()
                 ? "(las demás comprobaciones de esta función no se ejecutan y cuentan como "
                   "fallidas: arregla esto primero)"
@@ -219,16 +213,12 @@ static void print_lines(const char *first, const char *rest, const char *text)
 
 static void print_messages(const lab_record *r)
 {
-    for (int i = 0; i < r->n_msgs; i++) {
-        const lab_said *m = &r->msgs[i];
-        switch (m->kind) {
-        case MSG_HINT:   print_lines("        ", "              ", m->text); break;
-        case MSG_DETAIL: print_lines("          ", "          ", m->text); break;
-        case MSG_CRASH:  print_lines("  CRASH ", "          ", m->text); break;
-        case MSG_HANG:   print_lines("  HANG  ", "          ", m->text); break;
-        default:         print_lines("  FAIL  ", "          ", m->text); break;
-        }
-    }
+    static const char *const first[] = { [MSG_FAIL] = "  FAIL  ", [MSG_CRASH] = "  CRASH ",
+                                         [MSG_HANG] = "  HANG  ", [MSG_HINT] = "        ",
+                                         [MSG_DETAIL] = "          " };
+    for (const lab_said *m = r->msgs; m < r->msgs + r->n_msgs; m++)
+        print_lines(first[m->kind], m->kind == MSG_HINT ? "              " : "          ",
+                    m->text);
 }
 
 /* print_output - what the learner's code printed during a check, labelled */
