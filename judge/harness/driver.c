@@ -467,19 +467,8 @@ static void confine(void)
         die("setrlimit");
     scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
     if (!c) die("seccomp_init");
-    const int trapped[] = {
-        SCMP_SYS(fork), SCMP_SYS(vfork), SCMP_SYS(clone), SCMP_SYS(clone3),
-        SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(ptrace),
-        SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev),
-        SCMP_SYS(setsid), SCMP_SYS(setpgid), SCMP_SYS(tkill),
-        SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo),
-        SCMP_SYS(pidfd_open), SCMP_SYS(pidfd_send_signal), SCMP_SYS(prctl),
-        SCMP_SYS(socket), SCMP_SYS(unshare), SCMP_SYS(setns),
-        SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter),  /* opens files */
-        SCMP_SYS(io_uring_register), SCMP_SYS(open_by_handle_at),
-        SCMP_SYS(name_to_handle_at), SCMP_SYS(bpf), SCMP_SYS(userfaultfd),
-        SCMP_SYS(perf_event_open), SCMP_SYS(mount), SCMP_SYS(personality),
-    };
+#define TRAPPED(name, what) SCMP_SYS(name),
+    const int trapped[] = { LAB_CONFINED(TRAPPED) };     /* io_uring opens files */
     int bad = 0;
     for (size_t i = 0; i < sizeof trapped / sizeof trapped[0]; i++)
         bad |= seccomp_rule_add(c, SCMP_ACT_TRAP, trapped[i], 0);
