@@ -133,18 +133,11 @@ void lay_out(lab_child *c, lab_request *req, lab_mat *const bufs[], int n_bufs)
 
 void outside_text(char *buf, size_t size, const lab_mat *m, long element)
 {
-    if (element >= (long)m->n)
-        snprintf(buf, size, EN_ES("past the end of %s (element %ld; %s is (%d, %d), "
-                                  "elements 0 to %zu)",
-                                  "más allá del final de %s (elemento %ld; %s es (%d, %d), "
-                                  "elementos 0 a %zu)"),
-                 m->name, element, m->name, m->rows, m->cols, m->n - 1);
-    else
-        snprintf(buf, size, EN_ES("before the start of %s (element %ld; %s is (%d, %d), "
-                                  "elements 0 to %zu)",
-                                  "antes del principio de %s (elemento %ld; %s es (%d, %d), "
-                                  "elementos 0 a %zu)"),
-                 m->name, element, m->name, m->rows, m->cols, m->n - 1);
+    snprintf(buf, size, EN_ES("%s %s (element %ld; %s is (%d, %d), elements 0 to %zu)",
+                              "%s %s (elemento %ld; %s es (%d, %d), elementos 0 a %zu)"),
+             element >= (long)m->n ? EN_ES("past the end of", "más allá del final de")
+                                   : EN_ES("before the start of", "antes del principio de"),
+             m->name, element, m->name, m->rows, m->cols, m->n - 1);
 }
 
 lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,
@@ -171,38 +164,38 @@ lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,
 
 /* ---- after the call ------------------------------------------------------------------ */
 
-/* guard_ok - the bytes of m's pages outside its data still hold its guard
- * (the double guard_value(m), repeated from the start of its pages: byte at
- * holds byte (at - span) % 8 of it) */
-static bool guard_ok(lab_child *c, const lab_wire_buf *b,
-                     lab_mat *m, bool quiet)
+/* guard_wrong - the first byte of b's pages, from at on by step, that no
+ * longer holds m's guard (the double guard_value(m), repeated from the
+ * start of its pages: byte at holds byte (at - span) % 8 of it), as an
+ * element of m in *element; false if none */
+static bool guard_wrong(const lab_child *c, const lab_wire_buf *b, const lab_mat *m,
+                        int64_t at, int step, long *element)
 {
     double g = guard_value(m);
     unsigned char pattern[8];
     memcpy(pattern, &g, 8);
-    long before = 0, after = -1;         /* the wrong elements nearest the data */
-    for (int64_t at = b->off - 1; at >= b->span; at--)
+    for (; at >= b->span && at < b->span + b->span_len; at += step)
         if ((unsigned char)c->shm[at] != pattern[(at - b->span) % 8]) {
-            before = lab_element_at(m, at - b->off);
-            break;
+            *element = lab_element_at(m, at - b->off);
+            return true;
         }
-    for (int64_t at = b->off + b->len; at < b->span + b->span_len; at++)
-        if ((unsigned char)c->shm[at] != pattern[(at - b->span) % 8]) {
-            after = lab_element_at(m, at - b->off);
-            break;
-        }
-    if (!before && after < 0) return true;
-    if (!quiet && !m->damaged) {
-        char where[256];
-        if (after >= 0) {
-            outside_text(where, sizeof where, m, after);
+    return false;
+}
+
+/* guard_ok - the bytes of m's pages outside its data still hold its guard;
+ * else the wrong ones nearest the data are said, past the end first */
+static bool guard_ok(lab_child *c, const lab_wire_buf *b, lab_mat *m, bool quiet)
+{
+    long element[2];
+    bool wrong[2] = { guard_wrong(c, b, m, b->off + b->len, 1, &element[0]),
+                      guard_wrong(c, b, m, b->off - 1, -1, &element[1]) };
+    if (!wrong[0] && !wrong[1]) return true;
+    for (int k = 0; k < 2 && !quiet && !m->damaged; k++)
+        if (wrong[k]) {
+            char where[256];
+            outside_text(where, sizeof where, m, element[k]);
             lab_fail(EN_ES("wrote %s", "escribió %s"), where);
         }
-        if (before) {
-            outside_text(where, sizeof where, m, before);
-            lab_fail(EN_ES("wrote %s", "escribió %s"), where);
-        }
-    }
     m->damaged = true;
     return false;
 }
@@ -216,23 +209,23 @@ static bool input_ok(const char *now, lab_mat *m, bool quiet)
     if (memcmp(now, given, m->n * es) == 0) return true;
     size_t i = 0;
     while (memcmp(now + i * es, given + i * es, es) == 0) i++;
-    if (!quiet && !m->damaged && m->is_bytes)
-        lab_fail(EN_ES("changed its input %s: element (%zu, %zu) was %d, is now %d "
-                       "(inputs are read-only)",
-                       "cambió su entrada %s: el elemento (%zu, %zu) era %d y ahora "
-                       "es %d (las entradas son de solo lectura)"),
-                 m->name, i / m->cols, i % m->cols, (unsigned char)given[i],
-                 (unsigned char)now[i]);
-    else if (!quiet && !m->damaged) {
-        double was, is;
-        memcpy(&was, given + i * es, sizeof was);
-        memcpy(&is, now + i * es, sizeof is);
-        lab_fail(EN_ES("changed its input %s: element (%zu, %zu) was %.10g, is now %.10g "
-                       "(inputs are read-only)",
-                       "cambió su entrada %s: el elemento (%zu, %zu) era %.10g y ahora "
-                       "es %.10g (las entradas son de solo lectura)"),
-                 m->name, i / m->cols, i % m->cols, was, is);
+    char was[32], is[32];
+    if (m->is_bytes) {
+        snprintf(was, sizeof was, "%d", (unsigned char)given[i]);
+        snprintf(is, sizeof is, "%d", (unsigned char)now[i]);
+    } else {
+        double w, v;
+        memcpy(&w, given + i * es, sizeof w);
+        memcpy(&v, now + i * es, sizeof v);
+        snprintf(was, sizeof was, "%.10g", w);
+        snprintf(is, sizeof is, "%.10g", v);
     }
+    if (!quiet && !m->damaged)
+        lab_fail(EN_ES("changed its input %s: element (%zu, %zu) was %s, is now %s "
+                       "(inputs are read-only)",
+                       "cambió su entrada %s: el elemento (%zu, %zu) era %s y ahora "
+                       "es %s (las entradas son de solo lectura)"),
+                 m->name, i / m->cols, i % m->cols, was, is);
     m->damaged = true;
     return false;
 }

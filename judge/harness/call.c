@@ -20,13 +20,6 @@
 
 static uint32_t next_seq = 1;
 
-static int fn_index(const char *fn)
-{
-    int i = lab_function_index(fn);
-    if (!lab_functions[i]) lab_bug("%s is not one of the lab's functions", fn);
-    return i;
-}
-
 /* shown_text - "qkv_split(q, k, NULL, qkv, 5, 3, 2)" */
 static void shown_text(char *buf, size_t size, const char *fn, int n_bufs,
                        lab_mat *const bufs[], int n_ints, const long ints[])
@@ -73,23 +66,9 @@ static const char *signal_text(int sig, bool sanitize)
 /* syscall_text - what a refused system call would have done */
 static void syscall_text(char *buf, size_t size, int nr)
 {
+#define CONFINED(name, what) { SYS_##name, #name, what },
     static const struct { int nr; const char *name; int what; } calls[] = {
-        { SYS_fork, "fork", 0 }, { SYS_vfork, "vfork", 0 }, { SYS_clone, "clone", 0 },
-        { SYS_clone3, "clone3", 0 }, { SYS_execve, "execve", 1 }, { SYS_execveat, "execveat", 1 },
-        { SYS_kill, "kill", 2 }, { SYS_tgkill, "tgkill", 2 }, { SYS_tkill, "tkill", 2 },
-        { SYS_rt_sigqueueinfo, "rt_sigqueueinfo", 2 },
-        { SYS_pidfd_send_signal, "pidfd_send_signal", 2 },
-        { SYS_pidfd_open, "pidfd_open", 2 }, { SYS_rt_tgsigqueueinfo, "rt_tgsigqueueinfo", 2 },
-        { SYS_ptrace, "ptrace", 3 }, { SYS_process_vm_readv, "process_vm_readv", 3 },
-        { SYS_process_vm_writev, "process_vm_writev", 3 },
-        { SYS_setsid, "setsid", 4 }, { SYS_setpgid, "setpgid", 4 }, { SYS_prctl, "prctl", 4 },
-        { SYS_socket, "socket", 5 }, { SYS_unshare, "unshare", 4 }, { SYS_setns, "setns", 4 },
-        { SYS_io_uring_setup, "io_uring_setup", 6 }, { SYS_io_uring_enter, "io_uring_enter", 6 },
-        { SYS_io_uring_register, "io_uring_register", 6 },
-        { SYS_open_by_handle_at, "open_by_handle_at", 6 },
-        { SYS_name_to_handle_at, "name_to_handle_at", 6 }, { SYS_bpf, "bpf", 4 },
-        { SYS_userfaultfd, "userfaultfd", 4 }, { SYS_perf_event_open, "perf_event_open", 3 },
-        { SYS_mount, "mount", 4 }, { SYS_personality, "personality", 4 },
+        LAB_CONFINED(CONFINED) { SYS_kill, "kill", 2 }, { SYS_tgkill, "tgkill", 2 },
     };
     const char *what[][2] = {
         { "start a process", "crear un proceso" },
@@ -809,7 +788,8 @@ static int call(const char *fn, int n_bufs, lab_mat *const bufs[], int n_ints,
     req.magic = LAB_MAGIC;
     req.seq = next_seq++;
     req.nonce = nonce();
-    req.fn = fn_index(fn);
+    req.fn = lab_function_index(fn);
+    if (!lab_functions[req.fn]) lab_bug("%s is not one of the lab's functions", fn);
     req.n_bufs = n_bufs;
     req.n_ints = n_ints;
     req.timeout_ns = (int64_t)(lab_timeout() * 1e9);

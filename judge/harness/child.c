@@ -48,14 +48,25 @@ static void forget(pid_t pid)
         if (live[i] == pid) live[i] = 0;
 }
 
+/* kill_group - kill pid and its process group (signal-safe) */
+static void kill_group(pid_t pid)
+{
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
 /* stop_all - every child still running (signal-safe: for on_interrupt) */
 static void stop_all(void)
 {
     for (int i = 0; i < MAX_LIVE; i++)
-        if (live[i] > 0) {
-            kill(-live[i], SIGKILL);
-            kill(live[i], SIGKILL);
-        }
+        if (live[i] > 0) kill_group(live[i]);
+}
+
+/* give_up - the judge cannot go on: a system call it needs failed */
+static _Noreturn void give_up(const char *what)
+{
+    perror(what);
+    exit(2);
 }
 
 static void on_interrupt(int sig)
@@ -79,10 +90,7 @@ void child_sweep(void)
         for (char *s = buf, *end; *s; s = end) {
             long pid = strtol(s, &end, 10);
             if (end == s) break;
-            if (pid > 0) {
-                kill((pid_t)-pid, SIGKILL);
-                kill((pid_t)pid, SIGKILL);
-            }
+            if (pid > 0) kill_group((pid_t)pid);
         }
         while (waitpid(-1, NULL, 0) > 0) {}
     }
@@ -157,10 +165,7 @@ static void probe_sandbox(void)
 {
     int p[2];
     const char *sh = sandbox_sh();       /* found once, before any fork */
-    if (pipe2(p, O_CLOEXEC) != 0) {
-        perror("lab harness");
-        exit(2);
-    }
+    if (pipe2(p, O_CLOEXEC) != 0) give_up("lab harness");
     pid_t pid = fork();
     if (pid == 0) {
         dup2(p[1], 1);
@@ -234,17 +239,19 @@ static void take_printed(lab_child *c, lab_exchange *x)
     c->ctl->out_total = 0;
 }
 
-/* finish - the child will not answer: kill it, reap it, keep its last words */
-static void finish(lab_child *c, lab_exchange *x, bool kill_now)
+/* finish - the exchange ended as end, with no reply: the child will not
+ * answer; kill it (at once unless it died), reap it, keep its last words */
+static void finish(lab_child *c, lab_exchange *x, lab_end end)
 {
+    bool kill_now = end != END_DIED;
+    x->end = end;
     int st = 0;
     pid_t r = 0;
     if (!kill_now)                       /* it is ending on its own: let it */
         for (int i = 0; i < 200 && (r = waitpid(c->pid, &st, WNOHANG)) == 0; i++)
             usleep(1000);
     if (r != c->pid) {
-        kill(-c->pid, SIGKILL);
-        kill(c->pid, SIGKILL);
+        kill_group(c->pid);
         waitpid(c->pid, &st, 0);
         if (!kill_now && x->end == END_DIED) x->end = END_BROKEN;
     }
@@ -275,15 +282,13 @@ static void wait_reply(lab_child *c, uint32_t seq, uint64_t nonce, double timeou
     for (;;) {
         double left = until - now();
         if (left <= 0) {
-            x->end = END_HUNG;
-            finish(c, x, true);
+            finish(c, x, END_HUNG);
             return;
         }
         struct pollfd p[2] = { { c->rep, POLLIN, 0 }, { c->out, POLLIN, 0 } };
         int n = poll(p, out_open ? 2 : 1, (int)(left * 1000) + 1);
         if (n < 0 && errno != EINTR) {
-            x->end = END_BROKEN;
-            finish(c, x, true);
+            finish(c, x, END_BROKEN);
             return;
         }
         if (n <= 0) continue;
@@ -292,15 +297,13 @@ static void wait_reply(lab_child *c, uint32_t seq, uint64_t nonce, double timeou
         ssize_t r = read(c->rep, (char *)&x->rep + got, sizeof x->rep - got);
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) {                    /* it closed the channel: ending, or worse */
-            x->end = END_DIED;
-            finish(c, x, false);
+            finish(c, x, END_DIED);
             return;
         }
         got += (size_t)r;
         if (got < sizeof x->rep) continue;
         if (x->rep.magic != LAB_MAGIC || x->rep.seq != seq || x->rep.nonce != nonce) {
-            x->end = END_BROKEN;
-            finish(c, x, true);
+            finish(c, x, END_BROKEN);
             return;
         }
         /* everything printed before the reply is in the pipe already */
@@ -373,22 +376,14 @@ lab_child *child_start(const char *path, lab_exchange *x)
     int req[2] = { -1, -1 }, rep[2] = { -1, -1 }, out[2] = { -1, -1 };
     int shm = memfd_create("lab-shm", MFD_CLOEXEC);
     if (!c || shm < 0 || ftruncate(shm, LAB_SHM_SIZE) != 0 || pipe2(req, O_CLOEXEC) ||
-        pipe2(rep, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
-        perror("lab harness");
-        exit(2);
-    }
+        pipe2(rep, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
+        give_up("lab harness");
     c->shm = mmap(NULL, (size_t)LAB_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, shm, 0);
-    if (c->shm == MAP_FAILED) {
-        perror("lab harness: mmap");
-        exit(2);
-    }
+    if (c->shm == MAP_FAILED) give_up("lab harness: mmap");
     c->ctl = (lab_control *)c->shm;
     pid_t parent = getpid();
     c->pid = fork();
-    if (c->pid < 0) {
-        perror("lab harness: fork");
-        exit(2);
-    }
+    if (c->pid < 0) give_up("lab harness: fork");
     if (c->pid == 0) start_in_child(path, req[0], rep[1], out[1], shm, parent);
     setpgid(c->pid, c->pid);
     remember(c->pid);
@@ -401,10 +396,8 @@ lab_child *child_start(const char *path, lab_exchange *x)
     c->out = out[0];
     fcntl(c->out, F_SETFL, O_NONBLOCK);
     wait_reply(c, 0, 0, 5.0, x);              /* hello */
-    if (x->end == END_REPLY && x->rep.kind != LAB_REPLY_HELLO) {
-        x->end = END_BROKEN;
-        finish(c, x, true);
-    }
+    if (x->end == END_REPLY && x->rep.kind != LAB_REPLY_HELLO)
+        finish(c, x, END_BROKEN);
     if (x->end != END_REPLY) {
         child_stop(c);
         return NULL;
@@ -420,8 +413,7 @@ void child_exchange(lab_child *c, const lab_request *req, double timeout, lab_ex
         ssize_t w = write(c->req, p + done, sizeof *req - done);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {                    /* it is gone */
-            x->end = END_DIED;
-            finish(c, x, false);
+            finish(c, x, END_DIED);
             return;
         }
         done += (size_t)w;
@@ -434,8 +426,7 @@ void child_stop(lab_child *c)
 {
     if (!c) return;
     if (c->pid > 0) {
-        kill(-c->pid, SIGKILL);
-        kill(c->pid, SIGKILL);
+        kill_group(c->pid);
         waitpid(c->pid, NULL, 0);
         forget(c->pid);
     }

@@ -89,7 +89,6 @@ typedef struct {
 
 static block *blocks;
 static size_t n_blocks, cap_blocks;
-static int64_t damaged_blocks, damaged_size;
 static uint32_t call_seq;
 
 /* the learner's freed blocks, the latest FREED_KEPT: a free of one of
@@ -104,9 +103,9 @@ static char *call_arg[LAB_MAX_ARGS];
 static int64_t call_len[LAB_MAX_ARGS];
 static int n_call_args;
 
-/* the bad frees of the call: how many, and what the first one was */
-static int64_t bad_frees;
-static lab_reply bad_first;      /* only its bad_* fields */
+/* the reply of the call in flight: the bad frees (how many, and what the
+ * first one was) and the damaged blocks are counted into it as they happen */
+static lab_reply reply;
 
 static void poison(char *p, size_t n)
 {
@@ -126,7 +125,7 @@ static int canary_ok(const block *b)
 static void note_damage(block *b)
 {
     if (b->damage_told || canary_ok(b)) return;
-    if (damaged_blocks++ == 0) damaged_size = (int64_t)b->size;
+    if (reply.damaged_blocks++ == 0) reply.damaged_size = (int64_t)b->size;
     ctl->damaged_size = (int64_t)b->size;
     b->damage_told = 1;
 }
@@ -183,8 +182,8 @@ static void drop_block(long i)
  * learner's: refused (left alone), counted, and the first one described */
 static void bad_free(const char *p)
 {
-    if (bad_frees++) return;
-    lab_reply *r = &bad_first;
+    if (reply.bad_frees++) return;
+    lab_reply *r = &reply;
     r->bad_kind = LAB_FREE_OTHER;
     size_t kept = n_freed < FREED_KEPT ? n_freed : FREED_KEPT;
     for (size_t k = 1; k <= kept; k++) {
@@ -468,19 +467,8 @@ static void confine(void)
         die("setrlimit");
     scmp_filter_ctx c = seccomp_init(SCMP_ACT_ALLOW);
     if (!c) die("seccomp_init");
-    const int trapped[] = {
-        SCMP_SYS(fork), SCMP_SYS(vfork), SCMP_SYS(clone), SCMP_SYS(clone3),
-        SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(ptrace),
-        SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev),
-        SCMP_SYS(setsid), SCMP_SYS(setpgid), SCMP_SYS(tkill),
-        SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo),
-        SCMP_SYS(pidfd_open), SCMP_SYS(pidfd_send_signal), SCMP_SYS(prctl),
-        SCMP_SYS(socket), SCMP_SYS(unshare), SCMP_SYS(setns),
-        SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter),  /* opens files */
-        SCMP_SYS(io_uring_register), SCMP_SYS(open_by_handle_at),
-        SCMP_SYS(name_to_handle_at), SCMP_SYS(bpf), SCMP_SYS(userfaultfd),
-        SCMP_SYS(perf_event_open), SCMP_SYS(mount), SCMP_SYS(personality),
-    };
+#define TRAPPED(name, what) SCMP_SYS(name),
+    const int trapped[] = { LAB_CONFINED(TRAPPED) };     /* io_uring opens files */
     int bad = 0;
     for (size_t i = 0; i < sizeof trapped / sizeof trapped[0]; i++)
         bad |= seccomp_rule_add(c, SCMP_ACT_TRAP, trapped[i], 0);
@@ -644,23 +632,26 @@ static void close_buffers(const lab_request *r, void *arg[])
     n_call_args = 0;
 }
 
-/* call_begins - the phase, the times the sample measures from, the timer */
-static void call_begins(uint32_t seq, int64_t timeout_ns)
+/* call_begins - a fresh reply, the phase, the times the sample measures
+ * from, the timer */
+static void call_begins(const lab_request *r)
 {
     struct timespec now, cpu;
     clock_gettime(CLOCK_MONOTONIC, &now);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-    bad_frees = damaged_blocks = damaged_size = 0;
-    memset(&bad_first, 0, sizeof bad_first);
+    memset(&reply, 0, sizeof reply);
+    reply.magic = LAB_MAGIC;
+    reply.seq = r->seq;
+    reply.nonce = r->nonce;
     ctl->damaged_size = 0;
     ctl->out_total = 0;
     ctl->heap_asks = ctl->heap_refused = 0;
     ctl->call_ns = ns_of(&now);
     ctl->call_cpu_ns = ns_of(&cpu);
-    call_seq = seq;
-    ctl->seq = seq;
+    call_seq = r->seq;
+    ctl->seq = r->seq;
     ctl->phase = LAB_PHASE_CALL;
-    sampler_arm(timeout_ns);
+    sampler_arm(r->timeout_ns);
 }
 
 static void serve(const lab_request *r)
@@ -669,45 +660,29 @@ static void serve(const lab_request *r)
     long n[LAB_MAX_ARGS] = { 0 };
     open_buffers(r, arg);
     for (int i = 0; i < r->n_ints; i++) n[i] = (long)r->ints[i];
-
-    lab_reply rep;
-    memset(&rep, 0, sizeof rep);
-    rep.magic = LAB_MAGIC;
-    rep.seq = r->seq;
-    rep.nonce = r->nonce;
-    call_begins(r->seq, r->timeout_ns);
+    call_begins(r);
     if (sigsetjmp(todo_jmp, 0) == 0) {
-        rep.status = (int32_t)lab_entries[r->fn].call(arg, n);
-        rep.kind = LAB_REPLY_RETURNED;
+        reply.status = (int32_t)lab_entries[r->fn].call(arg, n);
+        reply.kind = LAB_REPLY_RETURNED;
     } else {
-        rep.kind = LAB_REPLY_TODO;
-        memcpy(rep.todo_fn, todo_fn, sizeof rep.todo_fn);
+        reply.kind = LAB_REPLY_TODO;
+        memcpy(reply.todo_fn, todo_fn, sizeof reply.todo_fn);
     }
     ctl->phase = LAB_PHASE_AFTER;
     sampler_arm(0);
     channel_check();
-
-    snprintf(rep.last_error, sizeof rep.last_error, "%s", mm_last_error());
+    snprintf(reply.last_error, sizeof reply.last_error, "%s", mm_last_error());
     for (size_t i = 0; i < n_blocks; i++) {
         note_damage(&blocks[i]);
         if (blocks[i].seq == r->seq) {
-            rep.leaked_blocks++;
-            rep.leaked_bytes += (int64_t)blocks[i].size;
+            reply.leaked_blocks++;
+            reply.leaked_bytes += (int64_t)blocks[i].size;
         }
     }
-    rep.bad_frees = bad_frees;
-    rep.bad_kind = bad_first.bad_kind;
-    rep.bad_arg = bad_first.bad_arg;
-    rep.bad_size = bad_first.bad_size;
-    rep.bad_offset = bad_first.bad_offset;
-    rep.bad_alloc_seq = bad_first.bad_alloc_seq;
-    rep.bad_free_seq = bad_first.bad_free_seq;
-    rep.damaged_blocks = damaged_blocks;
-    rep.damaged_size = damaged_size;
     exercise_heap();
     close_buffers(r, arg);
     ctl->phase = LAB_PHASE_IDLE;
-    write_full(LAB_FD_REP, &rep, sizeof rep);
+    write_full(LAB_FD_REP, &reply, sizeof reply);
 }
 
 /* map_shared - the shared memory where the learner's code sees it (all
@@ -741,10 +716,7 @@ int main(void)
     sampler_setup();
     confine();
 
-    lab_reply hello;
-    memset(&hello, 0, sizeof hello);
-    hello.magic = LAB_MAGIC;
-    hello.kind = LAB_REPLY_HELLO;
+    static const lab_reply hello = { .magic = LAB_MAGIC, .kind = LAB_REPLY_HELLO };
     ctl->phase = LAB_PHASE_IDLE;
     write_full(LAB_FD_REP, &hello, sizeof hello);
 

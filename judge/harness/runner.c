@@ -71,22 +71,20 @@ static void state_hint(const lab_check *c, int calls_before, const char *history
                                                 "pista: este caso también pasa solo, en un "
                                                 "proceso nuevo: estado guardado entre llamadas "
                                                 "(mira arriba)"));
-    else if (lab_es())
-        snprintf(text, sizeof text,
-                 "pista: este caso pasa cuando es la primera llamada en un proceso nuevo; "
-                 "aquí llegó tras %d llamada%s anterior%s en el mismo proceso (la primera: "
-                 "%s). Tu código guarda algo de una llamada a la siguiente - una variable "
-                 "static, un tamaño, puntero o indicador guardado - o una llamada anterior "
-                 "dañó memoria que esta usó: cada llamada debe depender solo de sus "
-                 "argumentos", calls_before, one ? "" : "s", one ? "" : "es", first);
     else
         snprintf(text, sizeof text,
-                 "hint: this case passes when it is the first call in a fresh process; here "
-                 "it came after %d earlier call%s in the same process (the first: %s). Your "
-                 "code keeps something from one call to the next - a static variable, a "
-                 "cached size, pointer or flag - or an earlier call damaged memory this one "
-                 "used: each call must depend only on its arguments",
-                 calls_before, one ? "" : "s", first);
+                 EN_ES("hint: this case passes when it is the first call in a fresh process; here "
+                       "it came after %d earlier call%s%s in the same process (the first: %s). "
+                       "Your code keeps something from one call to the next - a static variable, "
+                       "a cached size, pointer or flag - or an earlier call damaged memory this "
+                       "one used: each call must depend only on its arguments",
+                       "pista: este caso pasa cuando es la primera llamada en un proceso nuevo; "
+                       "aquí llegó tras %d llamada%s anterior%s en el mismo proceso (la primera: "
+                       "%s). Tu código guarda algo de una llamada a la siguiente - una variable "
+                       "static, un tamaño, puntero o indicador guardado - o una llamada anterior "
+                       "dañó memoria que esta usó: cada llamada debe depender solo de sus "
+                       "argumentos"),
+                 calls_before, one ? "" : "s", one ? "" : EN_ES("", "es"), first);
     state_fn = c->function;
     /* after the first message: the hint comes before the details */
     lab_insert_message(r, r->n_msgs ? 1 : 0, MSG_HINT, text);
@@ -101,15 +99,6 @@ static bool selected(const lab_check *c)
         if (fnmatch(filters[i], name, 0) == 0 || strcmp(filters[i], c->function) == 0)
             return true;
     return false;
-}
-
-/* more_checks_of - a check of c's function after c will run */
-static bool more_checks_of(const lab_check *c)
-{
-    bool more = false;
-    for (const lab_check *n = c + 1; n->function; n++)
-        more |= strcmp(n->function, c->function) == 0 && selected(n);
-    return more;
 }
 
 static void run_check(lab_record *r)
@@ -132,7 +121,10 @@ static void run_check(lab_record *r)
     r->outcome = lab_run_check(c);
     if (lab_now.hung) {
         hung_fn = c->function;
-        if (more_checks_of(c))
+        bool more = false;               /* a check of this function after c will run */
+        for (const lab_check *n = c + 1; n->function; n++)
+            more |= strcmp(n->function, c->function) == 0 && selected(n);
+        if (more)
             lab_message(MSG_DETAIL, lab_es()
                 ? "(las demás comprobaciones de esta función no se ejecutan y cuentan como "
                   "fallidas: arregla esto primero)"
@@ -205,30 +197,30 @@ static void put_safe(const char *s, size_t n)
     }
 }
 
-/* print_lines - text, its first line after first, the others after rest */
-static void print_lines(const char *first, const char *rest, const char *text)
+/* print_lines - text, its first line after first, the others after rest:
+ * lines of them at most, each cut at width bytes; where it stopped */
+static const char *print_lines(const char *first, const char *rest, const char *text,
+                               size_t lines, size_t width)
 {
-    for (const char *line = text, *pre = first; *line; pre = rest) {
+    const char *line = text;
+    for (const char *pre = first; *line && lines-- > 0; pre = rest) {
         size_t n = strcspn(line, "\n");
         fputs(pre, stdout);
-        put_safe(line, n);
+        put_safe(line, n < width ? n : width);
         putchar('\n');
         line += n + (line[n] == '\n');
     }
+    return line;
 }
 
 static void print_messages(const lab_record *r)
 {
-    for (int i = 0; i < r->n_msgs; i++) {
-        const lab_said *m = &r->msgs[i];
-        switch (m->kind) {
-        case MSG_HINT:   print_lines("        ", "              ", m->text); break;
-        case MSG_DETAIL: print_lines("          ", "          ", m->text); break;
-        case MSG_CRASH:  print_lines("  CRASH ", "          ", m->text); break;
-        case MSG_HANG:   print_lines("  HANG  ", "          ", m->text); break;
-        default:         print_lines("  FAIL  ", "          ", m->text); break;
-        }
-    }
+    static const char *const first[] = { [MSG_FAIL] = "  FAIL  ", [MSG_CRASH] = "  CRASH ",
+                                         [MSG_HANG] = "  HANG  ", [MSG_HINT] = "        ",
+                                         [MSG_DETAIL] = "          " };
+    for (const lab_said *m = r->msgs; m < r->msgs + r->n_msgs; m++)
+        print_lines(first[m->kind], m->kind == MSG_HINT ? "              " : "          ",
+                    m->text, SIZE_MAX, SIZE_MAX);
 }
 
 /* print_output - what the learner's code printed during a check, labelled */
@@ -239,16 +231,8 @@ static void print_output(const lab_record *r)
                  "  SALIDA %s, caso '%s': tu código imprimió esto (tal cual, no es parte "
                  "del informe):\n"),
            r->check->function, r->case_text[0] ? r->case_text : r->check->name);
-    int lines = 0;
-    const char *p = r->output;
-    for (; *p && lines < 20; lines++) {
-        size_t n = strcspn(p, "\n");
-        fputs("        | ", stdout);
-        put_safe(p, n > 200 ? 200 : n);
-        putchar('\n');
-        p += n + (p[n] == '\n');
-    }
-    size_t shown = (size_t)(p - r->output);
+    const char *end = print_lines("        | ", "        | ", r->output, 20, 200);
+    size_t shown = (size_t)(end - r->output);
     if (r->output_total > shown)
         printf(EN_ES("        (%zu more bytes not shown)\n", "        (%zu bytes más sin mostrar)\n"),
                r->output_total - shown);
@@ -299,15 +283,14 @@ static void print_closing_line(const int total[3])
     if (brief) printf("lab %s: ", lab_id);
     int all = total[P] + total[OK] + total[F];
     if (total[F])
-        printf(EN_ES("%d %s FAIL (messages above), %d pending, %d passed.\n",
-                     "%d %s (mensajes arriba), %d pendientes, %d superadas.\n"),
+        printf(EN_ES("%d %s FAIL (messages above), %d pending, %d passed.\n"
+                     "(The random cases came from seed %llu: LAB_SEED=%llu runs them again.)\n",
+                     "%d %s (mensajes arriba), %d pendientes, %d superadas.\n"
+                     "(Los casos aleatorios salieron de la semilla %llu: LAB_SEED=%llu los "
+                     "repite.)\n"),
                total[F], total[F] == 1 ? EN_ES("check", "comprobación FALLA")
                                        : EN_ES("checks", "comprobaciones FALLAN"),
-               total[P], total[OK]);
-    if (total[F])
-        printf(EN_ES("(The random cases came from seed %llu: LAB_SEED=%llu runs them again.)\n",
-                     "(Los casos aleatorios salieron de la semilla %llu: LAB_SEED=%llu los "
-                     "repite.)\n"), seed, seed);
+               total[P], total[OK], seed, seed);
     else if (total[P])
         printf(EN_ES("%d %s pending (functions that still call LAB_TODO()), "
                      "%d passed, none failing.\n",
@@ -350,13 +333,18 @@ static int report(int n_functions)
 
 /* ---- the options ---------------------------------------------------------------------- */
 
-/* parse_seed - a seed given as text: 1 to 999999999, or 0 if it is not one */
-static uint64_t parse_seed(const char *text)
+/* parse_seed - a seed given (as named) as text: 1 to 999999999, or 0 (said
+ * on stderr) if it is not one */
+static uint64_t parse_seed(const char *named, const char *text)
 {
     char *end;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text || *end || text[0] == '-' || v < 1 || v > 999999999) return 0;
+    if (errno || end == text || *end || text[0] == '-' || v < 1 || v > 999999999) {
+        fprintf(stderr, "lab harness: %s%s: a seed is a whole number from 1 to 999999999\n",
+                named, text);
+        return 0;
+    }
     return v;
 }
 
@@ -382,11 +370,7 @@ static bool read_options(int argc, char *argv[])
         else if (strcmp(a, "--brief") == 0) brief = true;
         else if (strcmp(a, "--summary") == 0) summary = true;
         else if (strcmp(a, "--seed") == 0 && i + 1 < argc) {
-            if (!(lab_now.seed = parse_seed(argv[++i]))) {
-                fprintf(stderr, "lab harness: --seed %s: a seed is a whole number from 1 "
-                        "to 999999999\n", argv[i]);
-                return false;
-            }
+            if (!(lab_now.seed = parse_seed("--seed ", argv[++i]))) return false;
         } else {
             fprintf(stderr, "lab harness: unknown option %s (the options are --filter "
                     "FUNCTION[/CHECK], --timeout SECONDS, --seed N, --brief, --summary, "
@@ -399,11 +383,9 @@ static bool read_options(int argc, char *argv[])
         return false;
     }
     const char *env_seed = getenv("LAB_SEED");
-    if (!lab_now.seed && env_seed && *env_seed && !(lab_now.seed = parse_seed(env_seed))) {
-        fprintf(stderr, "lab harness: LAB_SEED=%s: a seed is a whole number from 1 to "
-                "999999999\n", env_seed);
+    if (!lab_now.seed && env_seed && *env_seed &&
+        !(lab_now.seed = parse_seed("LAB_SEED=", env_seed)))
         return false;
-    }
     if (!lab_now.seed) lab_now.seed = fresh_seed();
     return true;
 }

@@ -135,15 +135,21 @@ static void forget_memory(void)
 
 /* ---- its learner process ---------------------------------------------------------------- */
 
-/* start_text - why the learner's process did not start */
-static void start_text(const lab_exchange *x)
+/* lab_child_now - the learner's process; if it cannot start, why is said
+ * once (start_failure), and every check fails from then on */
+lab_child *lab_child_now(void)
 {
+    if (lab_now.child) return lab_now.child;
+    if (lab_now.start_failure[0]) lab_end_check(OUTCOME_FAILED);   /* said once, above */
+    static lab_exchange x;
+    if ((lab_now.child = child_start(lab_now.driver, &x))) return lab_now.child;
+    lab_output(&x);
     char pre[512];
     lab_prefix(pre, sizeof pre);
-    const char *how = x->end == END_HUNG ? EN_ES("it did not get ready in time",
-                                                 "no estuvo listo a tiempo")
+    const char *how = x.end == END_HUNG ? EN_ES("it did not get ready in time",
+                                                "no estuvo listo a tiempo")
                     : EN_ES("it ended before it was ready", "terminó antes de estar listo");
-    bool sys = WIFSIGNALED(x->wstatus) && WTERMSIG(x->wstatus) == SIGSYS;
+    bool sys = WIFSIGNALED(x.wstatus) && WTERMSIG(x.wstatus) == SIGSYS;
     snprintf(lab_now.start_failure, sizeof lab_now.start_failure,
              EN_ES("%sthe process that runs your code could not start: %s (%s %d%s). Code "
                    "that runs before any check - a constructor, or a library the lab does "
@@ -153,26 +159,13 @@ static void start_text(const lab_exchange *x)
                    "una biblioteca que el laboratorio no usa. Todas las comprobaciones "
                    "fallan mientras no arranque."),
              pre, how,
-             WIFSIGNALED(x->wstatus) ? EN_ES("signal", "señal") : EN_ES("exit status", "estado"),
-             WIFSIGNALED(x->wstatus) ? WTERMSIG(x->wstatus) : WEXITSTATUS(x->wstatus),
+             WIFSIGNALED(x.wstatus) ? EN_ES("signal", "señal") : EN_ES("exit status", "estado"),
+             WIFSIGNALED(x.wstatus) ? WTERMSIG(x.wstatus) : WEXITSTATUS(x.wstatus),
              sys ? EN_ES(", SIGSYS: a system call the sandbox forbids, such as starting a "
                          "process", ", SIGSYS: una llamada al sistema que el entorno aislado "
                          "prohíbe, como crear un proceso") : "");
-}
-
-lab_child *lab_child_now(void)
-{
-    if (lab_now.child) return lab_now.child;
-    if (lab_now.start_failure[0]) lab_end_check(OUTCOME_FAILED);   /* said once, above */
-    static lab_exchange x;
-    lab_now.child = child_start(lab_now.driver, &x);
-    if (!lab_now.child) {
-        lab_output(&x);
-        start_text(&x);
-        lab_message(MSG_CRASH, lab_now.start_failure);
-        lab_end_check(OUTCOME_FAILED);
-    }
-    return lab_now.child;
+    lab_message(MSG_CRASH, lab_now.start_failure);
+    lab_end_check(OUTCOME_FAILED);
 }
 
 void lab_child_lost(void)

@@ -30,6 +30,18 @@ enum { LAB_FD_REQ = 3, LAB_FD_REP = 4, LAB_FD_SHM = 5 };
 #define LAB_SAMPLE_EARLY ((int64_t)150000000) /* ns before the deadline the sample is taken */
 #define LAB_HEAP_LIMIT ((int64_t)1 << 30)    /* bytes the learner's live blocks may hold */
 #define LAB_EXIT_CHANNEL 5                   /* the driver's status: its channel was closed */
+
+/* LAB_CONFINED(X) - the system calls the driver refuses the learner's code
+ * (besides kill and tgkill aimed at another process), as X(name, what):
+ * what they would do, as the judge says it (call.c's syscall_text) */
+#define LAB_CONFINED(X) X(fork, 0) X(vfork, 0) X(clone, 0) X(clone3, 0) X(execve, 1)      \
+    X(execveat, 1) X(ptrace, 3) X(process_vm_readv, 3) X(process_vm_writev, 3)            \
+    X(setsid, 4) X(setpgid, 4) X(tkill, 2) X(rt_sigqueueinfo, 2) X(rt_tgsigqueueinfo, 2)  \
+    X(pidfd_open, 2) X(pidfd_send_signal, 2) X(prctl, 4) X(socket, 5) X(unshare, 4)       \
+    X(setns, 4) X(io_uring_setup, 6) X(io_uring_enter, 6) X(io_uring_register, 6)         \
+    X(open_by_handle_at, 6) X(name_to_handle_at, 6) X(bpf, 4) X(userfaultfd, 4)           \
+    X(perf_event_open, 3) X(mount, 4) X(personality, 4)
+
 /* what the learner's code prints with stdio (stdout, stderr) during a call
  * goes to shared memory, not to a pipe: it costs no system call and
  * survives a crash. The first LAB_OUT_CAP bytes are kept, at LAB_OUT_OFF;
