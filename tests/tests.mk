@@ -41,14 +41,18 @@ claims_rejects = if $(CHECK_CLAIMS) $(2) > $(CLAIMS_TEST)/out 2>&1; then \
 	  echo "claims self-test: $(1) failed without saying '$(3)':"; cat $(CLAIMS_TEST)/out; exit 1; \
 	else echo "claims self-test: $(1) is caught"; fi
 
-# ---- the README's example ---------------------------------------------------
+# ---- the README's example and the learner's box ---------------------------------
 # README.md shows the program tangled/examples/use-layer.c (from chapter 04)
 # and its output; both must be what the book tangles and the program prints.
+# README.md and README.es.md open with the learner's box (check-start-here.py).
 CHECK_TARGETS += check-readme
 .PHONY: check-readme
 check-readme: $(BUILD)/examples/use-layer
 	$(Q)python3 tests/book/check-readme.py README.md tangled/examples/use-layer.c $<
 	$(Q)python3 tests/book/check-readme.py --self-test README.md tangled/examples/use-layer.c $<
+	$(Q)$(MAKE) -s --no-print-directory help > $(BUILD)/help.txt
+	$(Q)python3 tests/book/check-start-here.py $(BUILD)/help.txt README.md README.es.md
+	$(Q)python3 tests/book/check-start-here.py --self-test $(BUILD)/help.txt README.md README.es.md
 
 # ---- short functions ------------------------------------------------------------
 # No C function outside the tests is over 60 lines: the library, the labs'

@@ -13,7 +13,9 @@ A page fails if
   * a link href="#id" or href="PAGE.html#id" has no element with that id (or
     <a name>) on the page it names;
   * a local file named by src= or href= is missing;
-  * an image has no alt text, or an empty one.
+  * an image has no alt text, or an empty one;
+  * a file's path in <code> (text with a /) holds a link: an identifier
+    linked inside a path (labs/lab03-<a>mha</a>) breaks the path apart.
 Given several edition folders, they must also have the same pages, and each
 page the same headings (level, id and number) in the same order: the language
 switch on every heading relies on it.  The browser check
@@ -47,6 +49,7 @@ class Page(html.parser.HTMLParser):
         super().__init__(convert_charrefs=True)
         self.stack, self.ids, self.links, self.files, self.text = [], set(), [], [], []
         self.headings, self.no_alt = [], []
+        self.code, self.linked_paths = None, []   # the open <code>: [text, links]
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -55,6 +58,10 @@ class Page(html.parser.HTMLParser):
                 self.ids.add(a[key])
         if tag in ("h1", "h2", "h3", "h4") and a.get("id"):
             self.headings.append((tag, a["id"], a.get("data-number") or ""))
+        if tag == "code":
+            self.code = [[], 0]
+        elif tag == "a" and self.code is not None:
+            self.code[1] += 1
         if tag == "img" and not (a.get("alt") or "").strip():
             self.no_alt.append(a.get("src", "?"))
         for key in ("href", "src"):
@@ -74,11 +81,18 @@ class Page(html.parser.HTMLParser):
             self.stack.pop()
 
     def handle_endtag(self, tag):
+        if tag == "code" and self.code is not None:
+            text, links = "".join(self.code[0]), self.code[1]
+            if links and "/" in text and " " not in text.strip():
+                self.linked_paths.append(text)
+            self.code = None
         if tag in self.stack:                   # tolerate implied end tags
             while self.stack.pop() != tag:
                 pass
 
     def handle_data(self, data):
+        if self.code is not None:
+            self.code[0].append(data)
         if not HIDDEN.intersection(self.stack):
             self.text.append(data)
 
@@ -114,6 +128,8 @@ def check(path, parsed=None):
                                 if name else "link to #%s, but no element has that id" % frag)
     for src in page.no_alt:
         problems.append("image %s has no alt text" % src)
+    for text in page.linked_paths:
+        problems.append("a link inside the path <code>%s</code>" % text)
     return problems
 
 
@@ -178,6 +194,9 @@ BROKEN = {  # what is broken: (page, the problem check() must name)
     "a \\ref left as TeX": (GOOD.replace("Figure 1.1</a>", "Figure \\ref{fig:a}</a>"), "\\\\ref"),
     "a noweb chunk reference in prose": (
         GOOD.replace("Price:", "@&lt;&lt;includes&gt;&gt; Price:"), "'@<<'"),
+    "an identifier linked inside a path": (
+        GOOD.replace("<code>$HOME</code>", '<code>labs/lab03-<a href="#fig:a">mha</a></code>'),
+        "a link inside the path"),
     "a link to a missing id": (GOOD.replace('href="#fig:a"', 'href="#fig:b"'), "#fig:b"),
     "a link to a missing id on another page": (
         GOOD.replace("other.html#sec-1", "other.html#sec-9"), "other.html#sec-9"),

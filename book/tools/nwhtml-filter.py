@@ -167,7 +167,11 @@ class Book:
             elif ln == "@quote":
                 j = self.lines.index("@endquote", i)
                 text[-1] += "NWQ%dZ" % len(self.quotes)
-                self.quotes.append(self.lines[i:j + 1])
+                quote = self.lines[i:j + 1]
+                if re.fullmatch(r"[\w.-]*/[\w./-]*", quote_text(quote)[2:-2]):
+                    # a file's path: no identifier links inside it
+                    quote = [x for x in quote if x.split(" ", 1)[0] in ("@quote", "@text", "@endquote")]
+                self.quotes.append(quote)
                 i = j
             elif ln.startswith("@xref label "):
                 anchor_at.append((len(self.anchors), len(text) - 1))
