@@ -2,6 +2,7 @@
 #   make watch NN=01       check lab NN again each time its file is saved (Ctrl-C stops)
 #   make progress          one table over every lab, and what to do next
 #   make lab-reset NN=01   put the lab's file back as shipped, keeping yours aside
+#   make lab-try NN=01     run the lab's scratch program, try.c, with your file
 # Messages in English, or in Spanish with LAB_LANG=es or a Spanish locale
 # (judge/harness/lang.sh says how), as the labs do.
 #
@@ -22,7 +23,7 @@ LAB02_FILES := labs/lab02-sdpa/sdpa.c
 LAB03_FILES := labs/lab03-mha/mha.c
 LAB04_FILES := labs/lab04-masking/mask.c
 
-.PHONY: lab watch progress lab-reset
+.PHONY: lab watch progress lab-reset lab-try
 
 # the labs: NN of every LABNN_FILES (read when a recipe runs: config.mk may add one)
 LEARNER_LABS = $(sort $(patsubst LAB%_FILES,%,$(filter LAB%_FILES,$(.VARIABLES))))
@@ -129,6 +130,19 @@ watch: ## [NN=01] check one lab again each time its file is saved (Ctrl-C stops)
 	    sleep 0.1; \
 	  fi; \
 	done
+
+# ---- make lab-try NN=... ------------------------------------------------------------------
+# The lab's scratch program (labs/labNN-*/try.c, the learner's to change) built
+# with the learner's file and the library's parts the lab may call, at -O0 -g,
+# in the learner's own process (no judge, no sandbox), and run.
+learner_try = $(BUILD)/labs/try/lab$(NN)/try
+lab-try: ## [NN=01] run your functions on your own inputs: labs/labNN-*/try.c (gdb: build/labs/try/labNN/try)
+	@try=$(dir $(call learner_file,$(NN)))try.c; \
+	if [ -z '$(NN)' ] || [ -z '$(call learner_file,$(NN))' ] || [ ! -f "$$try" ]; then \
+	  printf '$(call ll,usage)\n' lab-try '$(patsubst labs/lab%,%,$(foreach f,$(wildcard labs/lab*/try.c),$(firstword $(subst -, ,$(f)))))' >&2; exit 2; fi; \
+	mkdir -p $(dir $(learner_try)) && \
+	$(CC) $(MM_CPPFLAGS) -Ilabs $(MM_CFLAGS) -Wno-unused-parameter -O0 -g -o $(learner_try) "$$try" \
+	  $(call learner_file,$(NN)) $(LAB$(NN)_LIB) $(LDLIBS) && $(learner_try)
 
 # ---- make progress ----------------------------------------------------------------------
 # Each lab's rows (from its --summary) become records
