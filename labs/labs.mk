@@ -137,7 +137,7 @@ watch: ## [NN=01] check one lab again each time its file is saved (Ctrl-C stops)
 # in the learner's own process (no judge, no sandbox), and run.
 learner_try = $(BUILD)/labs/try/lab$(NN)/try
 lab-try: ## [NN=01] run your functions on your own inputs: labs/labNN-*/try.c (gdb: build/labs/try/labNN/try)
-	@try=$(dir $(call learner_file,$(NN)))try.c; \
+	@try=$(or $(LAB_TRY),$(dir $(call learner_file,$(NN)))try.c); \
 	if [ -z '$(NN)' ] || [ -z '$(call learner_file,$(NN))' ] || [ ! -f "$$try" ]; then \
 	  printf '$(call ll,usage)\n' lab-try '$(patsubst labs/lab%,%,$(foreach f,$(wildcard labs/lab*/try.c),$(firstword $(subst -, ,$(f)))))' >&2; exit 2; fi; \
 	mkdir -p $(dir $(learner_try)) && \

@@ -126,3 +126,13 @@ check-oracle: $(ORACLE_DUMP)
 	$(Q)$(ORACLE_PYTHON) $(ORACLE_DIR)/numpy_mha.py --dump $(ORACLE_DUMP) \
 	  --product $(or $(BLAS),readable) $(ORACLE_FLAGS)
 include bench/bench.mk
+
+# ---- the learner's desk -------------------------------------------------------------
+# make lab's NN=1, its report without make's error lines, make lab-try
+# (tests/check_learner_desk.sh, in a copy of the workbook)
+CHECK_ALL_TARGETS += check-learner-desk
+.PHONY: check-learner-desk
+check-learner-desk:
+	@sh tests/check_learner_desk.sh > $(BUILD)/learner-desk.log 2>&1 \
+	  || { cat $(BUILD)/learner-desk.log; exit 1; }
+	@tail -n 1 $(BUILD)/learner-desk.log
