@@ -15,6 +15,9 @@ mkdir -p "$dir/repo" && git ls-files -z | xargs -0 cp -P --parents -t "$dir/repo
   || { echo "learner desk: FAIL  could not copy the workbook"; exit 1; }
 cd "$dir/repo" || exit 1
 fails=0
+# mk - make as a learner runs it, from a shell: not a sub-make of the make
+# running this test (whose error lines would then be make[1]'s)
+mk() { env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make "$@"; }
 fail() { echo "learner desk: FAIL  $1"; fails=$((fails + 1)); }
 ok() { echo "learner desk: ok    $1"; }
 # has FILE TEXT / hasnt FILE TEXT - a fixed string is / is not in FILE
@@ -31,7 +34,7 @@ mm_status attention_param_count(long *count, int d_model, int n_heads)\
 has "$dir/qkv.c" '3L * d_model' || fail "the test could not write its wrong qkv.c"
 
 for nn in 1 01; do
-  make -s lab NN=$nn LAB01_FILES="$dir/qkv.c" LAB_SEED=7 > "$dir/lab$nn.out" 2> "$dir/lab$nn.err"
+  mk -s lab NN=$nn LAB01_FILES="$dir/qkv.c" LAB_SEED=7 > "$dir/lab$nn.out" 2> "$dir/lab$nn.err"
   st=$?
   [ $st -ne 0 ] && has "$dir/lab$nn.out" 'attention_param_count' && has "$dir/lab$nn.out" 'FAIL' \
     && ok "make lab NN=$nn: the failing report, and a failing status ($st)" \
@@ -45,18 +48,18 @@ grep -v '^  CC' "$dir/lab01.out" > "$dir/lab01.report"
 cmp -s "$dir/lab1.report" "$dir/lab01.report" && ok "make lab NN=1 prints what make lab NN=01 prints" \
   || fail "make lab NN=1 and NN=01 differ: $(diff "$dir/lab1.report" "$dir/lab01.report" | head -5)"
 
-make -s lab NN=7 > "$dir/lab7.out" 2>&1
+mk -s lab NN=7 > "$dir/lab7.out" 2>&1
 st=$?
 [ $st -eq 2 ] && has "$dir/lab7.out" 'usage: make lab NN=XX, XX one of: 00 01 02 03 04' \
   && ok "make lab NN=7: the usage, status 2" || fail "make lab NN=7: status $st, $(cat "$dir/lab7.out")"
 
 # make lab-try: the shipped skeleton, then a lab 02 file with softmax_row written
-make -s lab-try NN=2 > "$dir/try-skel.out" 2>&1
+mk -s lab-try NN=2 > "$dir/try-skel.out" 2>&1
 st=$?
 [ $st -eq 0 ] && has "$dir/try-skel.out" 'softmax_row: not started (delete its LAB_TODO(); line to try it)' \
   && ok "make lab-try NN=2 on the skeleton: softmax_row named as not started" \
   || fail "make lab-try NN=2 on the skeleton: status $st, $(cat "$dir/try-skel.out")"
-make -s lab-try NN=2 LAB_LANG=es > "$dir/try-es.out" 2>&1
+mk -s lab-try NN=2 LAB_LANG=es > "$dir/try-es.out" 2>&1
 has "$dir/try-es.out" 'softmax_row: sin empezar' && ok "make lab-try in Spanish" \
   || fail "make lab-try NN=2 LAB_LANG=es: $(cat "$dir/try-es.out")"
 sed '/^mm_status softmax_row/,/^}/c\
@@ -69,18 +72,18 @@ mm_status softmax_row(double *s, int n)\
     return MM_OK;\
 }' labs/lab02-sdpa/sdpa.c > "$dir/sdpa.c"
 cp labs/lab02-sdpa/try.c "$dir/try.c"
-make -s lab-try NN=02 LAB02_FILES="$dir/sdpa.c" > "$dir/try.out" 2>&1
+mk -s lab-try NN=02 LAB02_FILES="$dir/sdpa.c" > "$dir/try.out" 2>&1
 st=$?
 [ $st -eq 0 ] && has "$dir/try.out" '-> MM_OK' && has "$dir/try.out" '0.0900306   0.244728   0.665241' \
   && has "$dir/try.out" 'sdpa: not started' \
   && ok "make lab-try NN=02: your softmax_row's status and row, then sdpa not started" \
   || fail "make lab-try NN=02 with softmax_row written: status $st, $(cat "$dir/try.out")"
-make -s lab-try NN=1 LAB01_FILES=judge/lab01/subjects/solution.c LAB_TRY=labs/lab01-qkv/try.c \
+mk -s lab-try NN=1 LAB01_FILES=judge/lab01/subjects/solution.c LAB_TRY=labs/lab01-qkv/try.c \
   > "$dir/try1.out" 2>&1
 grep -q '^ *1 *0  | *0 *1  | *2 *0$' "$dir/try1.out" \
   && ok "make lab-try NN=1: W_QKV printed with its three blocks set apart" \
   || fail "make lab-try NN=1 on a solution: W_QKV not printed in blocks: $(cat "$dir/try1.out")"
-make -s lab-try NN=0 > "$dir/try0.out" 2>&1
+mk -s lab-try NN=0 > "$dir/try0.out" 2>&1
 st=$?
 [ $st -eq 2 ] && has "$dir/try0.out" 'usage: make lab-try NN=XX, XX one of: 01 02 03 04' \
   && ok "make lab-try NN=0: the usage (Lab 00 has no try.c)" || fail "make lab-try NN=0: status $st, $(cat "$dir/try0.out")"
