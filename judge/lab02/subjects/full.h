@@ -1,10 +1,11 @@
 /* full.h - an sdpa in another style than base.h's, for the subjects that
  * write the full score matrix first (ok-full-matrix.c and the mutants of
- * the softmax inside sdpa): S = Q K^T (T_q, T_k) with mm_matmul, scaled,
- * the bias added, then each row's softmax by FULL_SOFTMAX(row, n) - which a
- * subject defines (softmax_row, the right way) or writes with its mistake -
- * and out = W V. The matrix is the caller's weights, or calloc'd (its
- * absence is MM_ENOMEM with the message FULL_NO_MEMORY). */
+ * the softmax inside sdpa): S = Q K^T (T_q, T_k) with mm_matmul, scaled by
+ * FULL_SCALE(d_k), the bias added, then each row's softmax by
+ * FULL_SOFTMAX(row, n) (softmax_row, unless a subject writes one with its
+ * mistake; or the whole matrix's by FULL_MATRIX_SOFTMAX(w, T_q, T_k)), and
+ * out = W V. The matrix is the caller's weights, or calloc'd (its absence
+ * is MM_ENOMEM with the message FULL_NO_MEMORY). */
 #ifndef LAB02_BASE_H
 #define MUTANT_sdpa
 #include "base.h"
