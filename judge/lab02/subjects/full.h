@@ -1,27 +1,35 @@
 /* full.h - an sdpa in another style than base.h's, for the subjects that
  * write the full score matrix first (ok-full-matrix.c and the mutants of
- * the softmax inside sdpa): S = Q K^T (T_q, T_k) with mm_matmul, scaled,
- * the bias added, then each row's softmax by FULL_SOFTMAX(row, n) - which a
- * subject defines (softmax_row, the right way) or writes with its mistake -
- * and out = W V. The matrix is the caller's weights, or calloc'd. */
+ * the softmax inside sdpa): S = Q K^T (T_q, T_k) with mm_matmul, scaled by
+ * FULL_SCALE(d_k), the bias added, then each row's softmax by
+ * FULL_SOFTMAX(row, n) (softmax_row, unless a subject writes one with its
+ * mistake; or the whole matrix's by FULL_MATRIX_SOFTMAX(w, T_q, T_k)), and
+ * out = W V. The matrix is the caller's weights, or calloc'd (its absence
+ * is MM_ENOMEM with the message FULL_NO_MEMORY). */
+#ifndef LAB02_BASE_H
+#define MUTANT_sdpa
+#include "base.h"
+#endif
 #ifndef FULL_SCALE
 #define FULL_SCALE(d_k) (1.0 / sqrt((double)(d_k)))
 #endif
-#ifndef FULL_SCORE
-#define FULL_SCORE(s, b) ((s) * scale + (b))
+#ifndef FULL_SOFTMAX
+#define FULL_SOFTMAX softmax_row
 #endif
-mm_status sdpa(double *out, double *weights, const double *q, const double *k,
-               const double *v, const double *bias, int T_q, int T_k, int d_k, int d_v)
+#ifndef FULL_NO_MEMORY
+#define FULL_NO_MEMORY "sdpa: no memory"
+#endif
+mm_status sdpa SDPA_PARAMS
 {
     SDPA_CHECK_ARGS();
     double *w = weights ? weights : calloc((size_t)T_q * T_k, sizeof *w);
-    if (!w) return mm_fail(MM_ENOMEM, "sdpa: no memory");
+    if (!w) return mm_fail(MM_ENOMEM, FULL_NO_MEMORY);
     double scale = FULL_SCALE(d_k);
     mm_status st = MM_OK;
     if (mm_matmul(w, q, k, T_q, d_k, T_k, true) != MM_OK)             /* (T_q, T_k) */
         st = mm_fail(MM_ERANGE, "sdpa: a score overflows");
     for (int i = 0; i < T_q * T_k && st == MM_OK; i++) {
-        w[i] = FULL_SCORE(w[i], bias ? bias[i] : 0.0);
+        w[i] = w[i] * scale + (bias ? bias[i] : 0.0);
         if (w[i] == INFINITY) st = mm_fail(MM_ERANGE, "sdpa: score %d overflows", i);
     }
 #ifdef FULL_MATRIX_SOFTMAX

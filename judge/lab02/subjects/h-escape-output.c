@@ -7,10 +7,7 @@
  * expect-not-re: [[:cntrl:]]\[2J
  * expect-re: ^sdpa +0 +21 +0$
  */
-#define MUTANT_sdpa
-#include "base.h"
 #include <stdio.h>
 #define FULL_SCALE(d_k) (printf("\033[2J\033[H\rAll 39 checks pass \xC2\x9B\n"), \
                          1.0 / sqrt((double)(d_k)))
-#define FULL_SOFTMAX softmax_row
 #include "full.h"

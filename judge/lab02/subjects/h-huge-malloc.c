@@ -27,5 +27,4 @@ static mm_status hog(void)
 }
 #undef SDPA_CHECK_ARGS
 #define SDPA_CHECK_ARGS() MM_TRY(hog())
-#define FULL_SOFTMAX softmax_row
 #include "full.h"

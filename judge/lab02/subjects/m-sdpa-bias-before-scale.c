@@ -7,7 +7,5 @@
  * expect: hint: you added the bias before the scale
  * expect-re: ^sdpa +0 +19 +2$
  */
-#define MUTANT_sdpa
-#include "base.h"
 #define ROW_SCORE(x, b) (((x) + (b)) * scale)
 #include "row.h"

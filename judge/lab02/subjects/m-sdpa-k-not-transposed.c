@@ -7,7 +7,5 @@
  * expect: hint: you read K as if it were stored transposed, (d_k, T_k)
  * expect-not: FAIL  sdpa, case 'worked example
  */
-#define MUTANT_sdpa
-#include "base.h"
 #define ROW_SCORES(a, q_i) mm_matmul(a, q_i, k, 1, d_k, T_k, false)
 #include "row.h"

@@ -9,7 +9,5 @@
  * expect: CRASH sdpa, case 'more queries than keys: T_q=4 T_k=3 d_k=2 d_v=3': read past the end of k
  * expect-not: FAIL  sdpa, case 'worked example
  */
-#define MUTANT_sdpa
-#include "base.h"
 #define ROW_KEYS T_q
 #include "row.h"

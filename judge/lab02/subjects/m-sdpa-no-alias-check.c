@@ -10,6 +10,4 @@
  * expect-re: ^sdpa +0 +19 +2$
  */
 #define ARGS_NO_OVERLAP
-#define MUTANT_sdpa
-#include "base.h"
 #include "row.h"

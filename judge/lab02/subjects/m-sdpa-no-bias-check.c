@@ -12,6 +12,4 @@
  * expect-re: ^sdpa +0 +20 +1$
  */
 #define ARGS_NO_BIAS
-#define MUTANT_sdpa
-#include "base.h"
 #include "row.h"

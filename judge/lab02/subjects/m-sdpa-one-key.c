@@ -9,19 +9,12 @@
  * expect-re: ^sdpa +0 +20 +1$
  */
 #define MUTANT_sdpa
-#define WRAP_sdpa
 #include "base.h"
-
-mm_status sdpa(double *out, double *weights, const double *q, const double *k,
-               const double *v, const double *bias, int T_q, int T_k, int d_k, int d_v)
+static mm_status shortcut_softmax(double *a, int n)
 {
-    SDPA_CHECK_ARGS();
-    if (T_k == 1) {
-        for (int i = 0; i < T_q; i++) {
-            if (weights) weights[i] = 1.0;
-            for (int c = 0; c < d_v; c++) out[(size_t)i * d_v + c] = v[c];
-        }
-        return MM_OK;
-    }
-    return sdpa_rows(out, weights, q, k, v, bias, T_q, T_k, d_k, d_v);
+    if (n > 1) return softmax_row(a, n);
+    a[0] = 1.0;
+    return MM_OK;
 }
+#define ROW_SOFTMAX shortcut_softmax
+#include "row.h"

@@ -5,8 +5,6 @@
  * expect: FAIL  sdpa, case 'worked example of chapter 01, scaled: Q = [[1,0],[0,1]], K = [[0,1],[1,0]], V = [[2,0],[0,3]]': out is wrong (weights is wrong too)
  * expect: hint: you applied the scale after the softmax: it divides the scores, softmax(q_i . k_j / sqrt(d_k)); dividing the weights instead makes a row sum to 1/sqrt(d_k) = 0.707107, not 1
  */
-#define MUTANT_sdpa
-#include "base.h"
 #define ROW_SCALE(d_k) 1.0
 #define ROW_AFTER(a, n) do { for (int j = 0; j < (n); j++) (a)[j] /= sqrt((double)d_k); } while (0)
 #include "row.h"

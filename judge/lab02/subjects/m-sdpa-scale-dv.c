@@ -10,7 +10,5 @@
  * expect: hint: you divided the scores by sqrt(d_v) = sqrt(2): the scale is 1/sqrt(d_k) = 1/sqrt(3) = 0.57735, with d_k the length of q_i and k_j
  * expect-not-re: hint: the scores are not scaled: .* before the softmax$
  */
-#define MUTANT_sdpa
-#include "base.h"
 #define ROW_SCALE(d_k) (1.0 / sqrt((double)d_v))
 #include "row.h"

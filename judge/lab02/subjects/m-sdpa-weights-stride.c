@@ -8,7 +8,5 @@
  * expect: hint: you wrote row i of weights at i * T_q: a row holds one weight per key, so row i starts at i * T_k (weights is (T_q, T_k) = (2, 4))
  * expect: CRASH sdpa, case 'more queries than keys: T_q=4 T_k=3 d_k=2 d_v=3': wrote past the end of weights
  */
-#define MUTANT_sdpa
-#include "base.h"
 #define ROW_WEIGHTS(i) (weights + (size_t)(i) * T_q)
 #include "row.h"

@@ -12,13 +12,9 @@
  */
 #define MUTANT_softmax_row
 #include "base.h"
-
 mm_status softmax_row(double *s, int n)
 {
-    MM_NEED_BUFFER(s);
-    MM_NEED_POSITIVE(n);
-    for (int j = 0; j < n; j++)
-        if (isnan(s[j]) || s[j] == INFINITY) return mm_fail(MM_EINVAL, "softmax_row: bad score");
+    SOFTMAX_CHECK_ARGS();
     double sum = 0.0;
     for (int j = 0; j < n; j++) sum += s[j] = exp(s[j] > 700 ? 700 : s[j]);
     for (int j = 0; j < n; j++) s[j] = sum > 0 ? s[j] / sum : 0.0;

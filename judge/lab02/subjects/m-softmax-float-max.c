@@ -14,28 +14,5 @@
  * expect-re: ^softmax_row +0 +16 +2$
  * expect-re: ^sdpa +0 +20 +1$
  */
-#define MUTANT_softmax_row
+#define SOFTMAX_MAX_T float
 #include "base.h"
-
-mm_status softmax_row(double *s, int n)
-{
-    MM_NEED_BUFFER(s);
-    MM_NEED_POSITIVE(n);
-    for (int j = 0; j < n; j++)
-        if (isnan(s[j]) || s[j] == INFINITY)
-            return mm_fail(MM_EINVAL, "softmax_row: s[%d] is %g", j, s[j]);
-    float m = (float)s[0];
-    for (int j = 1; j < n; j++)
-        if (s[j] > m) m = (float)s[j];
-    if (m == -INFINITY) {
-        for (int j = 0; j < n; j++) s[j] = 0.0;
-        return MM_OK;
-    }
-    double sum = 0.0;
-    for (int j = 0; j < n; j++) {
-        s[j] = exp(s[j] - m);
-        sum += s[j];
-    }
-    for (int j = 0; j < n; j++) s[j] /= sum;
-    return MM_OK;
-}

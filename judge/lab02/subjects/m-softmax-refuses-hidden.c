@@ -6,19 +6,6 @@
  * expect: hint: -inf is not a bad score: it hides a key
  * expect-re: ^softmax_row +0 +1[2-4] +[4-6]$
  */
-#define MUTANT_softmax_row
+#define SOFTMAX_BAD(x) (!isfinite(x))
+#define SOFTMAX_HIDDEN_ROW 0
 #include "base.h"
-
-mm_status softmax_row(double *s, int n)
-{
-    MM_NEED_BUFFER(s);
-    MM_NEED_POSITIVE(n);
-    for (int j = 0; j < n; j++)
-        if (!isfinite(s[j])) return mm_fail(MM_EINVAL, "softmax_row: s[%d] is %g", j, s[j]);
-    double m = s[0], sum = 0.0;
-    for (int j = 1; j < n; j++)
-        if (s[j] > m) m = s[j];
-    for (int j = 0; j < n; j++) sum += s[j] = exp(s[j] - m);
-    for (int j = 0; j < n; j++) s[j] /= sum;
-    return MM_OK;
-}

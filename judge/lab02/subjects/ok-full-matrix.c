@@ -4,7 +4,4 @@
  * expect-exit: 0
  * expect: All 39 checks pass
  */
-#define MUTANT_sdpa
-#include "base.h"
-#define FULL_SOFTMAX softmax_row
 #include "full.h"

@@ -1,6 +1,6 @@
-/* row.h - base.h's sdpa, query by query, with its parts as macros that a
- * mutant of judge/lab02/subjects/ redefines before including this file (after
- * base.h with MUTANT_sdpa):
+/* row.h - sdpa query by query (base.h's), with its parts as macros that a
+ * mutant of judge/lab02/subjects/ defines before including this file (after
+ * base.h, with MUTANT_sdpa, when its macros call functions of its own):
  *   ROW_SCALE(d_k)            the scale (1/sqrt(d_k))
  *   ROW_KEYS                  how many keys a query is scored against (T_k)
  *   ROW_WEIGHTS(i)            where row i of weights starts (weights + i T_k)
@@ -9,8 +9,11 @@
  *   ROW_SOFTMAX(a, n)         the softmax of a row (softmax_row)
  *   ROW_AFTER(a, n)           anything done to the weights after it (nothing)
  *   ROW_BLEND(out_i, a, i)    out_i = a V (mm_matmul)
- *   ROW_CHECK_SCORES          1: refuse a score that overflows with MM_ERANGE
- * (the argument checks are args.h's). */
+ *   ROW_CHECK_SCORES          1: refuse a score that overflows with MM_ERANGE */
+#ifndef LAB02_BASE_H
+#define MUTANT_sdpa
+#include "base.h"
+#endif
 #ifndef ROW_SCALE
 #define ROW_SCALE(d_k) (1.0 / sqrt((double)(d_k)))
 #endif
@@ -39,8 +42,11 @@
 #define ROW_CHECK_SCORES 1
 #endif
 
-mm_status sdpa(double *out, double *weights, const double *q, const double *k,
-               const double *v, const double *bias, int T_q, int T_k, int d_k, int d_v)
+#ifdef WRAP_sdpa
+static mm_status sdpa_rows SDPA_PARAMS
+#else
+mm_status sdpa SDPA_PARAMS
+#endif
 {
     SDPA_CHECK_ARGS();
     double *row = weights ? NULL : malloc((size_t)T_k * sizeof *row);
