@@ -605,9 +605,9 @@ class Job:
             c.sandbox.sweep(self.uid)
 
     def rows(self, names, state):
-        """every row of names as pending ('pending') or failed (anything else)"""
+        """every row of names as pending (state 'missing': no file) or failed (anything else)"""
         cat = dict(self.lab.rows)
-        return {n: (cat[n], 0, 0) if state == "pending" else (0, 0, cat[n]) for n in names}
+        return {n: (cat[n], 0, 0) if state == "missing" else (0, 0, cat[n]) for n in names}
 
     def go(self):
         t0 = time.monotonic()
@@ -645,9 +645,8 @@ class Job:
         lab, L = self.lab, self.learner
         names = [n for n, _ in lab.rows]
         state, path, note = L.files[lab.files[0][1]]
-        if state != "ok":
-            return ("missing" if state == "missing" else "unreadable",
-                    self.rows(names, "pending" if state == "missing" else "failed"), [note], {})
+        if state != "ok":             # 'missing' or 'unreadable'
+            return state, self.rows(names, state), [note], {}
         d = os.path.join(L.work, "build", "lab" + lab.nn)
         rc, out, err = self.run(["sh", "-c", build_cmd(lab, path, d)], BUILD_TIMEOUT)
         if rc != 0:
@@ -693,8 +692,7 @@ class Job:
         others)"""
         state, path, note = self.learner.files[rel]
         if state != "ok":
-            return (self.rows(names, "pending" if state == "missing" else "failed"),
-                    None if state == "missing" else "unreadable", [note], {})
+            return self.rows(names, state), None if state == "missing" else state, [note], {}
         rows, why, rc, err = self.verdicts(argv, [path], names, what, **how)
         if rows is None and rc == unreadable_rc:
             why = cap_lines(self.scrub(err) or "labs/%s cannot be checked" % rel, 8)
