@@ -47,7 +47,8 @@ unknown = [l for l in labs if l not in have]
 if unknown:
     sys.exit("gradescope: GRADE_LABS=%s: no lab %s (the labs: %s)" % (" ".join(labs), " ".join(unknown),
                                                                      " ".join(have)))
-setup = [(n, 0o755, open(os.path.join(here, n), "rb").read()) for n in ("setup.sh", "run_autograder")]
+setup = [(n, 0o755, open(os.path.join(here, n), "rb").read())
+         for n in ("setup.sh", "run_autograder")]
 with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
     for name, mode, data in files + setup + [("grade-labs.txt", 0o644, " ".join(labs) + "\n")]:
         zi = zipfile.ZipInfo(name, DATE)

@@ -189,8 +189,8 @@ MADE = {   # the learner's file in the class: its text (str: UTF-8) or bytes
                                      "    int width = 2 * d_k + d_v\n    for (int i"),
     "dan/labs/lab04-masking/mask.c": subject("lab04/subjects/m-causal-transposed.c"),
     "gus/labs/lab03-mha/mha.c": subject("lab03/subjects/m-merge-reshape.c"),
-    "mallory-forge/labs/lab01-qkv/qkv.c": slip(SKELETON, '#include "lab.h"\n', '#include "lab.h"\n' + FORGE)
-                                          .replace(TODO, "    forge();\n" + TODO),
+    "mallory-forge/labs/lab01-qkv/qkv.c": slip(SKELETON, '#include "lab.h"\n', '#include "lab.h"\n'
+                                               + FORGE).replace(TODO, "    forge();\n" + TODO),
     "mallory-forge/labs/lab04-masking/mask.c": subject("lab04/subjects/r-exit.c"),
     "mallory-hang/labs/lab01-qkv/qkv.c": slip(QKV, "int n_heads)\n{\n", "int n_heads)\n{\n    for (volatile "
                                               "int spin = 1; spin; ) { }    /* mallory-hang: never returns */\n"),
@@ -265,7 +265,8 @@ write(b"ivan/notes\x07\x1b[31m.txt", b"a stray file\n")
 write(b"ivan/tmp\x01dir/x.txt", b"a stray folder\n")
 write(b"l\xe9a/labs/lab01-qkv/qkv.c", qkv)
 # a Windows zip: CP437 names (0xA0 is a-acute), no UTF-8 flag
-windows_zip("jo.zip", [(b"Pr\xa0ctica 1/labs/lab02-sdpa/sdpa.c", subject("lab02/subjects/solution.c").encode())])
+windows_zip("jo.zip", [(b"Pr\xa0ctica 1/labs/lab02-sdpa/sdpa.c",
+                        subject("lab02/subjects/solution.c").encode())])
 write("kim/labs/lab01-qkv/qkv (1).c", qkv)
 write("kim/lab02-sdpa/SDPA.C", subject("lab02/subjects/solution.c"))
 write("kim/lab03-mha/mha.c.txt", subject("lab03/subjects/solution.c"))
