@@ -1,15 +1,12 @@
 #!/bin/sh
-# classroom.sh - GitHub Classroom's grading step (.github/workflows/classroom.yml):
-# run as root at the top of a learner's repository, it grades the learner's
-# labs/ with make grade-one (every lab, or GRADE_LABS), and gives the
-# autograding reporter its results: one runner per lab (lab00 ... lab04),
-# its max_score the lab's checks and each test's score the checks a function
-# passes, as lines labNN=BASE64 and runners=lab00,lab01,... of
-# $GITHUB_OUTPUT; the points per lab, as a Markdown table, go to
-# $GITHUB_STEP_SUMMARY and to stdout.
-# The shipped lab files, whose checks are counted, are the repository's
-# first commit (the template's); GRADE_SHIPPED=REV names another.
-# Exit 0 when the grading ran, whatever the points; 1 when it could not run.
+# classroom.sh - GitHub Classroom's grading step (.github/workflows/classroom.yml;
+# judge/grade/README.md, GitHub Classroom): run as root at the top of a learner's
+# repository, it runs make grade-one on labs/ (every lab, or GRADE_LABS) and gives
+# the autograding reporter one runner per lab (lines labNN=BASE64 and
+# runners=lab00,lab01,... of $GITHUB_OUTPUT), and the points per lab, a Markdown
+# table, to $GITHUB_STEP_SUMMARY and stdout. The checks are counted on the
+# repository's first commit (GRADE_SHIPPED=REV: another). Exit 0 when the
+# grading ran, whatever the points; 1 when it could not run.
 set -u
 out=${GRADE_OUT:-build/classroom}
 labs=${GRADE_LABS:-}

@@ -1,28 +1,11 @@
-# judge/grade/grade.mk - grading a whole class (included by the top Makefile):
-#   make grade SUBMISSIONS=dir/       every learner's every lab; reports in $(BUILD)/grade/
-#   make grade-one SUBMISSION=dir/ana [GRADE_FORMAT=gradescope|classroom]
-#                                     one learner (GRADE_FORMAT=gradescope: results.json only;
-#                                     classroom: GitHub Classroom's results, lab by lab)
-#   make lab-report NN=01 LAB_FORMAT=junit|tap|json|csv
-#                                     the learner's own labs/ as the grader reports them
-#   make gradescope-autograder [GRADE_LABS=02]
-#                                     $(BUILD)/gradescope-autograder.zip, for Gradescope
-#                                     (grading GRADE_LABS only, written into the zip)
-#   make check-grade                  the class of judge/grade/tests/make-class.py, twice: the
-#                                     grade book against judge/grade/tests/gradebook.csv
-# GRADE_OUT=... moves the reports; GRADE_JOBS=N the parallelism (default: nproc);
-# GRADE_LABS='00 01' grades only those labs; GRADE_SEED=N replays a run's random
-# cases (default: a fresh seed, printed in the reports); GRADE_SIMILARITY=50 the
-# percent from which sim_c's similarity is reported (off: none);
-# GRADE_ISOLATION=uid tries what a container without namespaces gives;
-# GRADE_WORK the learners' scratch folders (removed at the end unless
-# GRADE_KEEP_WORK=1). judge/grade/README.md says the rest.
-#
-# The grader, judge/grade/grade.py, takes the labs from the labs' own make
-# variables (written into $(GRADE_OUT)/labs.tsv): for a C lab of the harness,
-# its judge and the command that builds a driver from a learner's file
-# (harness.mk's lab_driver_cmd), for Lab 00 its checkers. So a learner's
-# file is built and judged by exactly the commands of make lab NN=...
+# judge/grade/grade.mk - grading a whole class (included by the top Makefile): make grade,
+# grade-one, lab-report, gradescope-autograder and the self-tests check-grade and
+# check-grade-platforms (make help); the GRADE_* variables: judge/grade/README.md.
+# grade.py takes the labs from the labs' own make variables (written into
+# $(GRADE_OUT)/labs.tsv): for a C lab of the harness, its judge and the command
+# that builds a driver from a learner's file (harness.mk's lab_driver_cmd), for
+# Lab 00 its checkers. So a learner's file is built and judged by exactly the
+# commands of make lab NN=...
 ifndef GRADE_MK
 GRADE_MK := 1
 

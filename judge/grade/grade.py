@@ -11,37 +11,11 @@ Classroom's results, and a similarity report.
              one SUBMISSION               one folder or archive (Gradescope: /autograder/submission)
     grade.py hold-uids CMD [ARG...]       CMD holding a block of learners' uids (check-grade)
 
-LABS.TSV is written by judge/grade/grade.mk from the labs' own make
-variables (NN<TAB>key<TAB>value): for a C lab of the harness its judge and
-the command that builds a driver from a learner's file (harness.mk's
-lab_driver_cmd, with @SOURCE@ and @DIR@), for Lab 00 its checkers. So each
-learner's file is built and judged by the commands of `make lab NN=...`.
-
-How a learner is graded, and what the grader trusts:
-  - the submission is read, never run in place (submission.py): names are
-    bytes, a folder is walked without following anything (a link, a device or
-    a hard link is refused), an archive is read as a stream within limits,
-    and only the lab files are copied, into WORK/ID/labs/ (a scratch copy per
-    learner; the repository's labs/ is never written);
-  - every process that touches a learner's file runs, when the grader is root,
-    as a uid of its own (one per learner and lab, from a block of uids that
-    this run alone holds), with no capabilities, no new privileges, and where
-    the kernel allows it in namespaces of its own: PID, network, IPC, and a
-    private /tmp and /dev/shm (judge/grade/sandbox.sh); its scratch folder is
-    the only place of the grader's it can write. Without namespaces (some
-    containers) it says so, on the terminal and in every report;
-  - the verdicts are the checkers' --summary lines only (read from the judge's
-    stdout, where the learner's code cannot write), checked against the
-    catalogue of the lab (every function, its number of checks) taken from the
-    shipped skeleton, and build-driver.sh's exit status (what stopped a
-    build); the grader reads no checker's prose: the judge's report of one
-    function (--filter FUNCTION --brief) is passed on, whole, as that
-    function's explanation (`output`);
-  - every judge of a run draws its random cases from one seed (--seed, or a
-    fresh one), written in the reports;
-  - the reports hold no time and no absolute path, so grading the same class
-    twice with the same seed gives the same bytes; they are written 0600 in
-    a folder of mode 0700; the times go to OUT/timing.txt.
+LABS.TSV (NN<TAB>key<TAB>value) is written by grade.mk from the labs' own
+make variables, so each learner's file is built and judged by the commands of
+`make lab NN=...`. How a learner is graded and what the grader trusts: the
+module docstrings of submission.py (reading a submission) and reports.py
+(every field bounded), Sandbox and Job below, and README.md (Isolation).
 """
 import sys
 sys.dont_write_bytecode = True
@@ -274,19 +248,16 @@ class Sandbox:
                          "put the repository, BUILD and the work folder where every user can read them "
                          "(chmod o+rX), or set GRADE_UID_BASE" % (uid, p.stdout.decode().strip()))
             why[mode] = clean_text(p.stderr).split("\n")[-1] or "status %d" % p.returncode
+        self.degraded = self.mode == "uid" or want == "none"
         if self.mode == "uid":
-            self.degraded = True
             self.warning = ("grade: no namespaces here (%s): the learners' code runs as users of its own, "
                             "but shares the process table, the network, /tmp and /dev/shm; what it leaves "
                             "there is swept after each lab. Every report says `isolation: uid only`."
                             % why.get("ns", "?"))
-        elif self.mode == "ns":
-            pass
         elif want == "none":
-            self.degraded = True
             self.warning = ("grade: GRADE_ISOLATION=none: the learners' code runs as root, unconfined. "
                             "Every report says `isolation: none`.")
-        else:
+        elif self.mode != "ns":
             sys.exit("grade: the learners' code cannot run as users of their own here (%s): grading "
                      "would run it as root, unconfined. Run the grader where setpriv and unshare work "
                      "(as root, in a container that allows them), or set GRADE_ISOLATION=none to grade "
@@ -318,38 +289,20 @@ class Sandbox:
             if not left:
                 break
             for pid in left:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
+                ignoring(os.kill, pid, signal.SIGKILL)
             time.sleep(0.05)
         for d in SHARED_TMP:
-            try:
-                names = os.listdir(d)
-            except OSError:
-                continue
-            for n in names:
+            for n in ignoring(os.listdir, d) or []:
                 p = os.path.join(d, n)
-                try:
-                    st = os.lstat(p)
-                except OSError:
-                    continue
-                if st.st_uid != uid:
-                    continue
-                try:
-                    if stat.S_ISDIR(st.st_mode):
-                        shutil.rmtree(p)
-                    else:
-                        os.unlink(p)
-                except OSError:
-                    pass
-        for kind, flag in (("shm", "-m"), ("msg", "-q"), ("sem", "-s")):
+                st = ignoring(os.lstat, p)
+                if st and st.st_uid == uid:
+                    ignoring(shutil.rmtree if stat.S_ISDIR(st.st_mode) else os.unlink, p)
+        for kind, flag, col in (("shm", "-m", 7), ("msg", "-q", 7), ("sem", "-s", 4)):
             try:
                 with open("/proc/sysvipc/" + kind) as f:
                     rows = [l.split() for l in f.readlines()[1:]]
             except OSError:
                 continue
-            col = {"shm": 7, "msg": 7, "sem": 4}[kind]
             for r in rows:
                 if len(r) > col and r[col] == str(uid):
                     subprocess.run(["ipcrm", flag, r[1]], capture_output=True)
@@ -424,10 +377,15 @@ def run(argv, cwd, env, timeout, preexec=limits):
 
 
 def kill_group(pid):
+    ignoring(os.killpg, pid, signal.SIGKILL)
+
+
+def ignoring(fn, *args):
+    """fn(*args), or None if it raises an OSError"""
     try:
-        os.killpg(pid, signal.SIGKILL)
+        return fn(*args)
     except OSError:
-        pass
+        return None
 
 
 # ---- a learner -----------------------------------------------------------------------------
@@ -647,9 +605,9 @@ class Job:
             c.sandbox.sweep(self.uid)
 
     def rows(self, names, state):
-        """every row of names as pending ('pending') or failed (anything else)"""
+        """every row of names as pending (state 'missing': no file) or failed (anything else)"""
         cat = dict(self.lab.rows)
-        return {n: (cat[n], 0, 0) if state == "pending" else (0, 0, cat[n]) for n in names}
+        return {n: (cat[n], 0, 0) if state == "missing" else (0, 0, cat[n]) for n in names}
 
     def go(self):
         t0 = time.monotonic()
@@ -687,9 +645,8 @@ class Job:
         lab, L = self.lab, self.learner
         names = [n for n, _ in lab.rows]
         state, path, note = L.files[lab.files[0][1]]
-        if state != "ok":
-            return ("missing" if state == "missing" else "unreadable",
-                    self.rows(names, "pending" if state == "missing" else "failed"), [note], {})
+        if state != "ok":             # 'missing' or 'unreadable'
+            return state, self.rows(names, state), [note], {}
         d = os.path.join(L.work, "build", "lab" + lab.nn)
         rc, out, err = self.run(["sh", "-c", build_cmd(lab, path, d)], BUILD_TIMEOUT)
         if rc != 0:
@@ -735,8 +692,7 @@ class Job:
         others)"""
         state, path, note = self.learner.files[rel]
         if state != "ok":
-            return (self.rows(names, "pending" if state == "missing" else "failed"),
-                    None if state == "missing" else "unreadable", [note], {})
+            return self.rows(names, state), None if state == "missing" else state, [note], {}
         rows, why, rc, err = self.verdicts(argv, [path], names, what, **how)
         if rows is None and rc == unreadable_rc:
             why = cap_lines(self.scrub(err) or "labs/%s cannot be checked" % rel, 8)
@@ -797,15 +753,11 @@ def catalogue(ctx, labs):
                 rc2, out2, err2 = run(cmd + ["--summary", files["numpy"]], ctx.repo, env, JUDGE_TIMEOUT)
                 out += out2
                 err += err2
-        rows = []
-        for line in out.decode("utf-8", "replace").split("\n"):
-            m = SUMMARY_RE.match(line)
-            if m:
-                rows.append((m.group(1), int(m.group(2)) + int(m.group(3)) + int(m.group(4))))
-        if not rows:
+        found = map(SUMMARY_RE.match, out.decode("utf-8", "replace").split("\n"))
+        lab.rows = [(m.group(1), sum(int(x) for x in m.groups()[1:])) for m in found if m]
+        if not lab.rows:
             sys.exit("grade: lab %s: no summary from its checker on the shipped files:\n%s"
                      % (lab.nn, clean_text(err)))
-        lab.rows = rows
 
 
 # ---- similarity ------------------------------------------------------------------------------

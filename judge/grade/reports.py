@@ -34,11 +34,7 @@ def clean_text(s, limit=None):
     lines = [l.rstrip() for l in s.split("\n")]
     lines = [l if len(l) <= LINE_CHARS else "%s [... %d more characters]" % (l[:LINE_CHARS], len(l) - LINE_CHARS)
              for l in lines]
-    while lines and not lines[-1]:
-        lines.pop()
-    while lines and not lines[0]:
-        lines.pop(0)
-    s = "\n".join(lines)
+    s = "\n".join(lines).strip("\n")
     if limit and len(s) > limit:
         s = s[:limit].rstrip() + "\n[... cut: %d more characters]" % (len(s) - limit)
     return s

@@ -1,21 +1,16 @@
 #!/bin/sh
-# sandbox.sh UID GID CMD [ARG...] - run CMD for the grader as
-# a learner's own user: uid UID, gid GID, no supplementary group, no
-# capability, no new privileges (a set-uid program gains nothing).
-# GRADE_SANDBOX says how (grade.py probes which works here):
+# sandbox.sh UID GID CMD [ARG...] - run CMD for the grader as a learner's own
+# user: uid UID, gid GID, no supplementary group, no capability, no new
+# privileges. GRADE_SANDBOX says how (grade.py probes which works here):
 #   ns    also in namespaces of its own: PID (whatever CMD starts dies with
-#         it: nothing outlives the check; /proc shows only its own
-#         processes), network (none), IPC (no System V object outlives it)
-#         and mount, where /tmp, /var/tmp and /dev/shm are empty and private
-#         (tmpfs of 64 MiB, gone when CMD ends) but for each folder of
-#         GRADE_SANDBOX_KEEP (one a line: the repository and the work
-#         folder, when they are under them), bound back at the same place
-#   uid   the user only (a container that refuses namespaces); grade.py then
-#         kills whatever is left running as UID after each check and
-#         removes its files from /tmp, /var/tmp and /dev/shm
+#         it), network (none), IPC, and mount, where /tmp, /var/tmp and
+#         /dev/shm are empty private tmpfs of 64 MiB but for each folder of
+#         GRADE_SANDBOX_KEEP (one a line: the repository and the work folder,
+#         when they are under them), bound back at the same place
+#   uid   the user only (a container that refuses namespaces; grade.py then
+#         sweeps what UID leaves after each check)
 #   none  CMD as it is (the grader is not root)
-# The labs' own sandbox (judge/harness/sandbox.sh, bubblewrap) runs inside
-# this one, as the learner's user.
+# The labs' own sandbox (judge/harness/sandbox.sh, bubblewrap) runs inside.
 set -eu
 uid=$1 gid=$2
 shift 2

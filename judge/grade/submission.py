@@ -45,10 +45,6 @@ ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", "
 OTHER_ARCHIVES = (".rar", ".7z", ".gz", ".bz2", ".xz", ".zst", ".tar.zst")
 
 
-HARD_LINK = ("is a hard link (a file with %d names, which may be any file of the machine): not read; "
-             "hand in a copy")
-
-
 class Refused(Exception):
     """a member or file that is not read, and why"""
 
@@ -172,15 +168,24 @@ O_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 O_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 
 
-def regular_fd(fd, name):
-    """fd if it is a regular file with one name, else closed and Refused"""
-    st = os.fstat(fd)
+def refusal(st):
+    """why a file of a folder (its stat) is not read: None for a regular file with one name"""
+    if stat.S_ISLNK(st.st_mode):
+        return "is a symbolic link (not followed)"
     if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise Refused("is not a regular file")
+        return "is not a regular file"
     if st.st_nlink != 1:
+        return ("is a hard link (a file with %d names, which may be any file of the machine): not "
+                "read; hand in a copy" % st.st_nlink)
+    return None
+
+
+def regular_fd(fd):
+    """fd if it is a regular file with one name, else closed and Refused"""
+    why = refusal(os.fstat(fd))
+    if why:
         os.close(fd)
-        raise Refused(HARD_LINK % st.st_nlink)
+        raise Refused(why)
     return fd
 
 
@@ -235,14 +240,10 @@ class Folder:
                     self._walk(sub, p, out, budget, tally)
                 finally:
                     os.close(sub)
-            elif stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
-                out.append(Entry(p, "file", st.st_size, source=self, key=p))
-            elif stat.S_ISREG(st.st_mode):
-                out.append(Entry(p, "refused", why=HARD_LINK % st.st_nlink))
-            elif stat.S_ISLNK(st.st_mode):
-                out.append(Entry(p, "refused", why="is a symbolic link (not followed)"))
+            elif refusal(st):
+                out.append(Entry(p, "refused", why=refusal(st)))
             else:
-                out.append(Entry(p, "refused", why="is not a regular file"))
+                out.append(Entry(p, "file", st.st_size, source=self, key=p))
 
     def open(self, parts):
         """a descriptor of the regular file at parts, reached without following
@@ -259,7 +260,7 @@ class Folder:
                 if e.errno == errno.ELOOP:
                     raise Refused("is a symbolic link (not followed)")
                 raise
-            return regular_fd(f, parts[-1])
+            return regular_fd(f)
         finally:
             os.close(fd)
 
@@ -368,10 +369,9 @@ class Zip:
                 sink(e, error="cannot be read (%s)" % show(str(x), 200))
 
     def close(self):
-        if self.z:
-            self.z.close()
-        if self.f:
-            self.f.close()
+        for f in (self.z, self.f):
+            if f:
+                f.close()
 
 
 # ---- a tar archive, as a stream ----------------------------------------------------------------
@@ -603,28 +603,21 @@ class Submission:
         self.inner_files = []
 
     def open(self):
-        """read the list of entries; a note (tally) says what was not read.
-        False if the submission is none of the kinds read"""
+        """read the list of entries; a note (tally) says what was not read"""
         try:
             st = os.lstat(self.path)
         except OSError as e:
-            self.tally.note("cannot be read: %s" % e.strerror)
-            return False
-        name = os.path.basename(self.path.rstrip(b"/"))
-        suffix = split_suffix(name)[1]
+            return self.tally.note("cannot be read: %s" % e.strerror)
         if stat.S_ISDIR(st.st_mode):
             self.entries = Folder(self.path).entries(self.budget, self.tally)
-        elif stat.S_ISREG(st.st_mode) and suffix:
+        elif stat.S_ISREG(st.st_mode) and split_suffix(os.path.basename(self.path.rstrip(b"/")))[1]:
             self.entries = self.archive(self.path, st.st_size, "the archive")
         elif stat.S_ISLNK(st.st_mode):
-            self.tally.note("is a symbolic link: not followed")
-            return False
+            return self.tally.note("is a symbolic link: not followed")
         else:
-            self.tally.note("is neither a folder nor a .zip, .tar.gz, .tgz or .tar archive: "
-                            "nothing to grade")
-            return False
+            return self.tally.note("is neither a folder nor a .zip, .tar.gz, .tgz or .tar archive: "
+                                   "nothing to grade")
         self.inner()
-        return True
 
     def archive(self, path, size, what):
         if size > MAX_ARCHIVE:

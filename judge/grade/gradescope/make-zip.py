@@ -47,17 +47,12 @@ unknown = [l for l in labs if l not in have]
 if unknown:
     sys.exit("gradescope: GRADE_LABS=%s: no lab %s (the labs: %s)" % (" ".join(labs), " ".join(unknown),
                                                                      " ".join(have)))
+setup = [(n, 0o755, open(os.path.join(here, n), "rb").read())
+         for n in ("setup.sh", "run_autograder")]
 with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-    for name, mode, data in files:
+    for name, mode, data in files + setup + [("grade-labs.txt", 0o644, " ".join(labs) + "\n")]:
         zi = zipfile.ZipInfo(name, DATE)
         zi.external_attr = (mode | 0o100000) << 16
         z.writestr(zi, data)
-    for name in ("setup.sh", "run_autograder"):
-        zi = zipfile.ZipInfo(name, DATE)
-        zi.external_attr = 0o100755 << 16
-        z.writestr(zi, open(os.path.join(here, name), "rb").read())
-    zi = zipfile.ZipInfo("grade-labs.txt", DATE)
-    zi.external_attr = 0o100644 << 16
-    z.writestr(zi, " ".join(labs) + "\n")
 print("gradescope: %s grades %s (upload it as the autograder; Ubuntu or Debian base image)"
       % (out, "lab%s %s" % ("s" * (len(labs) != 1), " and ".join(labs)) if labs else "every lab"))

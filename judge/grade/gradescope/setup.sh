@@ -1,9 +1,8 @@
 #!/bin/sh
-# setup.sh - Gradescope's autograder setup (run once, as root, when the
-# image is built): the workbook's toolchain from Debian, then the library,
-# every lab's judge and Lab 00's checker, so that grading a submission
-# builds only the learner's files. The workbook itself is in
-# /autograder/source (the autograder zip: make gradescope-autograder).
+# setup.sh - Gradescope's autograder setup (run once, as root, when the image is
+# built): the toolchain from Debian, then the library, the judges and Lab 00's
+# checker, so that grading a submission builds only the learner's files; the
+# workbook is in /autograder/source (the autograder zip: make gradescope-autograder).
 set -eu
 cd /autograder/source
 apt-get update -q

@@ -50,27 +50,12 @@ echo "check-grade-platforms: building the unpacked autograder (as setup.sh does,
 make -C "$t/source" -s -j"$jobs" grade-config GRADE_OUT="$t/source/build/grade" > "$dir/build.log" 2>&1 ||
   { tail -n 20 "$dir/build.log"; no "the autograder's workbook does not build"; exit 1; }
 chmod -R go+rX "$t/source"
-mkdir -p "$t/submission/mine"
-"$py" - "$t/submission/mine/labs.zip" <<'PY' || exit 1
-import os, sys, zipfile
-here = "judge"
-def single(path, seen=set()):
-    out = []
-    for line in open(path, encoding="utf-8"):
-        s = line.strip()
-        if s.startswith('#include "'):
-            inc = os.path.join(os.path.dirname(path), s.split('"')[1])
-            if os.path.exists(inc):
-                if inc not in seen:
-                    seen.add(inc)
-                    out.append(single(inc, seen))
-                continue
-        out.append(line)
-    return "".join(out)
-with zipfile.ZipFile(sys.argv[1], "w") as z:
-    z.writestr("labs/lab02-sdpa/sdpa.c", single(os.path.join(here, "lab02/subjects/solution.c"), set()))
-    z.writestr("labs/lab03-mha/mha.c", single(os.path.join(here, "lab03/subjects/solution.c"), set()))
-PY
+# FILE made a single file (the subject's local headers written in), as a learner's would be
+single() { "$py" judge/grade/tests/make-class.py --single "judge/$1"; }
+mkdir -p "$t/up/labs/lab02-sdpa" "$t/up/labs/lab03-mha" "$t/submission/mine"
+single lab02/subjects/solution.c > "$t/up/labs/lab02-sdpa/sdpa.c" &&
+  single lab03/subjects/solution.c > "$t/up/labs/lab03-mha/mha.c" &&
+  (cd "$t/up" && "$py" -m zipfile -c "$t/submission/mine/labs.zip" labs) || exit 1
 AUTOGRADER=$t sh "$t/source/run_autograder" > "$dir/gradescope.log" 2>&1 ||
   { cat "$dir/gradescope.log"; no "run_autograder failed"; }
 cp "$t/results/results.json" "$dir/" 2> /dev/null
@@ -90,26 +75,10 @@ PY
 # 2. GitHub Classroom
 (cd "$t/source" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm template) ||
   { no "cannot make the learner's repository"; exit 1; }
-"$py" - "$t/source/labs" <<'PY' || exit 1
-import os, sys
-def single(path, out, seen):
-    for line in open(path, encoding="utf-8"):
-        s = line.strip()
-        if s.startswith('#include "'):
-            inc = os.path.join(os.path.dirname(path), s.split('"')[1])
-            if os.path.exists(inc):
-                if inc not in seen:
-                    seen.add(inc)
-                    single(inc, out, seen)
-                continue
-        out.append(line)
-    return out
-for subject, dest in (("lab01/subjects/solution.c", "lab01-qkv/qkv.c"), ("lab02/subjects/m-sdpa-no-max.c", "lab02-sdpa/sdpa.c")):
-    text = "".join(single(os.path.join("judge", subject), [], set()))
-    open(os.path.join(sys.argv[1], dest), "w").write(text)
+single lab01/subjects/solution.c > "$t/source/labs/lab01-qkv/qkv.c" &&
+  single lab02/subjects/m-sdpa-no-max.c > "$t/source/labs/lab02-sdpa/sdpa.c" || exit 1
 # a file that does not compile: the catalogue must come from the template (the first commit)
-open(os.path.join(sys.argv[1], "lab03-mha/mha.c"), "w").write("this is not C\n")
-PY
+echo 'this is not C' > "$t/source/labs/lab03-mha/mha.c"
 (cd "$t/source" && git -c user.name=t -c user.email=t@t commit -qam "my labs") || no "cannot commit the learner's work"
 : > "$t/gh-output"
 : > "$t/gh-summary"

@@ -11,24 +11,17 @@
 #     end) holding a copy of STAGE, where the grading runs: the learners'
 #     uids need not reach the repository itself (a clone in a folder of
 #     mktemp -d, which only root can enter);
-#  1. the class: judge/grade/tests/class/ plus what make-class.py makes (the
-#     files made from the labs' self-test subjects, archives, names that are
-#     not UTF-8, near-miss names, duplicates, a hard link, the hostile
-#     learners who test the sandbox);
+#  1. the class that make-class.py makes (it says who is in it);
 #  2. graded twice with one seed (every lab, 00 to 04), the two runs'
 #     reports byte-identical (they hold no time), written 0600 in a folder
 #     of mode 0700, with nothing of an earlier run left in it; the grade
 #     book byte for byte the golden one, judge/grade/tests/gradebook.csv:
 #     every learner's checks passed per function, per lab passed, failed,
 #     pending and its state, the totals, the similar files, the notes;
-#  3. the other reports agree with it and with each other, and are
-#     well-formed (validate.py: JUnit XML parsed with xml.etree, TAP 13,
-#     Gradescope's JSON, similarity.csv; per function the same checks,
-#     verdict, message and explanation in every format, per learner the
-#     same notes, similar files, seed and isolation, an explanation for
-#     every failing function), and hold no path of the run (the stage, the
-#     work folders, the repository); the explanations' words are the
-#     checkers' reports, held byte for byte by the judges' own self-tests;
+#  3. the other reports agree with it and with each other, are well-formed
+#     and hold no path of the run (validate.py says what it checks); the
+#     explanations' words are the checkers' reports, held byte for byte by
+#     the judges' own self-tests;
 #  4. the honest learners graded alone get the rows they get beside the
 #     hostile ones (but the similarity column, which depends on the class);
 #  5. the isolation without namespaces (--isolation uid, Lab 00) says so on
@@ -67,30 +60,30 @@ rm -rf "$dir/class" "$dir/class.secret" "$dir/honest" "$dir/uid" "$dir/limits" "
   "$dir/run-honest" "$dir/run-uid" "$dir/run-limits"
 "$py" $here/make-class.py "$lab00" "$dir/class" "$stage" || exit 1
 absolute=$(ls -il --full-time /tmp/grade-absolute.txt 2> /dev/null)
-grade() {  # grade OUT ARG... - grade.py on this run's stage (its peak memory: OUT/timing.txt)
-  out=$1
+grade() {  # grade OUT ARG... - grade.py on this run's stage (its peak memory: OUT/timing.txt;
+  out=$1   # its stderr: $stage/OUT.err, shown if it fails)
   shift
-  "$py" judge/grade/grade.py --config "$stage/labs.tsv" --out "$stage/$out" --jobs "$jobs" "$@"
+  "$py" judge/grade/grade.py --config "$stage/labs.tsv" --out "$stage/$out" --jobs "$jobs" "$@" \
+    2> "$stage/$out.err" || { cat "$stage/$out.err"; return 1; }
 }
 # an earlier run's outputs, which the run must remove
 mkdir -p "$stage/run1/gradescope/left-by-an-earlier-run" && touch "$stage/run1/similarity.csv" \
   "$stage/run1/gradescope/left-by-an-earlier-run/results.json"
 for run in run1 run2; do
-  grade $run --seed 4242 --quiet class "$dir/class" 2> "$stage/$run.err" ||
-    { cat "$stage/$run.err"; no "grading failed ($run)"; }
+  grade $run --seed 4242 --quiet class "$dir/class" || no "grading failed ($run)"
 done
 
 # 4. the honest learners alone
 mkdir -p "$dir/honest"
 for l in ana bob carla dan gus 'zoë garcía'; do cp -R "$dir/class/$l" "$dir/honest/"; done
-grade run-honest --seed 4242 --quiet --format csv class "$dir/honest" 2> /dev/null ||
+grade run-honest --seed 4242 --quiet --format csv class "$dir/honest" ||
   no "grading the honest learners alone failed"
 
 # 5. no namespaces
 mkdir -p "$dir/uid"
 cp -R "$dir/class/ana" "$dir/class/mallory-fork" "$dir/uid/"
-grade run-uid --isolation uid --labs 00 --format csv class "$dir/uid" > /dev/null 2> "$stage/run-uid.err" ||
-  { cat "$stage/run-uid.err"; no "grading without namespaces failed"; }
+grade run-uid --isolation uid --labs 00 --format csv class "$dir/uid" > /dev/null ||
+  no "grading without namespaces failed"
 grep -q 'no namespaces here' "$stage/run-uid.err" || no "grading without namespaces did not say so on the terminal"
 
 # 6. the limits
@@ -117,8 +110,8 @@ with zipfile.ZipFile(os.path.join(d, "bomb.zip"), "w", zipfile.ZIP_DEFLATED) as 
         for k in range(512):
             f.write(zero)
 EOF
-grade run-limits --seed 4242 --quiet --labs 01 --format csv class "$dir/limits" 2> "$stage/run-limits.err" ||
-  { cat "$stage/run-limits.err"; no "grading the limits failed"; }
+grade run-limits --seed 4242 --quiet --labs 01 --format csv class "$dir/limits" ||
+  no "grading the limits failed"
 
 # 7. the hostile learners changed nothing
 lo=${GRADE_UIDS%-*} hi=${GRADE_UIDS#*-}

@@ -1,11 +1,26 @@
 #!/usr/bin/python3
 """make-class.py [--size N] LAB00 OUT [REPO...] - the class that check-grade grades, in OUT: a
-copy of judge/grade/tests/class/ (the files no self-test subject holds), the
-learners' files made from the labs' self-test subjects (LAB00 is the folder of
-Lab 00's generated subjects, `make build/labs/lab00/selftest/subjects`), plus
-the learners who hand in an archive, made here so that nothing binary is
-committed (every archive is made the same way, byte for byte):
+copy of judge/grade/tests/class/ (the hostile Lab 00 learners and gus's link),
+and the rest made here, so that nothing binary is committed and every archive
+is made the same way, byte for byte. A C file is made from the labs' own
+self-test subjects (judge/labNN/subjects/, Lab 00's generated ones in LAB00,
+`make build/labs/lab00/selftest/subjects`) as a single file with the
+subject's local headers written into it, as a learner's file would be; Lab
+01's learners who solve it (ana, eve, and with one slip bob, dan, fay,
+mallory-hang) start from judge/lab01/subjects/base.h as solution.c uses it
+(the MUTANT_ blocks resolved, none defined). The learners' work:
 
+  ana          every lab solved; bob: A's columns summed to 1, S = K Q^T in
+               NumPy, W_K packed for W_Q, sdpa without the row maximum;
+  carla        the untouched answers.txt, only qkv_pack written (in the
+               shipped skeleton), mha_split_heads still pending; dan:
+               answers.txt in UTF-16, a NumPy syntax error, a missing
+               semicolon, the causal mask transposed; gus: the merge as a
+               reshape, qkv.c a symbolic link; mallory-hang: an endless loop
+               in attention_param_count and in mha_forward; mallory-forge: a
+               forged summary printed by every function of Lab 01's skeleton,
+               a call of exit, refused; zoë: answers.txt in Latin-1, sdpa with
+               the maximum of the whole matrix
   eve.zip      her work nested two folders deep, with __MACOSX/ and notes/
                beside it, a 2 MiB numpy_attention.py (over the size limit),
                and two unsafe entries: ../escape.txt and /tmp/grade-absolute.txt
@@ -30,68 +45,31 @@ committed (every archive is made the same way, byte for byte):
                its #include lines made a learner's: legal, and the similarity
                report shows it
 
-and the learners' work, made here from the labs' own self-test subjects
-(judge/labNN/subjects/, Lab 00's generated ones in LAB00); a C file is a
-single file with the subject's local headers written into it, as a learner's
-file would be:
-
-  ana          every lab solved; bob: A's columns summed to 1, S = K Q^T in
-               NumPy, W_K packed for W_Q, sdpa without the row maximum;
-  carla        the untouched answers.txt, only qkv_pack written, mha_split_heads
-               still pending; dan: answers.txt in UTF-16, a NumPy syntax error, a
-               missing semicolon, the causal mask transposed; gus: the merge as
-               a reshape; mallory-hang: an endless loop in attention_param_count
-               and in mha_forward; mallory-forge: a call of exit, refused; zoë:
-               answers.txt in Latin-1, sdpa with the maximum of the whole matrix
-
-Lab 01's learners who solve it (ana, eve, and with one slip bob, dan, fay,
-mallory-hang) start from judge/lab01/subjects/base.h as solution.c uses it:
-the MUTANT_ blocks resolved, none defined.
-
-and the hostile learners who test the sandbox:
+and the hostile learners who test the sandbox (mallory-fork, -hang and -write
+in Lab 00: class/*/labs/lab00-by-hand/numpy_attention.py say what they try):
 
   mallory-copy   Lab 02: #includes a classmate's file or the book's sdpa.c
                  (the repository's absolute paths are REPO..., given by
                  check.sh); if none can be read, an #error says so
   mallory-escape Lab 02: softmax_row asks for memory without bound (and writes
-                 it), then keeps it (a hang, whatever the machine); sdpa forks and creates /tmp/grade-PWNED-c with raw
-                 system calls
-  mallory-fork   Lab 00: numpy_attention.py writes /tmp, /var/tmp and /dev/shm,
-                 leaves a daemon, allocates without bound and floods its
-                 descriptors, then returns nothing
+                 it), then keeps it (a hang, whatever the machine); sdpa forks
+                 and creates /tmp/grade-PWNED-c with raw system calls
 """
+import gzip
 import io
 import os
 import re
 import shutil
+import struct
+import subprocess
 import sys
 import tarfile
 import zipfile
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-args = sys.argv[1:]
-size = None
-if args[:1] == ["--size"]:          # a class of N: the honest learners copied (ana-2, ...) to make it up
-    size, args = int(args[1]), args[2:]
-lab00, out = args[0], args[1]
-repos = args[2:] + [os.path.dirname(os.path.dirname(os.path.dirname(HERE)))]
-if os.path.lexists(out):
-    shutil.rmtree(out)
-shutil.copytree(os.path.join(HERE, "class"), out, symlinks=True)
 DATE = (2024, 1, 1, 0, 0, 0)
 SUBJECTS = os.path.join(HERE, "..", "..")
-FROM_SUBJECTS = [   # the learner's file in the class, the subject it is made from
-    ("ana/labs/lab02-sdpa/sdpa.c", "lab02/subjects/solution.c"),
-    ("ana/labs/lab03-mha/mha.c", "lab03/subjects/solution.c"),
-    ("ana/labs/lab04-masking/mask.c", "lab04/subjects/solution.c"),
-    ("bob/lab02-sdpa/sdpa.c", "lab02/subjects/m-sdpa-no-max.c"),
-    ("carla/labs/lab03-mha/mha.c", "lab03/subjects/p-split-pending.c"),
-    ("dan/labs/lab04-masking/mask.c", "lab04/subjects/m-causal-transposed.c"),
-    ("gus/labs/lab03-mha/mha.c", "lab03/subjects/m-merge-reshape.c"),
-    ("mallory-hang/labs/lab03-mha/mha.c", "lab03/subjects/r-hang.c"),
-    ("mallory-forge/labs/lab04-masking/mask.c", "lab04/subjects/r-exit.c"),
-    ("zoë garcía/labs/lab02-sdpa/sdpa.c", "lab02/subjects/es-global-max.c"),
-]
 
 
 def single_file(path, seen, lines=None):
@@ -110,15 +88,34 @@ def single_file(path, seen, lines=None):
     return "".join(text)
 
 
-for rel, subject in FROM_SUBJECTS:
-    dest = os.path.join(out, rel)
-    os.makedirs(os.path.dirname(dest), exist_ok=True)
-    with open(dest, "w", encoding="utf-8") as f:
-        f.write(single_file(os.path.join(SUBJECTS, subject), set()))
+args = sys.argv[1:]
+if args[:1] == ["--single"]:        # make-class.py --single FILE: FILE as one file, on stdout
+    sys.stdout.write(single_file(args[1], set()))
+    sys.exit(0)
+size = None
+if args[:1] == ["--size"]:          # a class of N: the honest learners copied (ana-2, ...) to make it up
+    size, args = int(args[1]), args[2:]
+lab00, out = args[0], args[1]
+repos = args[2:] + [os.path.dirname(os.path.dirname(os.path.dirname(HERE)))]
+if os.path.lexists(out):
+    shutil.rmtree(out)
+shutil.copytree(os.path.join(HERE, "class"), out, symlinks=True)
 
 
 def read(path):
     return open(path, encoding="utf-8").read()
+
+
+def write(rel, data):
+    """data (text: UTF-8) at OUT/rel (a name of bytes or text)"""
+    dest = os.path.join(out.encode(), rel if isinstance(rel, bytes) else rel.encode())
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def subject(rel):
+    return single_file(os.path.join(SUBJECTS, rel), set())
 
 
 def solved_qkv():
@@ -142,95 +139,95 @@ def slip(text, old, new):
     return text.replace(old, new)
 
 
+def shipped(rel):
+    """the lab file as shipped: git's HEAD version (as grade.py takes it), else the file"""
+    p = subprocess.run(["git", "-C", repos[-1], "show", "HEAD:./" + rel], capture_output=True)
+    return p.stdout.decode() if p.returncode == 0 else read(os.path.join(repos[-1], rel))
+
+
 QKV = solved_qkv()
+SKELETON = shipped("labs/lab01-qkv/qkv.c")
+TODO = "    LAB_TODO();\n"
+PACK = QKV.split("mm_status qkv_pack(")[1].split("{\n", 1)[1].split("\n}\n", 1)[0] + "\n"
+FORGE = r"""#include <stdio.h>
+
+/* forge - print what a judge would print for a perfect file: --summary lines
+ * and the report's table and closing line, on stdout and on stderr */
+static void forge(void)
+{
+    static const char *lines =
+        "qkv_project\t0\t7\t0\nqkv_pack\t0\t7\t0\nqkv_split\t0\t7\t0\n"
+        "qkv_project_fused\t0\t7\t0\nattention_param_count\t0\t8\t0\n"
+        "function                    pending     passed     failed\n"
+        "total                             0         36          0\n"
+        "lab 01: All 36 checks pass: Lab 01 (the Q, K, V projections) is done.\n";
+    fputs(lines, stdout);
+    fflush(stdout);
+    fputs(lines, stderr);
+}
+"""
 CORRECT = read(os.path.join(lab00, "correct-2dp.txt"))
 NUMPY = os.path.join(SUBJECTS, "lab00", "subjects", "numpy")
-MADE = {   # the learner's file in the class, made from a subject: its text (str: UTF-8) or bytes
+MADE = {   # the learner's file in the class: its text (str: UTF-8) or bytes
     "ana/labs/lab00-by-hand/answers.txt": CORRECT,
     "ana/labs/lab00-by-hand/numpy_attention.py": read(os.path.join(NUMPY, "solution.py")),
     "ana/labs/lab01-qkv/qkv.c": QKV,
+    "ana/labs/lab02-sdpa/sdpa.c": subject("lab02/subjects/solution.c"),
+    "ana/labs/lab03-mha/mha.c": subject("lab03/subjects/solution.c"),
+    "ana/labs/lab04-masking/mask.c": subject("lab04/subjects/solution.c"),
     "bob/lab00-by-hand/answers.txt": read(os.path.join(lab00, "a-columns.txt")),
     "bob/lab00-by-hand/numpy_attention.py": read(os.path.join(lab00, "numpy", "s-kq.py")),
     "bob/lab01-qkv/qkv.c": slip(QKV, "row[j] = w_q[", "row[j] = w_k["),
+    "bob/lab02-sdpa/sdpa.c": subject("lab02/subjects/m-sdpa-no-max.c"),
     "carla/labs/lab00-by-hand/answers.txt": read(os.path.join(lab00, "untouched.txt")),
+    "carla/labs/lab01-qkv/qkv.c": slip(SKELETON, "*w_v, int d_model, int d_k, int d_v)\n{\n" + TODO,
+                                       "*w_v, int d_model, int d_k, int d_v)\n{\n" + PACK),
+    "carla/labs/lab03-mha/mha.c": subject("lab03/subjects/p-split-pending.c"),
     "dan/labs/lab00-by-hand/answers.txt": b"\xff\xfe" + CORRECT.encode("utf-16-le"),
     "dan/labs/lab00-by-hand/numpy_attention.py": read(os.path.join(lab00, "numpy", "syntax-error.py")),
     "dan/labs/lab01-qkv/qkv.c": slip(QKV, "    int width = 2 * d_k + d_v;\n    for (int i",
                                      "    int width = 2 * d_k + d_v\n    for (int i"),
+    "dan/labs/lab04-masking/mask.c": subject("lab04/subjects/m-causal-transposed.c"),
+    "gus/labs/lab03-mha/mha.c": subject("lab03/subjects/m-merge-reshape.c"),
+    "mallory-forge/labs/lab01-qkv/qkv.c": slip(SKELETON, '#include "lab.h"\n', '#include "lab.h"\n'
+                                               + FORGE).replace(TODO, "    forge();\n" + TODO),
+    "mallory-forge/labs/lab04-masking/mask.c": subject("lab04/subjects/r-exit.c"),
     "mallory-hang/labs/lab01-qkv/qkv.c": slip(QKV, "int n_heads)\n{\n", "int n_heads)\n{\n    for (volatile "
                                               "int spin = 1; spin; ) { }    /* mallory-hang: never returns */\n"),
+    "mallory-hang/labs/lab03-mha/mha.c": subject("lab03/subjects/r-hang.c"),
     "zoë garcía/labs/lab00-by-hand/answers.txt":
         slip(CORRECT, "atención a mano\n", "atención a mano (Zoë García)\n").encode("latin-1"),
+    "zoë garcía/labs/lab02-sdpa/sdpa.c": subject("lab02/subjects/es-global-max.c"),
 }
 for rel, text in MADE.items():
-    os.makedirs(os.path.dirname(os.path.join(out, rel)), exist_ok=True)
-    with open(os.path.join(out, rel), "wb") as f:
-        f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
-
-
-EVE = [("__MACOSX/eve-submission/._qkv.c", b"Mac resource fork\n"),
-       ("eve-submission/workbook/labs/lab00-by-hand/answers.txt",
-        open(os.path.join(SUBJECTS, "lab00", "subjects", "correct-4dp.txt"), "rb").read()),
-       ("eve-submission/workbook/labs/lab01-qkv/qkv.c", QKV.encode()),
-       ("notes/todo.txt", b"my notes: finished lab 01 on Sunday\n")]
-with zipfile.ZipFile(os.path.join(out, "eve.zip"), "w", zipfile.ZIP_DEFLATED) as z:
-    for rel, data in EVE:
-        z.writestr(zipfile.ZipInfo(rel, DATE), data)
-    z.writestr(zipfile.ZipInfo("eve-submission/workbook/labs/lab00-by-hand/numpy_attention.py", DATE),
-               b"# " + b"x" * (2 << 20) + b"\n")
-    z.writestr(zipfile.ZipInfo("../escape.txt", DATE), b"outside\n")
-    z.writestr(zipfile.ZipInfo("/tmp/grade-absolute.txt", DATE), b"absolute\n")
-
-buf = io.BytesIO()
-with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as t:
-    def add(info, data=None):
-        info.mtime, info.uid, info.gid, info.uname, info.gname = 1704067200, 0, 0, "", ""
-        t.addfile(info, io.BytesIO(data) if data is not None else None)
-    head = "*w_v,\n                      int T, int d_model, int d_k, int d_v)\n{\n"     # qkv_project's
-    fay = slip(QKV, head, head + "    q[0] = 0;    /* fay: writes q before checking it: a crash when q "
-               "is NULL */\n").encode()
-    i = tarfile.TarInfo("lab01-qkv/qkv.c")
-    i.size, i.mode = len(fay), 0o644
-    add(i, fay)
-    i = tarfile.TarInfo("lab00-by-hand/answers.txt")
-    i.type, i.linkname = tarfile.SYMTYPE, "/etc/passwd"
-    add(i)
-    i = tarfile.TarInfo("lab00-by-hand/numpy_attention.py")
-    i.type, i.linkname = tarfile.LNKTYPE, "../../outside"
-    add(i)
-import gzip
-with open(os.path.join(out, "fay.tar.gz"), "wb") as f:
-    f.write(gzip.compress(buf.getvalue(), mtime=0))
-
-with open(os.path.join(out, "hal.rar"), "wb") as f:
-    f.write(b"Rar!\x1a\x07\x00 not really\n")
-
-
-# ---- the learners who test names, duplicates and limits -------------------------------------
-def write(rel, data, mode=None):
-    dest = os.path.join(out.encode(), rel if isinstance(rel, bytes) else rel.encode())
-    os.makedirs(os.path.dirname(dest), exist_ok=True)
-    with open(dest, "wb") as f:
-        f.write(data if isinstance(data, bytes) else data.encode())
-    if mode is not None:
-        os.chmod(dest, mode)
-
-
-def subject(rel):
-    return single_file(os.path.join(SUBJECTS, rel), set()).encode()
+    write(rel, text)
 
 
 def zipped(dest, members):
-    with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
+    with zipfile.ZipFile(os.path.join(out, dest), "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in members:
             z.writestr(zipfile.ZipInfo(name, DATE), data)
+
+
+def tar_gz(dest, form, members):
+    """OUT/dest, a .tar.gz of members (name, data, or (type, link name) for a link)"""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=form) as t:
+        for name, data in members:
+            i = tarfile.TarInfo(name)
+            i.mtime = 1704067200
+            if isinstance(data, tuple):
+                i.type, i.linkname = data
+                t.addfile(i)
+            else:
+                i.size = len(data)
+                t.addfile(i, io.BytesIO(data))
+    write(dest, gzip.compress(buf.getvalue(), mtime=0))
 
 
 def windows_zip(dest, members):
     """a zip as Windows makes it: names (bytes) in the OEM code page, no UTF-8
     flag; stored, written by hand (zipfile would set the flag)"""
-    import struct
-    import zlib
     body, central = b"", b""
     for name, data in members:
         crc = zlib.crc32(data)
@@ -240,42 +237,45 @@ def windows_zip(dest, members):
                                len(data), len(name), 0, 0, 0, 0, 0, len(body)) + name
         body += head + name + data
     end = struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, len(members), len(members), len(central), len(body), 0)
-    with open(dest, "wb") as f:
-        f.write(body + central + end)
+    write(dest, body + central + end)
 
 
-ANA = os.path.join(out, "ana", "labs")
-qkv = open(os.path.join(ANA, "lab01-qkv", "qkv.c"), "rb").read()
+qkv = QKV.encode()
+zipped("eve.zip", [("__MACOSX/eve-submission/._qkv.c", b"Mac resource fork\n"),
+                   ("eve-submission/workbook/labs/lab00-by-hand/answers.txt",
+                    open(os.path.join(SUBJECTS, "lab00", "subjects", "correct-4dp.txt"), "rb").read()),
+                   ("eve-submission/workbook/labs/lab01-qkv/qkv.c", qkv),
+                   ("notes/todo.txt", b"my notes: finished lab 01 on Sunday\n"),
+                   ("eve-submission/workbook/labs/lab00-by-hand/numpy_attention.py",
+                    b"# " + b"x" * (2 << 20) + b"\n"),
+                   ("../escape.txt", b"outside\n"), ("/tmp/grade-absolute.txt", b"absolute\n")])
+head = "*w_v,\n                      int T, int d_model, int d_k, int d_v)\n{\n"     # qkv_project's
+tar_gz("fay.tar.gz", tarfile.USTAR_FORMAT,
+       [("lab01-qkv/qkv.c", slip(QKV, head, head + "    q[0] = 0;    /* fay: writes q before checking it: "
+                                 "a crash when q is NULL */\n").encode()),
+        ("lab00-by-hand/answers.txt", (tarfile.SYMTYPE, "/etc/passwd")),
+        ("lab00-by-hand/numpy_attention.py", (tarfile.LNKTYPE, "../../outside"))])
+write("hal.rar", b"Rar!\x1a\x07\x00 not really\n")
+
+# ---- the learners who test names, duplicates and limits -------------------------------------
 write("abe/labs/lab01-qkv/qkv.c", qkv)
-zipped(os.path.join(out, "abe.zip"), [("labs/lab01-qkv/qkv.c", b"this is not C\n")])
+zipped("abe.zip", [("labs/lab01-qkv/qkv.c", b"this is not C\n")])
 write(b"ivan/Pr\xe1ctica 1/lab01-qkv/qkv.c", qkv)
 write(b"ivan/notes\x07\x1b[31m.txt", b"a stray file\n")
 write(b"ivan/tmp\x01dir/x.txt", b"a stray folder\n")
 write(b"l\xe9a/labs/lab01-qkv/qkv.c", qkv)
 # a Windows zip: CP437 names (0xA0 is a-acute), no UTF-8 flag
-windows_zip(os.path.join(out, "jo.zip"), [(b"Pr\xa0ctica 1/labs/lab02-sdpa/sdpa.c",
-                                           subject("lab02/subjects/solution.c"))])
+windows_zip("jo.zip", [(b"Pr\xa0ctica 1/labs/lab02-sdpa/sdpa.c",
+                        subject("lab02/subjects/solution.c").encode())])
 write("kim/labs/lab01-qkv/qkv (1).c", qkv)
 write("kim/lab02-sdpa/SDPA.C", subject("lab02/subjects/solution.c"))
 write("kim/lab03-mha/mha.c.txt", subject("lab03/subjects/solution.c"))
-inner = io.BytesIO()
-zipped(inner, [("lab04-masking/mask.c", subject("lab04/subjects/solution.c"))])
-write("kim/lab04.zip", inner.getvalue())
-
-buf = io.BytesIO()
-with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
-    def add(name, data):
-        i = tarfile.TarInfo(name)
-        i.size, i.mode, i.mtime = len(data), 0o644, 1704067200
-        t.addfile(i, io.BytesIO(data))
-    add("labs/lab01-qkv/qkv.c", qkv)
-    for k in range(600):
-        add("/tmp/grade-absolute-%d.txt" % k, b"absolute\n")
-    for k in range(20):
-        add("deep/" + ("n%02d" % k) * 400 + ".txt", b"long\n")
-    add("odd\x01\x1b[2Jname\x7f/readme.txt", b"control characters\n")
-with open(os.path.join(out, "lex.tar.gz"), "wb") as f:
-    f.write(gzip.compress(buf.getvalue(), mtime=0))
+zipped("kim/lab04.zip", [("lab04-masking/mask.c", subject("lab04/subjects/solution.c"))])
+tar_gz("lex.tar.gz", tarfile.GNU_FORMAT,
+       [("labs/lab01-qkv/qkv.c", qkv)]
+       + [("/tmp/grade-absolute-%d.txt" % k, b"absolute\n") for k in range(600)]
+       + [("deep/" + ("n%02d" % k) * 400 + ".txt", b"long\n") for k in range(20)]
+       + [("odd\x01\x1b[2Jname\x7f/readme.txt", b"control characters\n")])
 
 # a hard link to a file outside the class, which only root can read
 secret = out.rstrip("/") + ".secret"
@@ -287,7 +287,7 @@ os.link(secret, os.path.join(out, "hana", "labs", "lab00-by-hand", "answers.txt"
 write("hana/labs/lab01-qkv/qkv.c", qkv)
 
 # the book's sdpa.c, as a learner would copy it
-book = open(os.path.join(HERE, "..", "..", "..", "tangled", "minimodel", "attention", "sdpa.c")).read()
+book = read(os.path.join(repos[-1], "tangled", "minimodel", "attention", "sdpa.c"))
 book = book.replace('#include "sdpa.h"', '#include "minimodel/attention/sdpa.h"')
 book = book.replace('#include "../core/matrix.h"', '#include "minimodel/core/matrix.h"')
 write("nell/labs/lab02-sdpa/sdpa.c", book)

@@ -1,19 +1,12 @@
 #!/bin/sh
-# measure.sh [SIZE] [JOBS] - make grade on a class of SIZE entries (default 31:
-# judge/grade/tests/make-class.py's class, hostile learners included, made up with
-# copies of the honest ones; abe/ and abe.zip are one learner, so 30
-# learners), as root, measured:
-#   - the wall time and the largest process that /usr/bin/time -v sees (the
-#     grader's own processes: make, grade.py, compilers, judges, checkers;
-#     it does not see through the sandbox's namespaces);
-#   - the peak memory (VmHWM) of every process of this run's tree, sampled
-#     from /proc every 0.1 s: the largest of the grader's, and the largest
-#     of the learners' (the run's uids);
-#   - what is left after: processes of the run's uids, files of them or named
-#     grade-PWNED* in /tmp, /var/tmp and /dev/shm, the scratch folders.
-# The class, the reports and the numbers go to a folder of mktemp -d under
-# /var/tmp (printed), which only root can read.
-# Run it from the top of the repository: sh judge/grade/tests/measure.sh
+# measure.sh [SIZE] [JOBS] - make grade, as root, on make-class.py's class made
+# up to SIZE entries (default 31: 30 learners) with copies of the honest ones,
+# measured (judge/grade/README.md, How long): the wall time, /usr/bin/time -v's
+# largest process (the grader's own: it does not see into the sandbox's
+# namespaces), the peak memory (VmHWM, sampled from /proc every 0.1 s) of this
+# run's grader and learners' processes, and what is left after. The class, the
+# reports and the numbers go to a folder of mktemp -d under /var/tmp (printed),
+# which only root can read. Run it from the top of the repository.
 set -u
 size=${1:-31} jobs=${2:-2}
 [ "$(id -u)" = 0 ] || { echo "measure: run it as root"; exit 1; }

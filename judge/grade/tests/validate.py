@@ -29,11 +29,8 @@ import xml.etree.ElementTree as ET
 
 d, forbidden = sys.argv[1], sys.argv[2:]
 errors = []
+err = errors.append
 COUNTS = ("tests", "failures", "errors", "skipped")
-
-
-def err(msg):
-    errors.append(msg)
 
 
 def read(name):
