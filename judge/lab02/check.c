@@ -191,10 +191,7 @@ static void check_softmax(int which)
     const double *want[1] = { c.want };
     lab_check_values(st, 1, &s, want, diagnose_softmax, &c);
     if (st == MM_EINVAL && has_minus_inf(c.s, c.n))
-        lab_hint(EN_ES("-inf is not a bad score: it hides a key, whose weight is exactly 0 "
-                       "(exp(-inf) = 0); only NaN and +inf are refused",
-                       "-inf no es una puntuación errónea: oculta una key, cuyo peso es "
-                       "exactamente 0 (exp(-inf) = 0); solo se rechazan NaN y +inf"));
+        contract_hint(CH_MINUS_INF_SCORE);
 }
 
 /* unchanged - after a call that failed as it should, s must hold what it
@@ -208,12 +205,7 @@ static bool unchanged(const lab_mat *s, const double *given, const char *when)
                        "softmax_row falló %s, como debe, pero cambió s: el elemento %zu era "
                        "%g y ahora es %g; una llamada fallida deja s como estaba"),
                  when, j, given[j], s->p[j]);
-        lab_hint(EN_ES("check every score before you write any: find a NaN or +inf "
-                       "anywhere in the row first, and return MM_EINVAL before the first "
-                       "write",
-                       "comprueba todas las puntuaciones antes de escribir ninguna: busca "
-                       "primero un NaN o un +inf en toda la fila, y devuelve MM_EINVAL "
-                       "antes de la primera escritura"));
+        contract_hint(CH_SOFTMAX_CHECK_FIRST);
         return false;
     }
     return true;
@@ -262,12 +254,7 @@ static void check_softmax_bad(int which)
     lab_mat *s = softmax_in_place(row, n);
     mm_status st = lab_call("softmax_row", LAB_BUFS(s), LAB_INTS(n));
     if (!lab_expect_status(st, MM_EINVAL, when)) {
-        lab_hint(EN_ES("a score that is NaN or +inf has no weight (with it every weight of "
-                       "the row would be NaN): look for one (isnan(s[j]), s[j] == INFINITY) "
-                       "before computing anything, and return mm_fail(MM_EINVAL, ...)",
-                       "una puntuación NaN o +inf no tiene peso (con ella todos los pesos "
-                       "de la fila serían NaN): búscala (isnan(s[j]), s[j] == INFINITY) "
-                       "antes de calcular nada, y devuelve mm_fail(MM_EINVAL, ...)"));
+        contract_hint(CH_SOFTMAX_BAD_SCORE);
         return;
     }
     unchanged(s, row, when);
@@ -492,10 +479,7 @@ static void check_sdpa(int which)
     if (st != MM_OK) diagnose_sdpa_refusal(&c, out[1]);
     if (st == MM_EINVAL && c.bias && has_minus_inf(c.bias, T_q * T_k) &&
         strstr(lab_learner_error(), "bias"))
-        lab_hint(EN_ES("a bias of -inf is not an error: it hides a key, whose weight is 0; "
-                       "a row whose every key is hidden has weights 0 and an output of 0",
-                       "un sesgo de -inf no es un error: oculta una key, cuyo peso es 0; "
-                       "una fila con todas sus keys ocultas tiene pesos 0 y salida 0"));
+        contract_hint(CH_MINUS_INF_BIAS);
 }
 
 /* ---- sdpa: bad arguments ---------------------------------------------------------- */
@@ -536,12 +520,7 @@ static bool untouched(lab_mat *const b[N_BUFS], const char *when)
                                "%s (el elemento (%zu, %zu) es %g): una llamada rechazada con "
                                "MM_EINVAL no escribe nada"),
                          when, m->name, e / m->cols, e % m->cols, m->p[e]);
-                lab_hint(EN_ES("check every argument - the pointers, the sizes, the "
-                               "overlaps, the values of q, k, v and bias - before the first "
-                               "write",
-                               "comprueba todos los argumentos - los punteros, los tamaños, "
-                               "los solapamientos, los valores de q, k, v y bias - antes de "
-                               "la primera escritura"));
+                contract_hint(CH_SDPA_CHECK_FIRST);
                 return false;
             }
     }
@@ -596,14 +575,7 @@ static void check_sdpa_sizes(int unused)
     const char *when = EN_ES("for T_q = d_k = 2^30: q would hold 2^60 doubles",
                              "con T_q = d_k = 2^30: q tendría 2^60 doubles");
     if (!refused(b, (const long[4]){ 1L << 30, 2, 1L << 30, 2 }, MM_EINVAL, when))
-        lab_hint(EN_ES("each buffer's size is a product of two sizes, and it must fit: "
-                       "MM_NEED_SIZE_PRODUCT(T_q, d_k) returns MM_EINVAL unless T_q d_k <= "
-                       "MM_MAX_ELEMENTS (check every pair that sizes a buffer, after the "
-                       "sizes themselves)",
-                       "el tamaño de cada búfer es un producto de dos tamaños, y tiene que "
-                       "caber: MM_NEED_SIZE_PRODUCT(T_q, d_k) devuelve MM_EINVAL salvo que "
-                       "T_q d_k <= MM_MAX_ELEMENTS (comprueba cada par que dimensiona un "
-                       "búfer, después de los propios tamaños)"));
+        contract_hint(CH_SIZE_PRODUCT);
 }
 
 /* check_sdpa_aliases - which 0: out, then weights, the same buffer as
@@ -641,19 +613,9 @@ static void check_sdpa_aliases(int which)
         overlap |= !right && off;
     }
     if (!ok)
-        lab_hint(EN_ES("an output that shares memory with another buffer is overwritten while "
-                       "that one is still being read: refuse it with MM_EINVAL, naming both "
-                       "(weights only when it is not NULL)",
-                       "una salida que comparte memoria con otro búfer lo sobrescribe mientras "
-                       "aún se lee: recházala con MM_EINVAL, nombrando ambos (weights solo si "
-                       "no es NULL)"));
+        contract_hint(CH_SAME_BUFFER);
     if (overlap)
-        lab_hint(EN_ES("two buffers can overlap without starting at the same address: "
-                       "compare the ranges of bytes, not the pointers - MM_NEED_DISJOINT "
-                       "(core/error.h) does it for an array of MM_BUFFER(p, n)",
-                       "dos búferes pueden solaparse sin empezar en la misma dirección: "
-                       "compara los rangos de bytes, no los punteros - MM_NEED_DISJOINT "
-                       "(core/error.h) lo hace para un array de MM_BUFFER(p, n)"));
+        contract_hint(CH_OVERLAP);
 }
 
 /* the calls of check_sdpa_values: one element of q, k, v or bias changed
@@ -698,28 +660,10 @@ static void check_sdpa_values(int which)
             "q[0] = 1e308, bias[1] = 1.5e308: la puntuación 7.1e307 más el sesgo desborda" },
           B_Q, 0, 1e308, B_BIAS, 1, 1.5e308 },
     };
-    static const char *const hint[2][2] = {
-        { "q, k and v must be finite, and a bias finite or -inf (which hides a key): "
-          "MM_NEED_FINITE(q, T_q, d_k) refuses a NaN or an infinity with MM_EINVAL; for bias, "
-          "look for a NaN or +inf yourself. Check before computing anything, so that a refused "
-          "call writes nothing",
-          "q, k y v tienen que ser finitas, y un sesgo finito o -inf (que oculta una key): "
-          "MM_NEED_FINITE(q, T_q, d_k) rechaza un NaN o un infinito con MM_EINVAL; en bias, "
-          "busca tú un NaN o un +inf. Compruébalo antes de calcular nada, para que una llamada "
-          "rechazada no escriba nada" },
-        { "finite inputs can still give a score that is not finite: q . k can overflow "
-          "(mm_matmul then returns MM_ERANGE), and so can a score plus its bias; look at each "
-          "score once the bias is added (== INFINITY) and return mm_fail(MM_ERANGE, ...) "
-          "naming the query and the key",
-          "unas entradas finitas pueden dar aun así una puntuación no finita: q . k puede "
-          "desbordar (mm_matmul devuelve entonces MM_ERANGE), y también una puntuación más su "
-          "sesgo; mira cada puntuación tras sumar el sesgo (== INFINITY) y devuelve "
-          "mm_fail(MM_ERANGE, ...) nombrando la query y la key" },
-    };
     bool ok = true;
     for (int i = which ? 5 : 0; i < (which ? 7 : 5); i++)
         ok &= bad_value_call(&calls[i], which ? MM_ERANGE : MM_EINVAL);
-    if (!ok) lab_hint("%s", hint[which][lab_es()]);
+    if (!ok) contract_hint(which ? CH_OVERFLOW : CH_NOT_FINITE);
 }
 
 /* ---- the tables, from the descriptor -------------------------------------------------- */

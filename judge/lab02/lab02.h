@@ -40,6 +40,24 @@ lab_diagnose diagnose_sdpa;
  * that mm_matmul refused, and the mistake that made it */
 void diagnose_sdpa_refusal(const sdpa_case *c, const lab_mat *weights);
 
+/* the hints of the contract's checks (the bad arguments), said once each
+ * in mistakes.c with the catalogue of mistakes */
+typedef enum {
+    CH_MINUS_INF_SCORE,       /* softmax_row refused a score of -inf */
+    CH_SOFTMAX_CHECK_FIRST,   /* softmax_row wrote before refusing */
+    CH_SOFTMAX_BAD_SCORE,     /* softmax_row took a NaN or +inf */
+    CH_MINUS_INF_BIAS,        /* sdpa refused a bias of -inf */
+    CH_SDPA_CHECK_FIRST,      /* sdpa wrote before refusing */
+    CH_SIZE_PRODUCT,          /* sizes whose product no buffer holds, taken */
+    CH_SAME_BUFFER,           /* an output that is another buffer, taken */
+    CH_OVERLAP,               /* an output overlapping another buffer, taken */
+    CH_NOT_FINITE,            /* an input not finite, taken */
+    CH_OVERFLOW,              /* a score that overflows, not MM_ERANGE */
+    N_CONTRACT_HINTS
+} contract_hint_id;
+/* contract_hint - print hint h (lab_hint) in the report's language */
+void contract_hint(contract_hint_id h);
+
 /* row_text - "(1000, 999, -inf)": a row of numbers (at most nine shown) as
  * messages show it; the text lives until the check ends */
 const char *row_text(const double *s, int n);

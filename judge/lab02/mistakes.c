@@ -1,4 +1,5 @@
-/* mistakes.c - the common mistakes of lab 02, each computed on the failing
+/* mistakes.c - every hint of lab 02: the contract's (at the end), and the
+ * common mistakes of its values, each computed on the failing
  * case's input: when one reproduces the learner's output (and differs from
  * the right answer there), its hint is printed. Two probes call the
  * learner's own softmax_row again: on the row shifted by its maximum (the
@@ -566,4 +567,88 @@ void diagnose_sdpa(const double *const got[], const double *const want[], double
     const char *facts[N_FACTS] = { "" };
     if (c->weights && lab_all_same(got[0], want[0], (size_t)c->T_q * c->d_v, scale))
         say(&more_hints[H_WEIGHTS_ONLY], facts);
+}
+
+/* ---- the contract's hints ---------------------------------------------------------- */
+
+/* what a bad argument handled wrongly most likely means (lab02.h names them) */
+static const char *const contract_hints[N_CONTRACT_HINTS][2] = {
+    [CH_MINUS_INF_SCORE] = {
+      "-inf is not a bad score: it hides a key, whose weight is exactly 0 "
+      "(exp(-inf) = 0); only NaN and +inf are refused",
+      "-inf no es una puntuación errónea: oculta una key, cuyo peso es "
+      "exactamente 0 (exp(-inf) = 0); solo se rechazan NaN y +inf" },
+    [CH_SOFTMAX_CHECK_FIRST] = {
+      "check every score before you write any: find a NaN or +inf "
+      "anywhere in the row first, and return MM_EINVAL before the first "
+      "write",
+      "comprueba todas las puntuaciones antes de escribir ninguna: busca "
+      "primero un NaN o un +inf en toda la fila, y devuelve MM_EINVAL "
+      "antes de la primera escritura" },
+    [CH_SOFTMAX_BAD_SCORE] = {
+      "a score that is NaN or +inf has no weight (with it every weight of "
+      "the row would be NaN): look for one (isnan(s[j]), s[j] == INFINITY) "
+      "before computing anything, and return mm_fail(MM_EINVAL, ...)",
+      "una puntuación NaN o +inf no tiene peso (con ella todos los pesos "
+      "de la fila serían NaN): búscala (isnan(s[j]), s[j] == INFINITY) "
+      "antes de calcular nada, y devuelve mm_fail(MM_EINVAL, ...)" },
+    [CH_MINUS_INF_BIAS] = {
+      "a bias of -inf is not an error: it hides a key, whose weight is 0; "
+      "a row whose every key is hidden has weights 0 and an output of 0",
+      "un sesgo de -inf no es un error: oculta una key, cuyo peso es 0; "
+      "una fila con todas sus keys ocultas tiene pesos 0 y salida 0" },
+    [CH_SDPA_CHECK_FIRST] = {
+      "check every argument - the pointers, the sizes, the "
+      "overlaps, the values of q, k, v and bias - before the first "
+      "write",
+      "comprueba todos los argumentos - los punteros, los tamaños, "
+      "los solapamientos, los valores de q, k, v y bias - antes de "
+      "la primera escritura" },
+    [CH_SIZE_PRODUCT] = {
+      "each buffer's size is a product of two sizes, and it must fit: "
+      "MM_NEED_SIZE_PRODUCT(T_q, d_k) returns MM_EINVAL unless T_q d_k <= "
+      "MM_MAX_ELEMENTS (check every pair that sizes a buffer, after the "
+      "sizes themselves)",
+      "el tamaño de cada búfer es un producto de dos tamaños, y tiene que "
+      "caber: MM_NEED_SIZE_PRODUCT(T_q, d_k) devuelve MM_EINVAL salvo que "
+      "T_q d_k <= MM_MAX_ELEMENTS (comprueba cada par que dimensiona un "
+      "búfer, después de los propios tamaños)" },
+    [CH_SAME_BUFFER] = {
+      "an output that shares memory with another buffer is overwritten while "
+      "that one is still being read: refuse it with MM_EINVAL, naming both "
+      "(weights only when it is not NULL)",
+      "una salida que comparte memoria con otro búfer lo sobrescribe mientras "
+      "aún se lee: recházala con MM_EINVAL, nombrando ambos (weights solo si "
+      "no es NULL)" },
+    [CH_OVERLAP] = {
+      "two buffers can overlap without starting at the same address: "
+      "compare the ranges of bytes, not the pointers - MM_NEED_DISJOINT "
+      "(core/error.h) does it for an array of MM_BUFFER(p, n)",
+      "dos búferes pueden solaparse sin empezar en la misma dirección: "
+      "compara los rangos de bytes, no los punteros - MM_NEED_DISJOINT "
+      "(core/error.h) lo hace para un array de MM_BUFFER(p, n)" },
+    [CH_NOT_FINITE] = {
+      "q, k and v must be finite, and a bias finite or -inf (which hides a key): "
+      "MM_NEED_FINITE(q, T_q, d_k) refuses a NaN or an infinity with MM_EINVAL; for bias, "
+      "look for a NaN or +inf yourself. Check before computing anything, so that a refused "
+      "call writes nothing",
+      "q, k y v tienen que ser finitas, y un sesgo finito o -inf (que oculta una key): "
+      "MM_NEED_FINITE(q, T_q, d_k) rechaza un NaN o un infinito con MM_EINVAL; en bias, "
+      "busca tú un NaN o un +inf. Compruébalo antes de calcular nada, para que una llamada "
+      "rechazada no escriba nada" },
+    [CH_OVERFLOW] = {
+      "finite inputs can still give a score that is not finite: q . k can overflow "
+      "(mm_matmul then returns MM_ERANGE), and so can a score plus its bias; look at each "
+      "score once the bias is added (== INFINITY) and return mm_fail(MM_ERANGE, ...) "
+      "naming the query and the key",
+      "unas entradas finitas pueden dar aun así una puntuación no finita: q . k puede "
+      "desbordar (mm_matmul devuelve entonces MM_ERANGE), y también una puntuación más su "
+      "sesgo; mira cada puntuación tras sumar el sesgo (== INFINITY) y devuelve "
+      "mm_fail(MM_ERANGE, ...) nombrando la query y la key" },
+};
+
+/* contract_hint - lab02.h */
+void contract_hint(contract_hint_id h)
+{
+    lab_hint("%s", contract_hints[h][lab_es()]);
 }
