@@ -62,12 +62,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 LAB = os.path.join(ROOT, "labs", "lab00-by-hand")
 JUDGE = os.path.join(ROOT, "judge", "lab00")
 NUMPY_DIR = os.path.join(HERE, "numpy")     # solution.py, skeleton.py: written by hand
+# the steps and the mistakes computed in plain Python, not taken from the C checker:
+# numpy_check.py's (imported without writing bytecode into the source tree)
+sys.dont_write_bytecode = True
+sys.path.insert(0, JUDGE)
+import numpy_check                          # noqa: E402
+from numpy_check import KEYS, mm, tr, col   # noqa: E402,F401
 
 # the inputs and sizes, read from the checker by load_inputs
 X = W_Q = W_K = W_V = None
 T = D_MODEL = D_K = D_V = None
 ATOL = RTOL = None
 TEMPLATE = None
+INP = None          # all of them as numpy_check.step takes them
 
 
 def run(checker, *args):
@@ -77,7 +84,7 @@ def run(checker, *args):
 
 def load_inputs(checker, template):
     """The example's inputs, sizes and tolerance, as the checker prints them."""
-    global X, W_Q, W_K, W_V, T, D_MODEL, D_K, D_V, ATOL, RTOL, TEMPLATE
+    global X, W_Q, W_K, W_V, T, D_MODEL, D_K, D_V, ATOL, RTOL, TEMPLATE, INP
     v = {}
     for line in run(checker, "--print-inputs").splitlines():
         name, *vals = line.split()
@@ -88,95 +95,24 @@ def load_inputs(checker, template):
                                 for i in range(0, len(flat), cols)]
     X, W_Q, W_K, W_V = (shape(v["X"], D_MODEL), shape(v["W_Q"], D_K),
                         shape(v["W_K"], D_K), shape(v["W_V"], D_V))
+    INP = {"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V, "d_model": D_MODEL, "d_k": D_K, "d_v": D_V}
     TEMPLATE = template
     return v
-KEYS = ["Q", "K", "V", "S", "scaled", "max", "E", "sum", "A", "O"]
 
 
-def mm(a, b):
-    return [[sum(a[i][p] * b[p][j] for p in range(len(b))) for j in range(len(b[0]))]
-            for i in range(len(a))]
-
-
-def tr(a):
-    return [list(r) for r in zip(*a)]
-
-
-def col(v):
-    return [[x] for x in v]
-
-
-# ---- each step from the tables it depends on (t: key -> matrix) ----------------
 def step(key, t):
-    if key == "Q": return mm(X, W_Q)
-    if key == "K": return mm(X, W_K)
-    if key == "V": return mm(X, W_V)
-    if key == "S": return mm(t["Q"], tr(t["K"]))
-    if key == "scaled": return [[v / math.sqrt(D_K) for v in r] for r in t["S"]]
-    if key == "max": return col([max(r) for r in t["scaled"]])
-    if key == "E":
-        return [[math.exp(v - t["max"][i][0]) for v in r] for i, r in enumerate(t["scaled"])]
-    if key == "sum": return col([sum(r) for r in t["E"]])
-    if key == "A":
-        return [[v / t["sum"][i][0] for v in r] for i, r in enumerate(t["E"])]
-    if key == "O": return mm(t["A"], t["V"])
-    raise KeyError(key)
+    """table key from the tables it depends on (t: key -> matrix); a division
+    by zero gives inf or nan"""
+    return numpy_check.step(key, t, INP)
 
 
-def exact_tables():
-    t = {}
+def exact_tables(x=None):
+    """every table, exactly, of the example (or of x instead of its X)"""
+    t, inp = {}, dict(INP, X=x or X)
     for k in KEYS:
-        t[k] = step(k, t)
+        t[k] = numpy_check.step(k, t, inp)
     return t
 
-
-# ---- the mistakes, written again here (not taken from the checker) -------------
-def softmax_rows(s):
-    out = []
-    for r in s:
-        m = max(r)
-        e = [math.exp(v - m) for v in r]
-        out.append([v / sum(e) for v in e])
-    return out
-
-
-MISTAKES = {
-    "q-uses-wk": ("Q", lambda t: mm(X, W_K)),
-    "q-xt": ("Q", lambda t: mm(tr(X), W_Q)),
-    "k-uses-wq": ("K", lambda t: mm(X, W_Q)),
-    "k-xt": ("K", lambda t: mm(tr(X), W_K)),
-    "v-xt": ("V", lambda t: mm(tr(X), W_V)),
-    "s-kq": ("S", lambda t: mm(t["K"], tr(t["Q"]))),
-    "s-qq": ("S", lambda t: mm(t["Q"], tr(t["Q"]))),
-    "s-kk": ("S", lambda t: mm(t["K"], tr(t["K"]))),
-    "z-times-sqrt": ("scaled", lambda t: [[v * math.sqrt(D_K) for v in r] for r in t["S"]]),
-    "z-no-scale": ("scaled", lambda t: [list(r) for r in t["S"]]),
-    "z-by-dk": ("scaled", lambda t: [[v / D_K for v in r] for r in t["S"]]),
-    "z-by-dmodel": ("scaled", lambda t: [[v / math.sqrt(D_MODEL) for v in r] for r in t["S"]]),
-    "z-by-dv": ("scaled", lambda t: [[v / math.sqrt(D_V) for v in r] for r in t["S"]]),
-    "m-columns": ("max", lambda t: col([max(c) for c in tr(t["scaled"])])),
-    "m-unscaled": ("max", lambda t: col([max(r) for r in t["S"]])),
-    "m-global": ("max", lambda t: col([max(map(max, t["scaled"]))] * T)),
-    "m-min": ("max", lambda t: col([min(r) for r in t["scaled"]])),
-    "e-no-max": ("E", lambda t: [[math.exp(v) for v in r] for r in t["scaled"]]),
-    "e-col-max": ("E", lambda t: [[math.exp(v - max(c)) for v, c in zip(r, tr(t["scaled"]))]
-                                  for r in t["scaled"]]),
-    "e-sign": ("E", lambda t: [[math.exp(t["max"][i][0] - v) for v in r]
-                               for i, r in enumerate(t["scaled"])]),
-    "e-unscaled": ("E", lambda t: [[math.exp(v - max(r)) for v in r] for r in t["S"]]),
-    "e-no-exp": ("E", lambda t: [[v - t["max"][i][0] for v in r] for i, r in enumerate(t["scaled"])]),
-    "r-columns": ("sum", lambda t: col([sum(c) for c in tr(t["E"])])),
-    "r-scaled": ("sum", lambda t: col([sum(r) for r in t["scaled"]])),
-    "r-no-max": ("sum", lambda t: col([sum(math.exp(v) for v in r) for r in t["scaled"]])),
-    "a-columns": ("A", lambda t: [[v / sum(c) for v, c in zip(r, tr(t["E"]))] for r in t["E"]]),
-    "a-transposed": ("A", lambda t: tr(step("A", t))),
-    "a-not-divided": ("A", lambda t: [list(r) for r in t["E"]]),
-    "a-unscaled": ("A", lambda t: softmax_rows(t["S"])),
-    "a-total": ("A", lambda t: [[v / sum(map(sum, t["E"])) for v in r] for r in t["E"]]),
-    "o-at": ("O", lambda t: mm(tr(t["A"]), t["V"])),
-    "o-e": ("O", lambda t: mm(t["E"], t["V"])),
-    "o-scores": ("O", lambda t: mm(t["scaled"], t["V"])),
-}
 
 # the English hint text each mistake must print (a fixed part of it)
 HINTS = {
@@ -214,6 +150,10 @@ HINTS = {
     "o-e": "your output is E V",
     "o-scores": "your output mixes V with the scaled scores",
 }
+
+# each mistake: its step and the table it gives from the tables t
+MISTAKES = {name: (m[1], lambda t, fn=m[2]: fn(t, INP))
+            for name in HINTS for m in numpy_check.MISTAKES if m[0] == name}
 
 # the two-decimal answers of correct-2dp.txt, as a learner writes them
 HAND = {
@@ -284,10 +224,9 @@ def learner_file(mistake_key=None, table=None, carry=True, stop_after=None):
         elif not wrong_seen:
             t[k] = HAND[k]
         elif carry:
-            try:
-                t[k] = r2(step(k, t))
-            except ZeroDivisionError:      # nothing a learner could write: stop here
-                break
+            t[k] = r2(step(k, t))
+            if not all(math.isfinite(v) for r in t[k] for v in r):
+                break                      # a division by zero: nothing a learner could write
         else:
             break
         blocks[k] = rows_of(k, t[k])
@@ -855,17 +794,6 @@ def read_blocks(text):
     return blocks
 
 
-def probe_tables(large):
-    """every table of the NumPy part's probe, X times large"""
-    global X
-    x0 = X
-    X = [[v * large for v in r] for r in x0]
-    try:
-        return exact_tables()
-    finally:
-        X = x0
-
-
 def agree(got, want, close):
     """the lists got and want have the same length, and close(a, b) holds cell by cell"""
     return len(got) == len(want) and all(close(a, b) for a, b in zip(got, want))
@@ -954,7 +882,7 @@ def verify(checker, subjects_dir):
     for k in KEYS:
         got, want = flat(ref["exact"][k]), flat(exact[k])
         expect(agree(got, want, to_1e12), "check --reference-json: exact [%s] agrees with plain Python" % k)
-    big = probe_tables(large)
+    big = exact_tables([[v * large for v in r] for r in X])
     expect(flat(ref["large_inputs"]["X"]) == flat([[v * large for v in r] for r in X]),
            "check --reference-json: the probe's X is X times %d" % large)
     for k in KEYS:
