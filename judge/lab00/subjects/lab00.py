@@ -212,14 +212,16 @@ def rows_of(key, m):
     return ["  ".join(fmt(v, integer) for v in r) for r in m]
 
 
-def learner_file(mistake_key=None, table=None, carry=True, stop_after=None):
+def learner_file(mistake_key=None, table=None, carry=True, stop_after=None, also=None):
     """Correct hand answers up to the mistaken step, then its table, then the
-    later steps carried on from the learner's own values (or left as ?)."""
+    later steps carried on from the learner's own values (or left as ?);
+    also: key -> table of a later step mistaken too"""
     t, blocks = {}, {}
     wrong_seen = False
+    also = dict(also or {}, **({mistake_key: table} if mistake_key else {}))
     for k in KEYS:
-        if k == mistake_key:
-            t[k] = r2(table(t))
+        if k in also:
+            t[k] = r2(also[k](t))
             wrong_seen = True
         elif not wrong_seen:
             t[k] = HAND[k]
@@ -254,24 +256,15 @@ def cases():
                     ["First step that differs: [%s]" % key, "hint: " + HINTS[name]]))
 
     # generic hints: no catalogued mistake, yet something to say
-    def a_row_off(t):
-        a = step("A", t)
-        a[2] = [v * 1.5032 / 1.60 for v in a[2]]
-        return a
+    def row_changed(key, i, change):
+        """the table of step key, its row i changed"""
+        return lambda t: [change(r) if n == i else r for n, r in enumerate(step(key, t))]
+    a_row_off = row_changed("A", 2, lambda r: [v * 1.5032 / 1.60 for v in r])
     out.append(("a-row-not-one.txt", learner_file("A", a_row_off), "en", 1,
                 ["First step that differs: [A]", "hint: row 2 of your weights sums to 0.94, not 1"]))
-
-    def o_outside(t):
-        o = step("O", t)
-        o[0][0] = 2.50
-        return o
-    out.append(("o-outside-v.txt", learner_file("O", o_outside), "en", 1,
+    out.append(("o-outside-v.txt", learner_file("O", row_changed("O", 0, lambda r: [2.50] + r[1:])), "en", 1,
                 ["First step that differs: [O]", "hint: each row of O is a weighted average of the rows of V"]))
-
-    def e_above_one(t):
-        e = step("E", t)
-        e[1][1] = 1.37
-        return e
+    e_above_one = row_changed("E", 1, lambda r: r[:1] + [1.37] + r[2:])
     out.append(("e-above-one.txt", learner_file("E", e_above_one, carry=False), "en", 1,
                 ["First step that differs: [E]", "every value of E lies in (0, 1]"]))
 
@@ -290,20 +283,8 @@ def cases():
                  "fix the earlier step first"]))
 
     # a second, independent mistake after a carried one
-    def e_nomax_after(t):
-        return MISTAKES["e-no-max"][1](t)
-    t, blocks = {}, {}
-    for k in KEYS:
-        if k == "scaled":
-            t[k] = r2(MISTAKES["z-no-scale"][1](t))
-        elif k == "E":
-            t[k] = r2(e_nomax_after(t))
-        elif k in ("Q", "K", "V", "S"):
-            t[k] = HAND[k]
-        else:
-            t[k] = r2(step(k, t))
-        blocks[k] = rows_of(k, t[k])
-    out.append(("two-mistakes.txt", render(blocks), "en", 1,
+    out.append(("two-mistakes.txt", learner_file("scaled", MISTAKES["z-no-scale"][1],
+                                                 also={"E": MISTAKES["e-no-max"][1]}), "en", 1,
                 ["First step that differs: [scaled]", "hint: the scale is missing",
                  "[max]     m_i = max_j scaled_ij        3x1    WRONG  follows from your [scaled]",
                  "Also wrong on its own: [E]", "from your own earlier tables it is",
