@@ -59,6 +59,7 @@ import subprocess
 import sys
 import time
 import traceback
+import types
 
 KEYS = ["Q", "K", "V", "S", "scaled", "max", "E", "sum", "A", "O"]
 # the skeleton's variable of each table (read from the learner's frame when
@@ -617,11 +618,6 @@ def judge_run(run, exact, inp, runs_ok=None):
     return got
 
 
-def fmt_hand(v):
-    """a hand value as the learner wrote it (near enough)"""
-    return "%g" % v
-
-
 def fmt(v):
     if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
         return str(v)
@@ -711,18 +707,12 @@ def hand_word(hand, k):
     return word(hand["steps"][k]["status"])
 
 
-def hand_cells(hand, k):
-    if hand is None or not hand.get("readable"):
-        return None
-    return hand["steps"][k]["cells"]
-
-
 def compare_hand(hand, k, t, exact):
     """one line on how the hand table and the NumPy table of k stand, or None"""
     if hand is None or not hand.get("readable") or t.values is None:
         return None
     hs = hand["steps"][k]["status"]
-    cells = hand_cells(hand, k)
+    cells = hand["steps"][k]["cells"]
     written = [(i, j) for i, r in enumerate(cells) for j, v in enumerate(r) if v is not None]
     if not written:
         return None
@@ -732,7 +722,7 @@ def compare_hand(hand, k, t, exact):
     if "pending" in (hs, t.status) or hs == t.status == "ok":
         return None
     cell = differ[0] if differ else t.cell if hs == "ok" else written[0]
-    where = (cell_name(k, cell, cols), fmt_hand(cells[cell[0]][cell[1]]), fmt(t.values[cell[0]][cell[1]]))
+    where = (cell_name(k, cell, cols), "%g" % cells[cell[0]][cell[1]], fmt(t.values[cell[0]][cell[1]]))
     if hs == "ok" and t.status == "wrong":
         return L("[%s] your hand %s matches the reference but your NumPy %s does not: look at the line that computes %s "
                  "(%s: you wrote %s, NumPy gives %s).",
@@ -936,11 +926,7 @@ def main_report(path, child_res, got, large, hand, large_status, large_lines, br
 
 
 # ---- main --------------------------------------------------------------------------------------
-class Opts:
-    pass
-
-
-OPTS = Opts()
+OPTS = types.SimpleNamespace()    # the command line's options
 REF = None
 
 

@@ -7,22 +7,11 @@
                              build/ on every self-test; the hand-written ones
                              (correct-4dp.txt, numpy/solution.py, skeleton.py)
                              stay in judge/lab00/subjects/
-  lab00.py verify CHECKER TEMPLATE SUBJECTS  check, independently of the C checker, that
-                             - the exact values CHECKER prints (--print-exact)
-                               agree with this file's own computation;
-                             - the inputs CHECKER uses (--print-inputs, from
-                               judge/lab00/example.h, their one source)
-                               are the ones shown in labs/lab00-by-hand/README.md,
-                               README.es.md, the header of TEMPLATE and of
-                               correct-4dp.txt, with the same sizes and tolerance;
-                             - correct-4dp.txt (written by hand) holds the
-                               exact values within the tolerance;
-                             - CHECKER --summary prints one line per step
-                               (KEY, pending, passed, failed) and nothing else
-                               (on subjects gen wrote into SUBJECTS);
-                             - the probe of the NumPy part (check --reference-json:
-                               X times LARGE) agrees with this file's computation,
-                               and both READMEs state it.
+  lab00.py verify CHECKER TEMPLATE SUBJECTS  check, independently of the C checker,
+                             what verify() lists: the exact values, the inputs
+                             shown to the learner (READMEs, TEMPLATE, correct-4dp.txt)
+                             against example.h's, the hand-written answers, the
+                             lines of --summary, the NumPy part's probe
   lab00.py cuts CHECKER TEMPLATE OUTDIR  every prefix of a right answers file, and the
                                file without each of its lines: CHECKER answers
                                0, 1 or 2 and never crashes
@@ -533,8 +522,6 @@ def solution_body():
     return text[text.index("import numpy"):]
 
 
-TAB = "\t"
-
 
 def numpy_cases(where):
     """(name, what it is, [(old, new)], lang, answers file, exit status,
@@ -680,15 +667,13 @@ def numpy_cases(where):
          ["run-env: PYTHONPATH=judge/lab00/subjects/numpy/fake-site"]),
         # the modes: --summary (make progress), --brief (make check)
         ("summary", "--summary of the solution", [], "en", right, 0,
-         ["numpy:Q" + TAB + "0" + TAB + "1" + TAB + "0", "numpy:O" + TAB + "0" + TAB + "1" + TAB + "0",
-          "numpy:large" + TAB + "0" + TAB + "1" + TAB + "0", "!Lab 00", "!NumPy"], [], ["--summary"]),
+         ["numpy:Q\t0\t1\t0", "numpy:O\t0\t1\t0", "numpy:large\t0\t1\t0", "!Lab 00", "!NumPy"], [], ["--summary"]),
         ("summary-exception", "--summary of an exception", [("S = Q @ K.T", "S = Q @ K")], "en", right, 1,
-         ["numpy:V" + TAB + "0" + TAB + "1" + TAB + "0", "numpy:S" + TAB + "0" + TAB + "0" + TAB + "1",
-          "numpy:scaled" + TAB + "1" + TAB + "0" + TAB + "0", "!raised"], [], ["--summary"]),
+         ["numpy:V\t0\t1\t0", "numpy:S\t0\t0\t1", "numpy:scaled\t1\t0\t0", "!raised"], [], ["--summary"]),
         ("summary-large", "--summary of a failing probe", no_max, "en", right, 1,
-         ["numpy:A" + TAB + "0" + TAB + "1" + TAB + "0", "numpy:large" + TAB + "0" + TAB + "0" + TAB + "1"], [], ["--summary"]),
+         ["numpy:A\t0\t1\t0", "numpy:large\t0\t0\t1"], [], ["--summary"]),
         ("summary-no-numpy", "--summary without NumPy: pending, the reason on stderr", [], "en", right, 0,
-         ["numpy:Q" + TAB + "1" + TAB + "0" + TAB + "0", "NumPy cannot be imported"],
+         ["numpy:Q\t1\t0\t0", "NumPy cannot be imported"],
          ["run-env: PYTHONPATH=judge/lab00/subjects/numpy/fake-site"], ["--summary"]),
         ("brief", "--brief of the solution: one line", [], "en", right, 0,
          ["lab00 NumPy (%s/numpy/brief.py): 10 of 10 tables right, 0 pending, none wrong; large inputs: ok" % where,
