@@ -559,7 +559,7 @@ def shape_problem(key, entry, rows, cols, inp):
     return None, what
 
 
-def judge_run(run, exact, inp, runs_ok=None):
+def judge_run(run, exact, inp):
     """the Table of every key for one run (example or large) of the learner's function"""
     got = {}
     for k in KEYS:
@@ -1138,8 +1138,6 @@ def main(argv):
                 "line": None, "source": None, "target": None, "shapes": []}}
 
     load = res["load"]
-    exact_in = dict(REF["inputs"])
-    large_in = dict(REF["large_inputs"])
     if load and not load["ok"]:
         got = {k: Table(k) for k in KEYS}
         got["Q"].status = "wrong"
@@ -1153,8 +1151,8 @@ def main(argv):
 
     ex_run = res["runs"].get("example")
     lg_run = res["runs"].get("large")
-    got = judge_run(ex_run, REF["exact"], exact_in)
-    large = judge_run(lg_run, REF["large_exact"], large_in) if lg_run else {k: Table(k) for k in KEYS}
+    got = judge_run(ex_run, REF["exact"], REF["inputs"])
+    large = judge_run(lg_run, REF["large_exact"], REF["large_inputs"])    # all pending without a run
     # the table a failing line was computing is wrong (or, unknown, the first not given)
     if ex_run and ex_run["outcome"] in ("error", "timeout", "bad-return"):
         e = ex_run.get("error") or {}
