@@ -1729,20 +1729,14 @@ static void usage(void)
                     "       check --print-inputs | --print-exact | --self-test\n");
 }
 
-/* env_is_spanish - LAB_LANG=es (make and the self-tests set it from the
- * locale: judge/harness/lang.sh, the one place the locale is read) */
-static bool env_is_spanish(void)
-{
-    const char *v = getenv("LAB_LANG");
-    return v && strcmp(v, "es") == 0;
-}
-
 int main(int argc, char **argv)
 {
     const char *path = NULL;
     bool brief = false, summary = false, json = false;
     msg_out = stdout;
-    lang_es = env_is_spanish();
+    /* LAB_LANG=es: make and the self-tests set it from the locale (judge/harness/lang.sh) */
+    const char *env_lang = getenv("LAB_LANG");
+    lang_es = env_lang && strcmp(env_lang, "es") == 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--lang=es") == 0) lang_es = true;

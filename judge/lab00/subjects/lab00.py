@@ -238,6 +238,7 @@ def line_of(text, pattern, nth=1):
 def cases():
     """(file name, text, lang, exit status, [fixed strings the output must hold])"""
     out = []
+    full = render({k: rows_of(k, HAND[k]) for k in KEYS})     # right, with two decimals
     for name, (key, fn) in MISTAKES.items():
         carry = name not in ("s-qq", "e-sign", "a-total", "o-scores")   # a few stop there
         text = learner_file(key, fn, carry=carry)
@@ -257,7 +258,7 @@ def cases():
     out.append(("e-above-one.txt", learner_file("E", e_above_one, carry=False), "en", 1,
                 ["First step that differs: [E]", "every value of E lies in (0, 1]"]))
 
-    text = render({k: rows_of(k, HAND[k]) for k in KEYS}).replace("1.00  0.22  0.37", "1.00  0.22  0.4")
+    text = full.replace("1.00  0.22  0.37", "1.00  0.22  0.4")
     out.append(("e-one-decimal.txt", text, "en", 1,
                 ["First step that differs: [E]", "row 0, column 2", "hint: write at least two decimals"]))
 
@@ -303,15 +304,13 @@ def cases():
 
     # numbers written in other common ways: decimal comma, minus sign U+2212,
     # one line for the maxima, a trailing comment, Windows line ends
-    text = render({k: rows_of(k, HAND[k]) for k in KEYS})
-    text = text.replace("0.61  0.37  1.00", "0,61  0,37  1,00   # exp(-0.5), exp(-1), exp(0)")
+    text = full.replace("0.61  0.37  1.00", "0,61  0,37  1,00   # exp(-0.5), exp(-1), exp(0)")
     text = text.replace("1.00  -1.00  0.00", "1.00  \u22121.00  0.00")
     text = text.replace("0.50\n1.50\n1.00\n", "0.50  1.50  1.00\n")
     text = text.replace("\n", "\r\n")
     out.append(("correct-other-notation.txt", text, "en", 0, ["10 of 10 steps right", "Every step is right"]))
 
     # layouts the checker cannot read: exit 2, the step and the line named
-    full = render({k: rows_of(k, HAND[k]) for k in KEYS})
     t = full.replace("0.61  0.37  1.00", "O.61  0.37  1.00")
     out.append(("bad-number.txt", t, "en", 2,
                 [":%d: [E] row 1, column 0: 'O.61' is not a number" % line_of(t, "O.61")]))
@@ -489,11 +488,14 @@ def parser_cases(full):
     return out
 
 
+STATEMENTS = "# ---- what the checker must say about this file (judge/selftest/run-subject.sh)"
+
+
 def subject_text(text, lang, status, strings, directives=()):
     """An answers file followed by what the checker must say about it, in the
     lines judge/selftest/run-subject.sh reads (the checker skips them: # comments)."""
     nl = "\r\n" if "\r\n" in text else "\n"
-    lines = ["# ---- what the checker must say about this file (judge/selftest/run-subject.sh)"]
+    lines = [STATEMENTS]
     if lang:
         lines.append("# run-lang: " + lang)
     lines += ["# " + d for d in directives]
@@ -511,8 +513,6 @@ def subjects():
 
 
 # ---- the NumPy part: subjects made from solution.py --------------------------------------
-STATEMENTS = "# ---- what the checker must say about this file (judge/selftest/run-subject.sh)"
-
 
 def solution_body():
     """solution.py without its opening comment and its statements"""
