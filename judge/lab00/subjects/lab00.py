@@ -72,21 +72,14 @@ def run(checker, *args):
 
 
 def load_inputs(checker, template):
-    """The example's inputs, sizes and tolerance, as the checker prints them."""
+    """The example's inputs, sizes and tolerance, as the checker gives them
+    (check --reference-json: whole numbers come as ints)."""
     global X, W_Q, W_K, W_V, T, D_MODEL, D_K, D_V, ATOL, RTOL, TEMPLATE, INP
-    v = {}
-    for line in run(checker, "--print-inputs").splitlines():
-        name, *vals = line.split()
-        v[name] = [float(x) for x in vals]
-    T, D_MODEL, D_K, D_V = (int(v[k][0]) for k in ("T", "d_model", "d_k", "d_v"))
-    ATOL, RTOL = v["atol"][0], v["rtol"][0]
-    shape = lambda flat, cols: [[int(x) if x == int(x) else x for x in flat[i:i + cols]]
-                                for i in range(0, len(flat), cols)]
-    X, W_Q, W_K, W_V = (shape(v["X"], D_MODEL), shape(v["W_Q"], D_K),
-                        shape(v["W_K"], D_K), shape(v["W_V"], D_V))
+    ref = json.loads(run(checker, "--reference-json"))
+    T, D_MODEL, D_K, D_V, ATOL, RTOL = (ref[k] for k in ("T", "d_model", "d_k", "d_v", "atol", "rtol"))
+    X, W_Q, W_K, W_V = (ref["inputs"][k] for k in ("X", "W_Q", "W_K", "W_V"))
     INP = {"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V, "d_model": D_MODEL, "d_k": D_K, "d_v": D_V}
     TEMPLATE = template
-    return v
 
 
 def step(key, t):
@@ -773,12 +766,12 @@ def verify(checker, subjects_dir):
     flat = lambda m: [float(v) for r in m for v in r]
     inputs = {"X": flat(X), "W_Q": flat(W_Q), "W_K": flat(W_K), "W_V": flat(W_V)}
 
-    # 1. the exact values agree with an independent computation
+    # 1. the exact values (as check --reference-json gives them with an answers
+    #    file; 6. below: without) agree with an independent computation
     exact = exact_tables()
-    lines = dict((l.split()[0], [float(v) for v in l.split()[1:]])
-                 for l in run(checker, "--print-exact").splitlines())
+    lines = json.loads(run(checker, "--reference-json", TEMPLATE))["exact"]
     for k in KEYS:
-        got, want = lines.get(k, []), flat(exact[k])
+        got, want = flat(lines.get(k, [])), flat(exact[k])
         expect(agree(got, want, to_1e12), "exact [%s] agrees with plain Python to 1e-12" % k)
 
     # 2. the inputs shown to the learner are the checker's (example.h)
