@@ -927,6 +927,8 @@ def main_report(path, child_res, got, large, hand, large_status, large_lines, br
 
 # ---- main --------------------------------------------------------------------------------------
 OPTS = types.SimpleNamespace()    # the command line's options
+# the options that take a value, and how it is read (--launcher: one word more each time)
+VALUED = {"--timeout": float, "--grace": float, "--python": str, "--checker": str, "--answers": str}
 REF = None
 
 
@@ -1061,7 +1063,7 @@ def main(argv):
     LANG_ES = env_is_spanish()
     brief = summary = False
     OPTS.timeout, OPTS.grace, OPTS.python, OPTS.launcher = 5.0, 10.0, sys.executable, []
-    checker = answers = path = None
+    OPTS.checker = OPTS.answers = path = None
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -1070,30 +1072,23 @@ def main(argv):
         elif a == "--lang=": pass
         elif a == "--brief": brief = True
         elif a == "--summary": summary = True
-        elif a in ("--timeout", "--grace", "--python", "--launcher", "--checker",
-                   "--answers") and args:
-            v = args.pop(0)
-            if a == "--launcher": OPTS.launcher.append(v)
-            elif a == "--timeout": OPTS.timeout = float(v)
-            elif a == "--grace": OPTS.grace = float(v)
-            elif a == "--python": OPTS.python = v
-            elif a == "--checker": checker = v
-            else: answers = v
+        elif a == "--launcher" and args: OPTS.launcher.append(args.pop(0))
+        elif a in VALUED and args: setattr(OPTS, a[2:], VALUED[a](args.pop(0)))
         elif a.startswith("-") and a != "-": return usage()
         elif path is None: path = a
         else: return usage()
-    if not checker or not path:
+    if not OPTS.checker or not path:
         return usage()
     OPTS.timeout_text = ("%g" % OPTS.timeout)
     out = sys.stdout if not summary else sys.stderr
 
     # the reference, from the C checker (the library)
-    cmd = [checker, "--reference-json"] + ([answers] if answers else [])
+    cmd = [OPTS.checker, "--reference-json"] + ([OPTS.answers] if OPTS.answers else [])
     try:
         p = subprocess.run(cmd, capture_output=True, timeout=60)
         REF = json.loads(p.stdout.decode())
     except (OSError, ValueError, subprocess.TimeoutExpired) as e:
-        sys.stderr.write("numpy_check: the reference is not available from %s: %s\n" % (checker, e))
+        sys.stderr.write("numpy_check: the reference is not available from %s: %s\n" % (OPTS.checker, e))
         return 2
     for size in ("d_k", "d_model", "d_v"):
         REF["inputs"][size] = REF["large_inputs"][size] = REF[size]
