@@ -125,14 +125,11 @@ def describe_error(e, path):
         m = re.match(r"([A-Za-z_]\w*)\s*(?:[-+*/@]?=)(?!=)", src)
         if m and m.group(1) in VARS:
             out["target"] = VARS[m.group(1)]
-        seen = set()
-        for name in re.findall(r"[A-Za-z_]\w*", src):
+        for name in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", src)):     # each name once
             v = frame.f_locals.get(name)
-            if name not in seen and hasattr(v, "shape") and hasattr(v, "ndim"):
-                seen.add(name)
+            if hasattr(v, "shape") and hasattr(v, "ndim"):
                 out["shapes"].append([name, list(v.shape)])
-            elif name not in seen and name in frame.f_locals and v is None and name in VARS:
-                seen.add(name)
+            elif name in frame.f_locals and v is None and name in VARS:
                 out["shapes"].append([name, None])
     if fn_frame is not None:
         out["partial"] = {VARS[n]: fn_frame.f_locals[n] for n in VARS if n in fn_frame.f_locals}
@@ -755,9 +752,8 @@ def warned(run):
 def probe(got, large, large_run, example_run):
     """the status of the large inputs and what to say: a table right on the
     example must be right on X times LARGE too"""
-    if example_run is None or example_run["outcome"] not in ("returned", "todo", "error", "timeout"):
-        return "pending", []
-    if large_run is None:
+    if large_run is None or example_run is None or \
+            example_run["outcome"] not in ("returned", "todo", "error", "timeout"):
         return "pending", []
     lines = []
     factor = REF["large"]
