@@ -189,9 +189,9 @@ def render(blocks):
     return "\n".join(out)
 
 
-def rows_of(key, m):
+def rows_of(key, m, sep="  "):
     integer = key in ("Q", "K", "V", "S")
-    return ["  ".join(fmt(v, integer) for v in r) for r in m]
+    return [sep.join(fmt(v, integer) for v in r) for r in m]
 
 
 def learner_file(mistake_key=None, table=None, carry=True, stop_after=None, also=None):
@@ -372,11 +372,9 @@ def cases():
     return out
 
 
-def render_rows(fmt_row, keys=KEYS, tables=None):
-    """The template with every block of tables (HAND by default) written by
-    fmt_row(key, row of numbers) -> one line"""
-    tables = tables or HAND
-    return render({k: [fmt_row(k, r) for r in tables[k]] for k in keys})
+def render_rows(fmt_row, tables=HAND):
+    """The template with every block of tables written by fmt_row(key, row of numbers) -> one line"""
+    return render({k: [fmt_row(k, r) for r in tables[k]] for k in KEYS})
 
 
 def parser_cases(full):
@@ -393,11 +391,9 @@ def parser_cases(full):
     t = render_rows(lambda k, r: "  ".join("%.6E" % v for v in r))
     out.append(("e-notation.txt", t, "en", 0, ["10 of 10 steps right"]))
     # commas, semicolons, brackets between numbers: said once
-    for name, row in (("comma-space", lambda k, r: ", ".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r)),
-                      ("comma-no-space", lambda k, r: ",".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r)),
-                      ("semicolons", lambda k, r: "; ".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r)),
-                      ("brackets", lambda k, r: "[" + ", ".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r) + "]")):
-        t = render_rows(row)
+    for name, sep, row in (("comma-space", ", ", "%s"), ("comma-no-space", ",", "%s"),
+                           ("semicolons", "; ", "%s"), ("brackets", ", ", "[%s]")):
+        t = render({k: [row % line for line in rows_of(k, HAND[k], sep)] for k in KEYS})
         first = t.split("\n")[line_of(t, "[Q] Q = X W_Q")]
         out.append((name + ".txt", t, "en", 2,
                     [":%d: [Q] separate numbers with spaces, not commas, semicolons or brackets: `%s`, and %d more lines like it"
