@@ -56,7 +56,7 @@ NUMPY_DIR = os.path.join(HERE, "numpy")     # solution.py, skeleton.py: written 
 sys.dont_write_bytecode = True
 sys.path.insert(0, JUDGE)
 import numpy_check                          # noqa: E402
-from numpy_check import KEYS, mm, tr, col   # noqa: E402,F401
+from numpy_check import KEYS, tr         # noqa: E402
 
 # the inputs and sizes, read from the checker by load_inputs
 X = W_Q = W_K = W_V = None
