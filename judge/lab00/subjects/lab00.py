@@ -55,8 +55,8 @@ NUMPY_DIR = os.path.join(HERE, "numpy")     # solution.py, skeleton.py: written 
 # numpy_check.py's (imported without writing bytecode into the source tree)
 sys.dont_write_bytecode = True
 sys.path.insert(0, JUDGE)
-import numpy_check                  # noqa: E402
-from numpy_check import KEYS, tr         # noqa: E402
+import numpy_check  # noqa: E402
+from numpy_check import KEYS, tr  # noqa: E402
 
 # the inputs and sizes, read from the checker by load_inputs
 X = W_Q = W_K = W_V = None
