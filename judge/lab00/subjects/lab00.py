@@ -678,9 +678,7 @@ def numpy_subjects(where):
     body = solution_body()
     out = {}
     for case in numpy_cases(where):
-        name, what, edits, lang, answers, status, strings = case[:7]
-        directives = case[7] if len(case) > 7 else []
-        args = case[8] if len(case) > 8 else []
+        name, what, edits, lang, answers, status, strings, directives, args = (case + ([], []))[:9]
         text = body
         for old, new in edits:
             if text.count(old) != 1:
@@ -951,15 +949,12 @@ def mutants(subjects_dir, outdir, run):
     return 1 if problems else 0
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] in ("gen", "verify"):
-        load_inputs(sys.argv[2], sys.argv[3])
-        sys.exit((gen if sys.argv[1] == "gen" else lambda d: verify(sys.argv[2], d))(os.path.abspath(sys.argv[4])))
-    elif len(sys.argv) > 6 and sys.argv[1] == "mutants":
-        load_inputs(sys.argv[2], sys.argv[3])
-        sys.exit(mutants(os.path.abspath(sys.argv[4]), os.path.abspath(sys.argv[5]), sys.argv[6:]))
-    elif len(sys.argv) == 5 and sys.argv[1] == "cuts":
-        load_inputs(sys.argv[2], sys.argv[3])
-        sys.exit(cuts(sys.argv[2], sys.argv[4]))
-    else:
-        print(__doc__)
-        sys.exit(2)
+    cmd, args = sys.argv[1] if len(sys.argv) > 1 else None, sys.argv[2:]
+    if (cmd in ("gen", "verify", "cuts") and len(args) == 3) or (cmd == "mutants" and len(args) > 4):
+        load_inputs(args[0], args[1])
+        sys.exit(gen(os.path.abspath(args[2])) if cmd == "gen" else
+                 verify(args[0], os.path.abspath(args[2])) if cmd == "verify" else
+                 cuts(args[0], args[2]) if cmd == "cuts" else
+                 mutants(os.path.abspath(args[2]), os.path.abspath(args[3]), args[4:]))
+    print(__doc__)
+    sys.exit(2)
