@@ -11,19 +11,19 @@
  * step that made it, not on every step after it.
  *
  * Usage: check [--lang=en|es] [--brief | --summary] ANSWERS
- *        check --reference-json [ANSWERS]
- *        check --print-inputs | --print-exact | --self-test
+ *        check --reference-json [ANSWERS] | --self-test
  * The messages are in Spanish with --lang=es, or with LAB_LANG=es (which
  * make sets from a Spanish locale: judge/harness/lang.sh). --brief prints one line unless a step is
  * wrong. --summary prints only one line per step, `KEY<TAB>pending<TAB>
  * passed<TAB>failed` (each 0 or 1), for `make progress`; problems reading
- * the file then go to stderr, and stdout stays empty. The last three print
- * the example's inputs, its exact tables, or check that the example meets
- * its requirements (see self_test). --reference-json prints, for the NumPy
- * part's checker (numpy_check.py), the inputs and exact tables of the
- * example and of its probe (X times LARGE), and, given ANSWERS, the
- * learner's hand tables and the verdict of each step (see print_json). How the file is read (titles, spaces,
- * signs, decimal commas, what is named once) opens "the learner's answers" below.
+ * the file then go to stderr, and stdout stays empty. --reference-json
+ * prints, for the NumPy part's checker (numpy_check.py) and the self-test
+ * (lab00.py), the sizes, tolerance, inputs and exact tables of the example
+ * and of its probe (X times LARGE), and, given ANSWERS, the learner's hand
+ * tables and the verdict of each step (see print_json). --self-test checks
+ * that the example meets its requirements (see self_test). How the file is
+ * read (titles, spaces, signs, decimal commas, what is named once) opens
+ * "the learner's answers" below.
  * Exit:  0  every filled step is right (untouched or deleted steps are pending)
  *        1  a filled step is wrong (or, with --self-test, the example fails
  *           one of its own requirements)
@@ -1502,33 +1502,10 @@ static int report(const char *path, const struct answers *ans, const tables *exa
 
 /* ---- the other modes ----------------------------------------------------------------- */
 
-/* print_matrix_line - name, then n values at full precision, on one line */
-static void print_matrix_line(const char *name, const double *a, int n)
-{
-    printf("%s", name);
-    for (int i = 0; i < n; i++) printf(" %.17g", a[i]);
-    printf("\n");
-}
-
 /* the example's inputs: X, then the three weight matrices */
 static const struct { const char *name; const double *a; int rows, cols; } INPUTS[] = {
     {"X", X, T, D_MODEL}, {"W_Q", W_Q, D_MODEL, D_K}, {"W_K", W_K, D_MODEL, D_K}, {"W_V", W_V, D_MODEL, D_V},
 };
-
-/* print_inputs - sizes, tolerance and the inputs, one matrix per line (row-major) */
-static void print_inputs(void)
-{
-    printf("T %d\nd_model %d\nd_k %d\nd_v %d\natol %.2f\nrtol %.2f\n", T, D_MODEL, D_K, D_V, ATOL, RTOL);
-    for (int k = 0; k < 4; k++) print_matrix_line(INPUTS[k].name, INPUTS[k].a, INPUTS[k].rows * INPUTS[k].cols);
-}
-
-/* print_exact - every step's exact table, one per line (row-major) */
-static void print_exact(void)
-{
-    tables e;
-    compute_all(&e);
-    for (int s = 0; s < N_STEPS; s++) print_matrix_line(STEPS[s].key, e.v[s], n_cells(s));
-}
 
 /* json_string - s as a JSON string */
 static void json_string(const char *s)
@@ -1726,15 +1703,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: check [--lang=en|es] [--brief | --summary] ANSWERS\n"
                     "       check [--lang=en|es] --reference-json [ANSWERS]\n"
-                    "       check --print-inputs | --print-exact | --self-test\n");
-}
-
-/* env_is_spanish - LAB_LANG=es (make and the self-tests set it from the
- * locale: judge/harness/lang.sh, the one place the locale is read) */
-static bool env_is_spanish(void)
-{
-    const char *v = getenv("LAB_LANG");
-    return v && strcmp(v, "es") == 0;
+                    "       check --self-test\n");
 }
 
 int main(int argc, char **argv)
@@ -1742,7 +1711,9 @@ int main(int argc, char **argv)
     const char *path = NULL;
     bool brief = false, summary = false, json = false;
     msg_out = stdout;
-    lang_es = env_is_spanish();
+    /* LAB_LANG=es: make and the self-tests set it from the locale (judge/harness/lang.sh) */
+    const char *env_lang = getenv("LAB_LANG");
+    lang_es = env_lang && strcmp(env_lang, "es") == 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--lang=es") == 0) lang_es = true;
@@ -1750,8 +1721,6 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--lang=") == 0) {}             /* empty: keep the environment's */
         else if (strcmp(a, "--brief") == 0) brief = true;
         else if (strcmp(a, "--summary") == 0) { summary = true; msg_out = stderr; }
-        else if (strcmp(a, "--print-inputs") == 0) { print_inputs(); return 0; }
-        else if (strcmp(a, "--print-exact") == 0) { print_exact(); return 0; }
         else if (strcmp(a, "--self-test") == 0) return self_test();
         else if (strcmp(a, "--reference-json") == 0) { json = true; msg_out = stderr; }
         else if (a[0] == '-' && a[1] != '\0') { usage(); return 2; }

@@ -1,7 +1,7 @@
 /* example.h - the inputs of lab 00, defined once: three tokens, d_model = 3,
  * d_k = 4, d_v = 2. The checker (check.c) includes this file; everything
  * else that shows these numbers is checked against the checker's
- * --print-inputs by the self-test (judge/lab00/subjects/lab00.py verify): the
+ * --reference-json by the self-test (judge/lab00/subjects/lab00.py verify): the
  * table at the top of answers.txt, both READMEs, and the self-test's
  * subjects, which lab00.py generates from them. */
 #ifndef LAB00_EXAMPLE_H

@@ -24,8 +24,9 @@ LAB00_NUMPY   := $(LAB00_DIR)/numpy_attention.py
 # every file the learner edits (make watch and make lab-reset use them all)
 LAB00_FILES   := $(LAB00_ANSWERS) $(LAB00_NUMPY)
 LAB00_PYTHON  ?= /usr/bin/python3
-# the NumPy checker, with its reference (the C checker) and the hand answers
-LAB00_NPCHECK  = $(LAB00_PYTHON) judge/lab00/numpy_check.py --checker $(LAB00_CHECK) --answers $(LAB00_ANSWERS)
+# the NumPy checker, with its reference (the C checker) and hand answers: the learner's
+LAB00_NP       = $(LAB00_PYTHON) judge/lab00/numpy_check.py --checker $(LAB00_CHECK) --answers
+LAB00_NPCHECK  = $(LAB00_NP) $(LAB00_ANSWERS)
 
 .PHONY: lab00 check-lab00 check-harness-lab00 check-harness-lab00-numpy
 CHECK_TARGETS += check-lab00
@@ -79,11 +80,11 @@ LAB00_SANENV   := ASAN_OPTIONS=detect_leaks=0:exitcode=99 UBSAN_OPTIONS=exitcode
 LAB00_PY       := python3 judge/lab00/subjects/lab00.py
 LAB00_PRISTINE := $(LAB00_ST)/pristine-answers.txt
 LAB00_GEN      := $(LAB00_ST)/subjects
+LAB00_TXT       = $(LAB00_GEN)/*.txt judge/lab00/subjects/*.txt
 # the NumPy part: its folder, the untouched skeleton, the checker as a subject runs it
 LAB00_NPST       := $(LAB00_ST)/numpy
 LAB00_NPPRISTINE := $(LAB00_NPST)/pristine-numpy_attention.py
-LAB00_NPRUN       = $(LAB00_PYTHON) judge/lab00/numpy_check.py --checker $(LAB00_CHECK) \
-                    --answers $(LAB00_PRISTINE) --timeout 1 --grace 3
+LAB00_NPRUN       = $(LAB00_NP) $(LAB00_PRISTINE) --timeout 1 --grace 3
 .PHONY: $(LAB00_GEN)
 
 # the checker with AddressSanitizer and UBSan, built from the library's sources
@@ -132,9 +133,9 @@ check-harness-lab00-numpy: $(LAB00_ST)/verify $(LAB00_SAN) $(LAB00_NPPRISTINE) #
 	  $(subst judge/lab00/numpy_check.py,@CHECKER@,$(LAB00_NPRUN))
 
 check-harness-lab00: $(LAB00_ST)/verify $(LAB00_SAN) check-harness-lab00-numpy ## Lab 00's checkers' self-test: every subject as it states, plain and sanitized
-	@st=0; $(call lab00_run,$(LAB00_GEN)/*.txt judge/lab00/subjects/*.txt,$(LAB00_ST)/plain,$(LAB00_CHECK)) || st=1; \
-	  $(call lab00_run,$(LAB00_GEN)/*.txt judge/lab00/subjects/*.txt,$(LAB00_ST)/sanitized,$(LAB00_SAN),$(LAB00_SANENV)) || st=1; \
-	  [ $$st = 0 ] && echo "lab 00 harness self-test: $$(ls $(LAB00_GEN)/*.txt judge/lab00/subjects/*.txt | wc -l) subjects, each as it states (plain and sanitized)"
+	@st=0; $(call lab00_run,$(LAB00_TXT),$(LAB00_ST)/plain,$(LAB00_CHECK)) || st=1; \
+	  $(call lab00_run,$(LAB00_TXT),$(LAB00_ST)/sanitized,$(LAB00_SAN),$(LAB00_SANENV)) || st=1; \
+	  [ $$st = 0 ] && echo "lab 00 harness self-test: $$(ls $(LAB00_TXT) | wc -l) subjects, each as it states (plain and sanitized)"
 	@$(LAB00_SANENV) $(LAB00_PY) cuts $(LAB00_SAN) $(LAB00_PRISTINE) $(LAB00_ST)/cuts
 	@$(LAB00_CHECK) --self-test > $(LAB00_ST)/self-test.out 2>&1 \
 	  || { cat $(LAB00_ST)/self-test.out; exit 1; }

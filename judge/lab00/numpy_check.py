@@ -59,6 +59,7 @@ import subprocess
 import sys
 import time
 import traceback
+import types
 
 KEYS = ["Q", "K", "V", "S", "scaled", "max", "E", "sum", "A", "O"]
 # the skeleton's variable of each table (read from the learner's frame when
@@ -124,14 +125,11 @@ def describe_error(e, path):
         m = re.match(r"([A-Za-z_]\w*)\s*(?:[-+*/@]?=)(?!=)", src)
         if m and m.group(1) in VARS:
             out["target"] = VARS[m.group(1)]
-        seen = set()
-        for name in re.findall(r"[A-Za-z_]\w*", src):
+        for name in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", src)):     # each name once
             v = frame.f_locals.get(name)
-            if name not in seen and hasattr(v, "shape") and hasattr(v, "ndim"):
-                seen.add(name)
+            if hasattr(v, "shape") and hasattr(v, "ndim"):
                 out["shapes"].append([name, list(v.shape)])
-            elif name not in seen and name in frame.f_locals and v is None and name in VARS:
-                seen.add(name)
+            elif name in frame.f_locals and v is None and name in VARS:
                 out["shapes"].append([name, None])
     if fn_frame is not None:
         out["partial"] = {VARS[n]: fn_frame.f_locals[n] for n in VARS if n in fn_frame.f_locals}
@@ -558,7 +556,7 @@ def shape_problem(key, entry, rows, cols, inp):
     return None, what
 
 
-def judge_run(run, exact, inp, runs_ok=None):
+def judge_run(run, exact, inp):
     """the Table of every key for one run (example or large) of the learner's function"""
     got = {}
     for k in KEYS:
@@ -615,11 +613,6 @@ def judge_run(run, exact, inp, runs_ok=None):
             if t.hints:
                 break
     return got
-
-
-def fmt_hand(v):
-    """a hand value as the learner wrote it (near enough)"""
-    return "%g" % v
 
 
 def fmt(v):
@@ -711,18 +704,12 @@ def hand_word(hand, k):
     return word(hand["steps"][k]["status"])
 
 
-def hand_cells(hand, k):
-    if hand is None or not hand.get("readable"):
-        return None
-    return hand["steps"][k]["cells"]
-
-
 def compare_hand(hand, k, t, exact):
     """one line on how the hand table and the NumPy table of k stand, or None"""
     if hand is None or not hand.get("readable") or t.values is None:
         return None
     hs = hand["steps"][k]["status"]
-    cells = hand_cells(hand, k)
+    cells = hand["steps"][k]["cells"]
     written = [(i, j) for i, r in enumerate(cells) for j, v in enumerate(r) if v is not None]
     if not written:
         return None
@@ -732,7 +719,7 @@ def compare_hand(hand, k, t, exact):
     if "pending" in (hs, t.status) or hs == t.status == "ok":
         return None
     cell = differ[0] if differ else t.cell if hs == "ok" else written[0]
-    where = (cell_name(k, cell, cols), fmt_hand(cells[cell[0]][cell[1]]), fmt(t.values[cell[0]][cell[1]]))
+    where = (cell_name(k, cell, cols), "%g" % cells[cell[0]][cell[1]], fmt(t.values[cell[0]][cell[1]]))
     if hs == "ok" and t.status == "wrong":
         return L("[%s] your hand %s matches the reference but your NumPy %s does not: look at the line that computes %s "
                  "(%s: you wrote %s, NumPy gives %s).",
@@ -765,9 +752,8 @@ def warned(run):
 def probe(got, large, large_run, example_run):
     """the status of the large inputs and what to say: a table right on the
     example must be right on X times LARGE too"""
-    if example_run is None or example_run["outcome"] not in ("returned", "todo", "error", "timeout"):
-        return "pending", []
-    if large_run is None:
+    if large_run is None or example_run is None or \
+            example_run["outcome"] not in ("returned", "todo", "error", "timeout"):
         return "pending", []
     lines = []
     factor = REF["large"]
@@ -936,11 +922,9 @@ def main_report(path, child_res, got, large, hand, large_status, large_lines, br
 
 
 # ---- main --------------------------------------------------------------------------------------
-class Opts:
-    pass
-
-
-OPTS = Opts()
+OPTS = types.SimpleNamespace()    # the command line's options
+# the options that take a value, and how it is read (--launcher: one word more each time)
+VALUED = {"--timeout": float, "--grace": float, "--python": str, "--checker": str, "--answers": str}
 REF = None
 
 
@@ -1075,7 +1059,7 @@ def main(argv):
     LANG_ES = env_is_spanish()
     brief = summary = False
     OPTS.timeout, OPTS.grace, OPTS.python, OPTS.launcher = 5.0, 10.0, sys.executable, []
-    checker = answers = path = None
+    OPTS.checker = OPTS.answers = path = None
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -1084,30 +1068,23 @@ def main(argv):
         elif a == "--lang=": pass
         elif a == "--brief": brief = True
         elif a == "--summary": summary = True
-        elif a in ("--timeout", "--grace", "--python", "--launcher", "--checker",
-                   "--answers") and args:
-            v = args.pop(0)
-            if a == "--launcher": OPTS.launcher.append(v)
-            elif a == "--timeout": OPTS.timeout = float(v)
-            elif a == "--grace": OPTS.grace = float(v)
-            elif a == "--python": OPTS.python = v
-            elif a == "--checker": checker = v
-            else: answers = v
+        elif a == "--launcher" and args: OPTS.launcher.append(args.pop(0))
+        elif a in VALUED and args: setattr(OPTS, a[2:], VALUED[a](args.pop(0)))
         elif a.startswith("-") and a != "-": return usage()
         elif path is None: path = a
         else: return usage()
-    if not checker or not path:
+    if not OPTS.checker or not path:
         return usage()
     OPTS.timeout_text = ("%g" % OPTS.timeout)
     out = sys.stdout if not summary else sys.stderr
 
     # the reference, from the C checker (the library)
-    cmd = [checker, "--reference-json"] + ([answers] if answers else [])
+    cmd = [OPTS.checker, "--reference-json"] + ([OPTS.answers] if OPTS.answers else [])
     try:
         p = subprocess.run(cmd, capture_output=True, timeout=60)
         REF = json.loads(p.stdout.decode())
     except (OSError, ValueError, subprocess.TimeoutExpired) as e:
-        sys.stderr.write("numpy_check: the reference is not available from %s: %s\n" % (checker, e))
+        sys.stderr.write("numpy_check: the reference is not available from %s: %s\n" % (OPTS.checker, e))
         return 2
     for size in ("d_k", "d_model", "d_v"):
         REF["inputs"][size] = REF["large_inputs"][size] = REF[size]
@@ -1152,8 +1129,6 @@ def main(argv):
                 "line": None, "source": None, "target": None, "shapes": []}}
 
     load = res["load"]
-    exact_in = dict(REF["inputs"])
-    large_in = dict(REF["large_inputs"])
     if load and not load["ok"]:
         got = {k: Table(k) for k in KEYS}
         got["Q"].status = "wrong"
@@ -1167,8 +1142,8 @@ def main(argv):
 
     ex_run = res["runs"].get("example")
     lg_run = res["runs"].get("large")
-    got = judge_run(ex_run, REF["exact"], exact_in)
-    large = judge_run(lg_run, REF["large_exact"], large_in) if lg_run else {k: Table(k) for k in KEYS}
+    got = judge_run(ex_run, REF["exact"], REF["inputs"])
+    large = judge_run(lg_run, REF["large_exact"], REF["large_inputs"])    # all pending without a run
     # the table a failing line was computing is wrong (or, unknown, the first not given)
     if ex_run and ex_run["outcome"] in ("error", "timeout", "bad-return"):
         e = ex_run.get("error") or {}

@@ -7,22 +7,11 @@
                              build/ on every self-test; the hand-written ones
                              (correct-4dp.txt, numpy/solution.py, skeleton.py)
                              stay in judge/lab00/subjects/
-  lab00.py verify CHECKER TEMPLATE SUBJECTS  check, independently of the C checker, that
-                             - the exact values CHECKER prints (--print-exact)
-                               agree with this file's own computation;
-                             - the inputs CHECKER uses (--print-inputs, from
-                               judge/lab00/example.h, their one source)
-                               are the ones shown in labs/lab00-by-hand/README.md,
-                               README.es.md, the header of TEMPLATE and of
-                               correct-4dp.txt, with the same sizes and tolerance;
-                             - correct-4dp.txt (written by hand) holds the
-                               exact values within the tolerance;
-                             - CHECKER --summary prints one line per step
-                               (KEY, pending, passed, failed) and nothing else
-                               (on subjects gen wrote into SUBJECTS);
-                             - the probe of the NumPy part (check --reference-json:
-                               X times LARGE) agrees with this file's computation,
-                               and both READMEs state it.
+  lab00.py verify CHECKER TEMPLATE SUBJECTS  check, independently of the C checker,
+                             what verify() lists: the exact values, the inputs
+                             shown to the learner (READMEs, TEMPLATE, correct-4dp.txt)
+                             against example.h's, the hand-written answers, the
+                             lines of --summary, the NumPy part's probe
   lab00.py cuts CHECKER TEMPLATE OUTDIR  every prefix of a right answers file, and the
                                file without each of its lines: CHECKER answers
                                0, 1 or 2 and never crashes
@@ -62,12 +51,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 LAB = os.path.join(ROOT, "labs", "lab00-by-hand")
 JUDGE = os.path.join(ROOT, "judge", "lab00")
 NUMPY_DIR = os.path.join(HERE, "numpy")     # solution.py, skeleton.py: written by hand
+# the steps and the mistakes computed in plain Python, not taken from the C checker:
+# numpy_check.py's (imported without writing bytecode into the source tree)
+sys.dont_write_bytecode = True
+sys.path.insert(0, JUDGE)
+import numpy_check  # noqa: E402
+from numpy_check import KEYS, tr  # noqa: E402
 
 # the inputs and sizes, read from the checker by load_inputs
 X = W_Q = W_K = W_V = None
 T = D_MODEL = D_K = D_V = None
 ATOL = RTOL = None
 TEMPLATE = None
+INP = None          # all of them as numpy_check.step takes them
 
 
 def run(checker, *args):
@@ -76,107 +72,29 @@ def run(checker, *args):
 
 
 def load_inputs(checker, template):
-    """The example's inputs, sizes and tolerance, as the checker prints them."""
-    global X, W_Q, W_K, W_V, T, D_MODEL, D_K, D_V, ATOL, RTOL, TEMPLATE
-    v = {}
-    for line in run(checker, "--print-inputs").splitlines():
-        name, *vals = line.split()
-        v[name] = [float(x) for x in vals]
-    T, D_MODEL, D_K, D_V = (int(v[k][0]) for k in ("T", "d_model", "d_k", "d_v"))
-    ATOL, RTOL = v["atol"][0], v["rtol"][0]
-    shape = lambda flat, cols: [[int(x) if x == int(x) else x for x in flat[i:i + cols]]
-                                for i in range(0, len(flat), cols)]
-    X, W_Q, W_K, W_V = (shape(v["X"], D_MODEL), shape(v["W_Q"], D_K),
-                        shape(v["W_K"], D_K), shape(v["W_V"], D_V))
+    """The example's inputs, sizes and tolerance, as the checker gives them
+    (check --reference-json: whole numbers come as ints)."""
+    global X, W_Q, W_K, W_V, T, D_MODEL, D_K, D_V, ATOL, RTOL, TEMPLATE, INP
+    ref = json.loads(run(checker, "--reference-json"))
+    T, D_MODEL, D_K, D_V, ATOL, RTOL = (ref[k] for k in ("T", "d_model", "d_k", "d_v", "atol", "rtol"))
+    X, W_Q, W_K, W_V = (ref["inputs"][k] for k in ("X", "W_Q", "W_K", "W_V"))
+    INP = {"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V, "d_model": D_MODEL, "d_k": D_K, "d_v": D_V}
     TEMPLATE = template
-    return v
-KEYS = ["Q", "K", "V", "S", "scaled", "max", "E", "sum", "A", "O"]
 
 
-def mm(a, b):
-    return [[sum(a[i][p] * b[p][j] for p in range(len(b))) for j in range(len(b[0]))]
-            for i in range(len(a))]
-
-
-def tr(a):
-    return [list(r) for r in zip(*a)]
-
-
-def col(v):
-    return [[x] for x in v]
-
-
-# ---- each step from the tables it depends on (t: key -> matrix) ----------------
 def step(key, t):
-    if key == "Q": return mm(X, W_Q)
-    if key == "K": return mm(X, W_K)
-    if key == "V": return mm(X, W_V)
-    if key == "S": return mm(t["Q"], tr(t["K"]))
-    if key == "scaled": return [[v / math.sqrt(D_K) for v in r] for r in t["S"]]
-    if key == "max": return col([max(r) for r in t["scaled"]])
-    if key == "E":
-        return [[math.exp(v - t["max"][i][0]) for v in r] for i, r in enumerate(t["scaled"])]
-    if key == "sum": return col([sum(r) for r in t["E"]])
-    if key == "A":
-        return [[v / t["sum"][i][0] for v in r] for i, r in enumerate(t["E"])]
-    if key == "O": return mm(t["A"], t["V"])
-    raise KeyError(key)
+    """table key from the tables it depends on (t: key -> matrix); a division
+    by zero gives inf or nan"""
+    return numpy_check.step(key, t, INP)
 
 
-def exact_tables():
-    t = {}
+def exact_tables(x=None):
+    """every table, exactly, of the example (or of x instead of its X)"""
+    t, inp = {}, dict(INP, X=x or X)
     for k in KEYS:
-        t[k] = step(k, t)
+        t[k] = numpy_check.step(k, t, inp)
     return t
 
-
-# ---- the mistakes, written again here (not taken from the checker) -------------
-def softmax_rows(s):
-    out = []
-    for r in s:
-        m = max(r)
-        e = [math.exp(v - m) for v in r]
-        out.append([v / sum(e) for v in e])
-    return out
-
-
-MISTAKES = {
-    "q-uses-wk": ("Q", lambda t: mm(X, W_K)),
-    "q-xt": ("Q", lambda t: mm(tr(X), W_Q)),
-    "k-uses-wq": ("K", lambda t: mm(X, W_Q)),
-    "k-xt": ("K", lambda t: mm(tr(X), W_K)),
-    "v-xt": ("V", lambda t: mm(tr(X), W_V)),
-    "s-kq": ("S", lambda t: mm(t["K"], tr(t["Q"]))),
-    "s-qq": ("S", lambda t: mm(t["Q"], tr(t["Q"]))),
-    "s-kk": ("S", lambda t: mm(t["K"], tr(t["K"]))),
-    "z-times-sqrt": ("scaled", lambda t: [[v * math.sqrt(D_K) for v in r] for r in t["S"]]),
-    "z-no-scale": ("scaled", lambda t: [list(r) for r in t["S"]]),
-    "z-by-dk": ("scaled", lambda t: [[v / D_K for v in r] for r in t["S"]]),
-    "z-by-dmodel": ("scaled", lambda t: [[v / math.sqrt(D_MODEL) for v in r] for r in t["S"]]),
-    "z-by-dv": ("scaled", lambda t: [[v / math.sqrt(D_V) for v in r] for r in t["S"]]),
-    "m-columns": ("max", lambda t: col([max(c) for c in tr(t["scaled"])])),
-    "m-unscaled": ("max", lambda t: col([max(r) for r in t["S"]])),
-    "m-global": ("max", lambda t: col([max(map(max, t["scaled"]))] * T)),
-    "m-min": ("max", lambda t: col([min(r) for r in t["scaled"]])),
-    "e-no-max": ("E", lambda t: [[math.exp(v) for v in r] for r in t["scaled"]]),
-    "e-col-max": ("E", lambda t: [[math.exp(v - max(c)) for v, c in zip(r, tr(t["scaled"]))]
-                                  for r in t["scaled"]]),
-    "e-sign": ("E", lambda t: [[math.exp(t["max"][i][0] - v) for v in r]
-                               for i, r in enumerate(t["scaled"])]),
-    "e-unscaled": ("E", lambda t: [[math.exp(v - max(r)) for v in r] for r in t["S"]]),
-    "e-no-exp": ("E", lambda t: [[v - t["max"][i][0] for v in r] for i, r in enumerate(t["scaled"])]),
-    "r-columns": ("sum", lambda t: col([sum(c) for c in tr(t["E"])])),
-    "r-scaled": ("sum", lambda t: col([sum(r) for r in t["scaled"]])),
-    "r-no-max": ("sum", lambda t: col([sum(math.exp(v) for v in r) for r in t["scaled"]])),
-    "a-columns": ("A", lambda t: [[v / sum(c) for v, c in zip(r, tr(t["E"]))] for r in t["E"]]),
-    "a-transposed": ("A", lambda t: tr(step("A", t))),
-    "a-not-divided": ("A", lambda t: [list(r) for r in t["E"]]),
-    "a-unscaled": ("A", lambda t: softmax_rows(t["S"])),
-    "a-total": ("A", lambda t: [[v / sum(map(sum, t["E"])) for v in r] for r in t["E"]]),
-    "o-at": ("O", lambda t: mm(tr(t["A"]), t["V"])),
-    "o-e": ("O", lambda t: mm(t["E"], t["V"])),
-    "o-scores": ("O", lambda t: mm(t["scaled"], t["V"])),
-}
 
 # the English hint text each mistake must print (a fixed part of it)
 HINTS = {
@@ -214,6 +132,10 @@ HINTS = {
     "o-e": "your output is E V",
     "o-scores": "your output mixes V with the scaled scores",
 }
+
+# each mistake: its step and the table it gives from the tables t
+MISTAKES = {name: (m[1], lambda t, fn=m[2]: fn(t, INP))
+            for name in HINTS for m in numpy_check.MISTAKES if m[0] == name}
 
 # the two-decimal answers of correct-2dp.txt, as a learner writes them
 HAND = {
@@ -267,27 +189,28 @@ def render(blocks):
     return "\n".join(out)
 
 
-def rows_of(key, m):
+def rows_of(key, m, sep="  "):
     integer = key in ("Q", "K", "V", "S")
-    return ["  ".join(fmt(v, integer) for v in r) for r in m]
+    return [sep.join(fmt(v, integer) for v in r) for r in m]
 
 
-def learner_file(mistake_key=None, table=None, carry=True, stop_after=None):
+def learner_file(mistake_key=None, table=None, carry=True, stop_after=None, also=None):
     """Correct hand answers up to the mistaken step, then its table, then the
-    later steps carried on from the learner's own values (or left as ?)."""
+    later steps carried on from the learner's own values (or left as ?);
+    also: key -> table of a later step mistaken too"""
     t, blocks = {}, {}
     wrong_seen = False
+    also = dict(also or {}, **({mistake_key: table} if mistake_key else {}))
     for k in KEYS:
-        if k == mistake_key:
-            t[k] = r2(table(t))
+        if k in also:
+            t[k] = r2(also[k](t))
             wrong_seen = True
         elif not wrong_seen:
             t[k] = HAND[k]
         elif carry:
-            try:
-                t[k] = r2(step(k, t))
-            except ZeroDivisionError:      # nothing a learner could write: stop here
-                break
+            t[k] = r2(step(k, t))
+            if not all(math.isfinite(v) for r in t[k] for v in r):
+                break                      # a division by zero: nothing a learner could write
         else:
             break
         blocks[k] = rows_of(k, t[k])
@@ -308,6 +231,7 @@ def line_of(text, pattern, nth=1):
 def cases():
     """(file name, text, lang, exit status, [fixed strings the output must hold])"""
     out = []
+    full = render({k: rows_of(k, HAND[k]) for k in KEYS})     # right, with two decimals
     for name, (key, fn) in MISTAKES.items():
         carry = name not in ("s-qq", "e-sign", "a-total", "o-scores")   # a few stop there
         text = learner_file(key, fn, carry=carry)
@@ -315,28 +239,19 @@ def cases():
                     ["First step that differs: [%s]" % key, "hint: " + HINTS[name]]))
 
     # generic hints: no catalogued mistake, yet something to say
-    def a_row_off(t):
-        a = step("A", t)
-        a[2] = [v * 1.5032 / 1.60 for v in a[2]]
-        return a
+    def row_changed(key, i, change):
+        """the table of step key, its row i changed"""
+        return lambda t: [change(r) if n == i else r for n, r in enumerate(step(key, t))]
+    a_row_off = row_changed("A", 2, lambda r: [v * 1.5032 / 1.60 for v in r])
     out.append(("a-row-not-one.txt", learner_file("A", a_row_off), "en", 1,
                 ["First step that differs: [A]", "hint: row 2 of your weights sums to 0.94, not 1"]))
-
-    def o_outside(t):
-        o = step("O", t)
-        o[0][0] = 2.50
-        return o
-    out.append(("o-outside-v.txt", learner_file("O", o_outside), "en", 1,
+    out.append(("o-outside-v.txt", learner_file("O", row_changed("O", 0, lambda r: [2.50] + r[1:])), "en", 1,
                 ["First step that differs: [O]", "hint: each row of O is a weighted average of the rows of V"]))
-
-    def e_above_one(t):
-        e = step("E", t)
-        e[1][1] = 1.37
-        return e
+    e_above_one = row_changed("E", 1, lambda r: r[:1] + [1.37] + r[2:])
     out.append(("e-above-one.txt", learner_file("E", e_above_one, carry=False), "en", 1,
                 ["First step that differs: [E]", "every value of E lies in (0, 1]"]))
 
-    text = render({k: rows_of(k, HAND[k]) for k in KEYS}).replace("1.00  0.22  0.37", "1.00  0.22  0.4")
+    text = full.replace("1.00  0.22  0.37", "1.00  0.22  0.4")
     out.append(("e-one-decimal.txt", text, "en", 1,
                 ["First step that differs: [E]", "row 0, column 2", "hint: write at least two decimals"]))
 
@@ -351,20 +266,8 @@ def cases():
                  "fix the earlier step first"]))
 
     # a second, independent mistake after a carried one
-    def e_nomax_after(t):
-        return MISTAKES["e-no-max"][1](t)
-    t, blocks = {}, {}
-    for k in KEYS:
-        if k == "scaled":
-            t[k] = r2(MISTAKES["z-no-scale"][1](t))
-        elif k == "E":
-            t[k] = r2(e_nomax_after(t))
-        elif k in ("Q", "K", "V", "S"):
-            t[k] = HAND[k]
-        else:
-            t[k] = r2(step(k, t))
-        blocks[k] = rows_of(k, t[k])
-    out.append(("two-mistakes.txt", render(blocks), "en", 1,
+    out.append(("two-mistakes.txt", learner_file("scaled", MISTAKES["z-no-scale"][1],
+                                                 also={"E": MISTAKES["e-no-max"][1]}), "en", 1,
                 ["First step that differs: [scaled]", "hint: the scale is missing",
                  "[max]     m_i = max_j scaled_ij        3x1    WRONG  follows from your [scaled]",
                  "Also wrong on its own: [E]", "from your own earlier tables it is",
@@ -394,15 +297,13 @@ def cases():
 
     # numbers written in other common ways: decimal comma, minus sign U+2212,
     # one line for the maxima, a trailing comment, Windows line ends
-    text = render({k: rows_of(k, HAND[k]) for k in KEYS})
-    text = text.replace("0.61  0.37  1.00", "0,61  0,37  1,00   # exp(-0.5), exp(-1), exp(0)")
+    text = full.replace("0.61  0.37  1.00", "0,61  0,37  1,00   # exp(-0.5), exp(-1), exp(0)")
     text = text.replace("1.00  -1.00  0.00", "1.00  \u22121.00  0.00")
     text = text.replace("0.50\n1.50\n1.00\n", "0.50  1.50  1.00\n")
     text = text.replace("\n", "\r\n")
     out.append(("correct-other-notation.txt", text, "en", 0, ["10 of 10 steps right", "Every step is right"]))
 
     # layouts the checker cannot read: exit 2, the step and the line named
-    full = render({k: rows_of(k, HAND[k]) for k in KEYS})
     t = full.replace("0.61  0.37  1.00", "O.61  0.37  1.00")
     out.append(("bad-number.txt", t, "en", 2,
                 [":%d: [E] row 1, column 0: 'O.61' is not a number" % line_of(t, "O.61")]))
@@ -471,11 +372,9 @@ def cases():
     return out
 
 
-def render_rows(fmt_row, keys=KEYS, tables=None):
-    """The template with every block of tables (HAND by default) written by
-    fmt_row(key, row of numbers) -> one line"""
-    tables = tables or HAND
-    return render({k: [fmt_row(k, r) for r in tables[k]] for k in keys})
+def render_rows(fmt_row, tables=HAND):
+    """The template with every block of tables written by fmt_row(key, row of numbers) -> one line"""
+    return render({k: [fmt_row(k, r) for r in tables[k]] for k in KEYS})
 
 
 def parser_cases(full):
@@ -492,11 +391,9 @@ def parser_cases(full):
     t = render_rows(lambda k, r: "  ".join("%.6E" % v for v in r))
     out.append(("e-notation.txt", t, "en", 0, ["10 of 10 steps right"]))
     # commas, semicolons, brackets between numbers: said once
-    for name, row in (("comma-space", lambda k, r: ", ".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r)),
-                      ("comma-no-space", lambda k, r: ",".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r)),
-                      ("semicolons", lambda k, r: "; ".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r)),
-                      ("brackets", lambda k, r: "[" + ", ".join(fmt(v, k in ("Q", "K", "V", "S")) for v in r) + "]")):
-        t = render_rows(row)
+    for name, sep, row in (("comma-space", ", ", "%s"), ("comma-no-space", ",", "%s"),
+                           ("semicolons", "; ", "%s"), ("brackets", ", ", "[%s]")):
+        t = render({k: [row % line for line in rows_of(k, HAND[k], sep)] for k in KEYS})
         first = t.split("\n")[line_of(t, "[Q] Q = X W_Q")]
         out.append((name + ".txt", t, "en", 2,
                     [":%d: [Q] separate numbers with spaces, not commas, semicolons or brackets: `%s`, and %d more lines like it"
@@ -580,11 +477,14 @@ def parser_cases(full):
     return out
 
 
+STATEMENTS = "# ---- what the checker must say about this file (judge/selftest/run-subject.sh)"
+
+
 def subject_text(text, lang, status, strings, directives=()):
     """An answers file followed by what the checker must say about it, in the
     lines judge/selftest/run-subject.sh reads (the checker skips them: # comments)."""
     nl = "\r\n" if "\r\n" in text else "\n"
-    lines = ["# ---- what the checker must say about this file (judge/selftest/run-subject.sh)"]
+    lines = [STATEMENTS]
     if lang:
         lines.append("# run-lang: " + lang)
     lines += ["# " + d for d in directives]
@@ -602,8 +502,6 @@ def subjects():
 
 
 # ---- the NumPy part: subjects made from solution.py --------------------------------------
-STATEMENTS = "# ---- what the checker must say about this file (judge/selftest/run-subject.sh)"
-
 
 def solution_body():
     """solution.py without its opening comment and its statements"""
@@ -612,8 +510,6 @@ def solution_body():
     text = text[:text.index(STATEMENTS)].rstrip("\n") + "\n"
     return text[text.index("import numpy"):]
 
-
-TAB = "\t"
 
 
 def numpy_cases(where):
@@ -760,15 +656,13 @@ def numpy_cases(where):
          ["run-env: PYTHONPATH=judge/lab00/subjects/numpy/fake-site"]),
         # the modes: --summary (make progress), --brief (make check)
         ("summary", "--summary of the solution", [], "en", right, 0,
-         ["numpy:Q" + TAB + "0" + TAB + "1" + TAB + "0", "numpy:O" + TAB + "0" + TAB + "1" + TAB + "0",
-          "numpy:large" + TAB + "0" + TAB + "1" + TAB + "0", "!Lab 00", "!NumPy"], [], ["--summary"]),
+         ["numpy:Q\t0\t1\t0", "numpy:O\t0\t1\t0", "numpy:large\t0\t1\t0", "!Lab 00", "!NumPy"], [], ["--summary"]),
         ("summary-exception", "--summary of an exception", [("S = Q @ K.T", "S = Q @ K")], "en", right, 1,
-         ["numpy:V" + TAB + "0" + TAB + "1" + TAB + "0", "numpy:S" + TAB + "0" + TAB + "0" + TAB + "1",
-          "numpy:scaled" + TAB + "1" + TAB + "0" + TAB + "0", "!raised"], [], ["--summary"]),
+         ["numpy:V\t0\t1\t0", "numpy:S\t0\t0\t1", "numpy:scaled\t1\t0\t0", "!raised"], [], ["--summary"]),
         ("summary-large", "--summary of a failing probe", no_max, "en", right, 1,
-         ["numpy:A" + TAB + "0" + TAB + "1" + TAB + "0", "numpy:large" + TAB + "0" + TAB + "0" + TAB + "1"], [], ["--summary"]),
+         ["numpy:A\t0\t1\t0", "numpy:large\t0\t0\t1"], [], ["--summary"]),
         ("summary-no-numpy", "--summary without NumPy: pending, the reason on stderr", [], "en", right, 0,
-         ["numpy:Q" + TAB + "1" + TAB + "0" + TAB + "0", "NumPy cannot be imported"],
+         ["numpy:Q\t1\t0\t0", "NumPy cannot be imported"],
          ["run-env: PYTHONPATH=judge/lab00/subjects/numpy/fake-site"], ["--summary"]),
         ("brief", "--brief of the solution: one line", [], "en", right, 0,
          ["lab00 NumPy (%s/numpy/brief.py): 10 of 10 tables right, 0 pending, none wrong; large inputs: ok" % where,
@@ -784,9 +678,7 @@ def numpy_subjects(where):
     body = solution_body()
     out = {}
     for case in numpy_cases(where):
-        name, what, edits, lang, answers, status, strings = case[:7]
-        directives = case[7] if len(case) > 7 else []
-        args = case[8] if len(case) > 8 else []
+        name, what, edits, lang, answers, status, strings, directives, args = (case + ([], []))[:9]
         text = body
         for old, new in edits:
             if text.count(old) != 1:
@@ -855,17 +747,6 @@ def read_blocks(text):
     return blocks
 
 
-def probe_tables(large):
-    """every table of the NumPy part's probe, X times large"""
-    global X
-    x0 = X
-    X = [[v * large for v in r] for r in x0]
-    try:
-        return exact_tables()
-    finally:
-        X = x0
-
-
 def agree(got, want, close):
     """the lists got and want have the same length, and close(a, b) holds cell by cell"""
     return len(got) == len(want) and all(close(a, b) for a, b in zip(got, want))
@@ -879,12 +760,12 @@ def verify(checker, subjects_dir):
     flat = lambda m: [float(v) for r in m for v in r]
     inputs = {"X": flat(X), "W_Q": flat(W_Q), "W_K": flat(W_K), "W_V": flat(W_V)}
 
-    # 1. the exact values agree with an independent computation
+    # 1. the exact values (as check --reference-json gives them with an answers
+    #    file; 6. below: without) agree with an independent computation
     exact = exact_tables()
-    lines = dict((l.split()[0], [float(v) for v in l.split()[1:]])
-                 for l in run(checker, "--print-exact").splitlines())
+    lines = json.loads(run(checker, "--reference-json", TEMPLATE))["exact"]
     for k in KEYS:
-        got, want = lines.get(k, []), flat(exact[k])
+        got, want = flat(lines.get(k, [])), flat(exact[k])
         expect(agree(got, want, to_1e12), "exact [%s] agrees with plain Python to 1e-12" % k)
 
     # 2. the inputs shown to the learner are the checker's (example.h)
@@ -954,7 +835,7 @@ def verify(checker, subjects_dir):
     for k in KEYS:
         got, want = flat(ref["exact"][k]), flat(exact[k])
         expect(agree(got, want, to_1e12), "check --reference-json: exact [%s] agrees with plain Python" % k)
-    big = probe_tables(large)
+    big = exact_tables([[v * large for v in r] for r in X])
     expect(flat(ref["large_inputs"]["X"]) == flat([[v * large for v in r] for r in X]),
            "check --reference-json: the probe's X is X times %d" % large)
     for k in KEYS:
@@ -1068,15 +949,12 @@ def mutants(subjects_dir, outdir, run):
     return 1 if problems else 0
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] in ("gen", "verify"):
-        load_inputs(sys.argv[2], sys.argv[3])
-        sys.exit((gen if sys.argv[1] == "gen" else lambda d: verify(sys.argv[2], d))(os.path.abspath(sys.argv[4])))
-    elif len(sys.argv) > 6 and sys.argv[1] == "mutants":
-        load_inputs(sys.argv[2], sys.argv[3])
-        sys.exit(mutants(os.path.abspath(sys.argv[4]), os.path.abspath(sys.argv[5]), sys.argv[6:]))
-    elif len(sys.argv) == 5 and sys.argv[1] == "cuts":
-        load_inputs(sys.argv[2], sys.argv[3])
-        sys.exit(cuts(sys.argv[2], sys.argv[4]))
-    else:
-        print(__doc__)
-        sys.exit(2)
+    cmd, args = sys.argv[1] if len(sys.argv) > 1 else None, sys.argv[2:]
+    if (cmd in ("gen", "verify", "cuts") and len(args) == 3) or (cmd == "mutants" and len(args) > 4):
+        load_inputs(args[0], args[1])
+        sys.exit(gen(os.path.abspath(args[2])) if cmd == "gen" else
+                 verify(args[0], os.path.abspath(args[2])) if cmd == "verify" else
+                 cuts(args[0], args[2]) if cmd == "cuts" else
+                 mutants(os.path.abspath(args[2]), os.path.abspath(args[3]), args[4:]))
+    print(__doc__)
+    sys.exit(2)
