@@ -141,31 +141,17 @@ static void heads_case_make(heads_case *c, int which, bool merge)
     c->heads = heads;
 }
 
-static void check_split(int which)
-{
-    heads_case c;
-    heads_case_make(&c, which, false);
-    lab_case("%s", c.name);
-    int T = c.T, H = c.n_heads, d_k = c.d_k;
-    lab_mat *heads = lab_out("heads", H * T, d_k);
-    lab_mat *m = lab_in("m", T, H * d_k, c.m);
-    mm_status st = lab_call("mha_split_heads", LAB_BUFS(heads, m), LAB_INTS(T, H, d_k));
-    const double *want[1] = { c.heads };
-    bool ok = lab_check_values(st, 1, &heads, want, diagnose_heads, &c);
-    if (!ok && st == MM_EINVAL && which == HC_BITS)
-        lab_hint(EN_ES("a split only moves values: it copies a NaN or an infinity as it is, "
-                       "and refuses nothing for its values (mha_forward checks x itself)",
-                       "una división solo mueve valores: copia un NaN o un infinito tal cual, "
-                       "y no rechaza nada por sus valores (mha_forward comprueba x él mismo)"));
-}
+static const char *heads_fn(bool merge) { return merge ? "mha_merge_heads" : "mha_split_heads"; }
 
-static void check_merge(int which)
+/* check_heads - the split (merge false) or the merge on its case which; the
+ * round trip gives the merge what the learner's own split gives */
+static void check_heads(int which, bool merge)
 {
     heads_case c;
-    heads_case_make(&c, which, true);
+    heads_case_make(&c, which, merge);
     lab_case("%s", c.name);
     int T = c.T, H = c.n_heads, d_k = c.d_k;
-    const double *given = c.heads;
+    const double *given = merge ? c.heads : c.m;
     if (which == HC_ROUND_TRIP) {                 /* the learner's own split first */
         lab_mat *h0 = lab_out("heads", H * T, d_k);
         lab_mat *m0 = lab_in("m", T, H * d_k, c.m);
@@ -175,21 +161,30 @@ static void check_merge(int which)
             return;
         given = lab_fresh(h0->n, h0->p);
     }
-    lab_mat *m = lab_out("m", T, H * d_k);
-    lab_mat *heads = lab_in("heads", H * T, d_k, given);
-    mm_status st = lab_call("mha_merge_heads", LAB_BUFS(m, heads), LAB_INTS(T, H, d_k));
-    const double *want[1] = { c.m };
+    lab_mat *out = merge ? lab_out("m", T, H * d_k) : lab_out("heads", H * T, d_k);
+    lab_mat *in = merge ? lab_in("heads", H * T, d_k, given) : lab_in("m", T, H * d_k, given);
+    mm_status st = lab_call(heads_fn(merge), LAB_BUFS(out, in), LAB_INTS(T, H, d_k));
+    const double *want[1] = { merge ? c.m : c.heads };
     if (which == HC_ROUND_TRIP) {
-        if (!lab_check_values(st, 1, &m, want, NULL, &c)) diagnose_round_trip(&c, given, m->p);
+        if (!lab_check_values(st, 1, &out, want, NULL, &c)) diagnose_round_trip(&c, given, out->p);
         return;
     }
-    bool ok = lab_check_values(st, 1, &m, want, diagnose_heads, &c);
+    bool ok = lab_check_values(st, 1, &out, want, diagnose_heads, &c);
     if (!ok && st == MM_EINVAL && which == HC_BITS)
-        lab_hint(EN_ES("a merge only moves values: it copies a NaN or an infinity as it is, "
-                       "and refuses nothing for its values",
-                       "una unión solo mueve valores: copia un NaN o un infinito tal cual, y "
-                       "no rechaza nada por sus valores"));
+        lab_hint(merge ? EN_ES("a merge only moves values: it copies a NaN or an infinity as it "
+                               "is, and refuses nothing for its values",
+                               "una unión solo mueve valores: copia un NaN o un infinito tal "
+                               "cual, y no rechaza nada por sus valores")
+                       : EN_ES("a split only moves values: it copies a NaN or an infinity as it "
+                               "is, and refuses nothing for its values (mha_forward checks x "
+                               "itself)",
+                               "una división solo mueve valores: copia un NaN o un infinito tal "
+                               "cual, y no rechaza nada por sus valores (mha_forward comprueba x "
+                               "él mismo)"));
 }
+
+static void check_split(int which) { check_heads(which, false); }
+static void check_merge(int which) { check_heads(which, true); }
 
 /* ---- mha_split_heads and mha_merge_heads: bad arguments --------------------------------- */
 
@@ -206,8 +201,6 @@ static void heads_rooms(lab_mat *b[2], bool merge)
         b[1] = lab_in("m", 2, 2, m);
     }
 }
-
-static const char *heads_fn(bool merge) { return merge ? "mha_merge_heads" : "mha_split_heads"; }
 
 /* heads_refused - the call with b[] and sizes n[] must be refused with
  * MM_EINVAL, and write nothing; when says which call. False if the status
