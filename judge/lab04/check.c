@@ -16,23 +16,15 @@
  * bias as it was). The learner's results (from its own process, through
  * lab_call) are compared with the library's, the reference.
  *
- * Besides those fixed cases, cases drawn from the run's seed (lab_random:
- * a fresh seed each run, printed; LAB_SEED=N replays it), which the
- * learner's code cannot know in advance: each function on a long one
- * (T from 256 to 512, and 1024 tokens for the causal layer) and, where
- * there are values, the same shape again with fresh values (one key
+ * Besides those fixed cases, cases drawn from the run's seed, as in Lab 03
+ * (../lab03/check.c says why, and why in this order): each function on a
+ * long one (T from 256 to 512, and 1024 tokens for the causal layer) and,
+ * where there are values, the same shape again with fresh values (one key
  * hidden, for the padding mask and the truth table); mask_combine with
  * pairs of +-1e308 whose sums cancel, +inf in bias and an overflowing pair
  * at a random place; the causal layer on one token and with a future key
- * whose score would overflow. Each such case's name gives its shape and
- * the seed. After each call of mha_forward_causal on a layer, the layer's
- * struct is compared with what it was (../lab03/layer.h): a forward pass
- * that changes its sizes or pointers fails, by the field's name. The
- * layer's cases are made as Lab 03's are (../lab03/layer_case.h).
- *
- * The checks of one function run in this order against one learner
- * process, on cases of different shapes, so that state kept between calls
- * shows. */
+ * whose score would overflow. The layer's cases, calls and record are
+ * Lab 03's (../lab03/layer_case.h, layer_check.h, layer.h). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -468,11 +460,14 @@ static int mask_rooms(mask_fn fn, lab_mat *b[2])
     return fn == FN_CAUSAL || fn == FN_PADDING ? 1 : 2;
 }
 
-/* mask_ints - the integers of a call of fn: T_q, T_k (and length 1) */
-static int mask_ints(mask_fn fn, long n[3], long T_q, long T_k)
+/* mask_refused - fn called on b[] (mask_rooms') with T_q, T_k (and length 1) must be
+ * refused with MM_EINVAL; when says which call */
+static bool mask_refused(mask_fn fn, lab_mat *const b[2], long T_q, long T_k, const char *when)
 {
-    n[0] = T_q, n[1] = T_k, n[2] = 1;
-    return fn == FN_CAUSAL ? 1 : fn == FN_PADDING ? 3 : 2;
+    int n_bufs = fn == FN_CAUSAL || fn == FN_PADDING ? 1 : 2;
+    int n_ints = fn == FN_CAUSAL ? 1 : fn == FN_PADDING ? 3 : 2;
+    return call_refused(lab_functions[fn], n_bufs, b, n_ints, (const long[3]){ T_q, T_k, 1 },
+                        MM_EINVAL, when);
 }
 
 static void check_mask_nulls(int arg)
@@ -487,9 +482,7 @@ static void check_mask_nulls(int arg)
         b[i] = NULL;
         char when[48];
         lab_case_when(when, sizeof when, "%s = NULL", name);
-        long n[3];
-        int n_ints = mask_ints(fn, n, 2, 2);
-        ok &= call_refused(lab_functions[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
+        ok &= mask_refused(fn, b, 2, 2, when);
     }
     if (!ok) lab_null_hint();
 }
@@ -502,14 +495,11 @@ static void check_mask_sizes(int arg)
     for (int s = 0; s < n_sizes; s++)
         for (int value = 0; value >= -1; value--) {
             lab_mat *b[2];
-            int n_bufs = mask_rooms(fn, b);
-            long n[3];
-            int n_ints = mask_ints(fn, n, 2, 2);
-            n[s] = value;
+            mask_rooms(fn, b);
             const char *size_name = fn == FN_CAUSAL ? "T" : s ? "T_k" : "T_q";
             char when[48];
             lab_case_when(when, sizeof when, "%s = %d", size_name, value);
-            ok &= call_refused(lab_functions[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
+            ok &= mask_refused(fn, b, s ? 2 : value, s ? value : 2, when);
         }
     if (!ok) lab_size_hint();
 }
@@ -518,15 +508,13 @@ static void check_mask_too_large(int arg)
 {
     mask_fn fn = (mask_fn)arg;
     lab_mat *b[2];
-    int n_bufs = mask_rooms(fn, b);
-    long n[3];
-    int n_ints = mask_ints(fn, n, INT_MAX, INT_MAX);
+    mask_rooms(fn, b);
     const char *shown = fn == FN_CAUSAL ? "T = INT_MAX" : "T_q = T_k = INT_MAX";
     lab_case("%s", shown);
     char when[160];
     snprintf(when, sizeof when, EN_ES("for %s: the mask would hold about 2^62 doubles",
                                       "con %s: la máscara tendría unos 2^62 doubles"), shown);
-    if (!call_refused(lab_functions[fn], n_bufs, b, n_ints, n, MM_EINVAL, when))
+    if (!mask_refused(fn, b, INT_MAX, INT_MAX, when))
         lab_hint(EN_ES("a (T_q, T_k) mask holds T_q x T_k doubles, and that must fit before you "
                        "write it: MM_NEED_SIZE_PRODUCT(T_q, T_k) returns MM_EINVAL unless the "
                        "product is at most MM_MAX_ELEMENTS",
