@@ -575,9 +575,6 @@ static void check_forward(int which)
 
 /* ---- mha_forward: bad arguments ------------------------------------------------------------ */
 
-/* rooms - every buffer of a call on the rooms' layer (layer_check.h) */
-static void rooms(lab_mat *b[N_BUFS]) { rooms_with(b, N_BUFS, NULL, NULL, NULL, NULL); }
-
 /* untouched - after a call refused with MM_EINVAL, out and weights must
  * hold what they held */
 static bool untouched(lab_mat *const b[N_BUFS], const char *when)
@@ -659,7 +656,7 @@ static void check_forward_aliases(int which)
     for (size_t i = from; i < to; i++) {
         int o = pairs[i].output, other = pairs[i].other, off = pairs[i].off;
         lab_mat *b[N_BUFS];
-        rooms(b);
+        rooms_with(b, N_BUFS, NULL, NULL, NULL, NULL);
         if (off)          /* the other buffer is longer, so the overlap stays inside it */
             b[other] = other == B_OUT ? lab_out("out", 3, 2)
                                       : lab_in(buf_name[other], 3, 2,
@@ -693,18 +690,13 @@ static void check_forward_aliases(int which)
                        "salidas"));
 }
 
-/* a call of check_forward_values and check_forward_overflow: x, the bias
- * and the layer's weights changed from the rooms' */
-typedef struct {
-    const char *name[2];
-    double x[4], bias[4], wqkv[12], wo[4];
-} bad_call;
-
-static bool bad_call_run(const bad_call *c, mm_status want)
+/* bad_call_run - mha_forward on the rooms but x, bias, W_QKV and W_O (NULL: the rooms'
+ * own) must return want; name says which call */
+static bool bad_call_run(const char *name, const double *x, const double *bias,
+                         const double *wqkv, const double *wo, mm_status want)
 {
     lab_mat *b[N_BUFS];
-    rooms_with(b, N_BUFS, c->wqkv, c->wo, c->x, c->bias);
-    const char *name = c->name[lab_es()];
+    rooms_with(b, N_BUFS, wqkv, wo, x, bias);
     char when[200];
     lab_case_when(when, sizeof when, "%s", name);
     return refused(b, 2, want, when);
@@ -714,20 +706,19 @@ static bool bad_call_run(const bad_call *c, mm_status want)
 static void check_forward_values(int unused)
 {
     (void)unused;
-    static const bad_call calls[] = {
-        { { "x[1] = NaN", "x[1] = NaN" }, { 1, NAN, 0, 1 }, { 0 }, { ROOM_WQKV }, { 1, 0, 0, 1 } },
-        { { "x[2] = +inf", "x[2] = +inf" }, { 1, 0, INFINITY, 1 }, { 0 }, { ROOM_WQKV },
-          { 1, 0, 0, 1 } },
-        { { "x[3] = -inf", "x[3] = -inf" }, { 1, 0, 0, -INFINITY }, { 0 }, { ROOM_WQKV },
-          { 1, 0, 0, 1 } },
-        { { "bias[1] = NaN", "bias[1] = NaN" }, { 1, 0, 0, 1 }, { 0, NAN, 0, 0 },
-          { ROOM_WQKV }, { 1, 0, 0, 1 } },
-        { { "bias[2] = +inf", "bias[2] = +inf" }, { 1, 0, 0, 1 }, { 0, 0, INFINITY, 0 },
-          { ROOM_WQKV }, { 1, 0, 0, 1 } },
+    static const struct {
+        const char *name;
+        double x[4], bias[4];
+    } calls[] = {
+        { "x[1] = NaN", { 1, NAN, 0, 1 }, { 0 } },
+        { "x[2] = +inf", { 1, 0, INFINITY, 1 }, { 0 } },
+        { "x[3] = -inf", { 1, 0, 0, -INFINITY }, { 0 } },
+        { "bias[1] = NaN", { 1, 0, 0, 1 }, { 0, NAN, 0, 0 } },
+        { "bias[2] = +inf", { 1, 0, 0, 1 }, { 0, 0, INFINITY, 0 } },
     };
     bool ok = true;
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-        ok &= bad_call_run(&calls[i], MM_EINVAL);
+        ok &= bad_call_run(calls[i].name, calls[i].x, calls[i].bias, NULL, NULL, MM_EINVAL);
     if (!ok)
         lab_hint(EN_ES("x must be finite - MM_NEED_FINITE(x, T, layer->d_model) refuses a NaN "
                        "or an infinity with MM_EINVAL - and a bias finite or -inf (sdpa "
@@ -744,23 +735,25 @@ static void check_forward_values(int unused)
 static void check_forward_overflow(int unused)
 {
     (void)unused;
-    static const bad_call calls[] = {
+    static const struct {
+        const char *name[2];
+        double x[4], wqkv[12], wo[4];
+    } calls[] = {
         { { "x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV overflows",
             "x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV desborda" },
-          { 1e200, 0, 0, 1 }, { 0 }, { 1e200, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3 },
-          { 1, 0, 0, 1 } },
+          { 1e200, 0, 0, 1 }, { 1e200, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3 }, { 1, 0, 0, 1 } },
         { { "x[0] = 1e160, W_Q = W_K = W_V = I: the score q_0 . k_0 = 1e320 overflows",
             "x[0] = 1e160, W_Q = W_K = W_V = I: la puntuación q_0 . k_0 = 1e320 desborda" },
-          { 1e160, 0, 0, 1 }, { 0 }, { 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1 }, { 1, 0, 0, 1 } },
+          { 1e160, 0, 0, 1 }, { 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1 }, { 1, 0, 0, 1 } },
         { { "x[0] = 1e300, W_V = 10 I, W_O = 1e10 I: the heads' outputs times W_O overflow",
             "x[0] = 1e300, W_V = 10 I, W_O = 1e10 I: las salidas de las cabezas por W_O "
             "desbordan" },
-          { 1e300, 0, 0, 1 }, { 0 }, { 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 10 },
-          { 1e10, 0, 0, 1e10 } },
+          { 1e300, 0, 0, 1 }, { 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 10 }, { 1e10, 0, 0, 1e10 } },
     };
     bool ok = true;
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-        ok &= bad_call_run(&calls[i], MM_ERANGE);
+        ok &= bad_call_run(calls[i].name[lab_es()], calls[i].x, NULL, calls[i].wqkv, calls[i].wo,
+                           MM_ERANGE);
     if (!ok)
         lab_hint(EN_ES("finite inputs can still overflow: mm_matmul returns MM_ERANGE when "
                        "X W_QKV or the product with W_O is not finite, and sdpa when a score "

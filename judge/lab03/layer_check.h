@@ -73,19 +73,17 @@ static inline mm_status layer_call(const char *fn, lab_mat *const b[], int n_buf
     return st;
 }
 
-/* the rooms' layer: W_Q = I, W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]] packed */
-#define ROOM_WQKV 1, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3
-
-/* rooms_with - the n_bufs buffers of a call on (T, d_model, n_heads) =
- * (2, 2, 1); the inputs hold wqkv, wo, x, bias, or where NULL the rooms'
- * own: the layer above, W_O = I, x = I, a bias of 0 */
+/* rooms_with - the n_bufs buffers of a call on (T, d_model, n_heads) = (2, 2, 1); the
+ * inputs hold wqkv, wo, x, bias, or where NULL the rooms' own: W_Q = I, W_K = [[0,1],[1,0]],
+ * W_V = [[2,0],[0,3]] packed, W_O = I, x = I, a bias of 0 */
 static inline void rooms_with(lab_mat *b[], int n_bufs, const double *wqkv, const double *wo,
                               const double *x, const double *bias)
 {
-    static const double room_wqkv[12] = { ROOM_WQKV }, eye[4] = { 1, 0, 0, 1 }, zero[4] = { 0 };
+    static const double wqkv0[12] = { 1, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3 };
+    static const double eye[4] = { 1, 0, 0, 1 }, zero[4] = { 0 };
     b[B_OUT] = lab_out("out", 2, 2);
     b[B_WEIGHTS] = lab_out("weights", 2, 2);
-    b[B_WQKV] = lab_in(buf_name[B_WQKV], 2, 6, wqkv ? wqkv : room_wqkv);
+    b[B_WQKV] = lab_in(buf_name[B_WQKV], 2, 6, wqkv ? wqkv : wqkv0);
     b[B_WO] = lab_in(buf_name[B_WO], 2, 2, wo ? wo : eye);
     b[B_X] = lab_in("x", 2, 2, x ? x : eye);
     if (n_bufs > B_BIAS) b[B_BIAS] = lab_in("bias", 2, 2, bias ? bias : zero);
