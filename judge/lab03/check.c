@@ -31,10 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "examples/ch03-planted.h"
-#include "examples/ch03-worked.h"
 #include "alias.h"
 #include "lab03.h"
+#include "layer_check.h"
 #include "lab03.def"
 
 /* ---- mha_split_heads and mha_merge_heads: the cases ------------------------------------- */
@@ -142,31 +141,17 @@ static void heads_case_make(heads_case *c, int which, bool merge)
     c->heads = heads;
 }
 
-static void check_split(int which)
-{
-    heads_case c;
-    heads_case_make(&c, which, false);
-    lab_case("%s", c.name);
-    int T = c.T, H = c.n_heads, d_k = c.d_k;
-    lab_mat *heads = lab_out("heads", H * T, d_k);
-    lab_mat *m = lab_in("m", T, H * d_k, c.m);
-    mm_status st = lab_call("mha_split_heads", LAB_BUFS(heads, m), LAB_INTS(T, H, d_k));
-    const double *want[1] = { c.heads };
-    bool ok = lab_check_values(st, 1, &heads, want, diagnose_heads, &c);
-    if (!ok && st == MM_EINVAL && which == HC_BITS)
-        lab_hint(EN_ES("a split only moves values: it copies a NaN or an infinity as it is, "
-                       "and refuses nothing for its values (mha_forward checks x itself)",
-                       "una división solo mueve valores: copia un NaN o un infinito tal cual, "
-                       "y no rechaza nada por sus valores (mha_forward comprueba x él mismo)"));
-}
+static const char *heads_fn(bool merge) { return merge ? "mha_merge_heads" : "mha_split_heads"; }
 
-static void check_merge(int which)
+/* check_heads - the split (merge false) or the merge on its case which; the
+ * round trip gives the merge what the learner's own split gives */
+static void check_heads(int which, bool merge)
 {
     heads_case c;
-    heads_case_make(&c, which, true);
+    heads_case_make(&c, which, merge);
     lab_case("%s", c.name);
     int T = c.T, H = c.n_heads, d_k = c.d_k;
-    const double *given = c.heads;
+    const double *given = merge ? c.heads : c.m;
     if (which == HC_ROUND_TRIP) {                 /* the learner's own split first */
         lab_mat *h0 = lab_out("heads", H * T, d_k);
         lab_mat *m0 = lab_in("m", T, H * d_k, c.m);
@@ -176,21 +161,30 @@ static void check_merge(int which)
             return;
         given = lab_fresh(h0->n, h0->p);
     }
-    lab_mat *m = lab_out("m", T, H * d_k);
-    lab_mat *heads = lab_in("heads", H * T, d_k, given);
-    mm_status st = lab_call("mha_merge_heads", LAB_BUFS(m, heads), LAB_INTS(T, H, d_k));
-    const double *want[1] = { c.m };
+    lab_mat *out = merge ? lab_out("m", T, H * d_k) : lab_out("heads", H * T, d_k);
+    lab_mat *in = merge ? lab_in("heads", H * T, d_k, given) : lab_in("m", T, H * d_k, given);
+    mm_status st = lab_call(heads_fn(merge), LAB_BUFS(out, in), LAB_INTS(T, H, d_k));
+    const double *want[1] = { merge ? c.m : c.heads };
     if (which == HC_ROUND_TRIP) {
-        if (!lab_check_values(st, 1, &m, want, NULL, &c)) diagnose_round_trip(&c, given, m->p);
+        if (!lab_check_values(st, 1, &out, want, NULL, &c)) diagnose_round_trip(&c, given, out->p);
         return;
     }
-    bool ok = lab_check_values(st, 1, &m, want, diagnose_heads, &c);
+    bool ok = lab_check_values(st, 1, &out, want, diagnose_heads, &c);
     if (!ok && st == MM_EINVAL && which == HC_BITS)
-        lab_hint(EN_ES("a merge only moves values: it copies a NaN or an infinity as it is, "
-                       "and refuses nothing for its values",
-                       "una unión solo mueve valores: copia un NaN o un infinito tal cual, y "
-                       "no rechaza nada por sus valores"));
+        lab_hint(merge ? EN_ES("a merge only moves values: it copies a NaN or an infinity as it "
+                               "is, and refuses nothing for its values",
+                               "una unión solo mueve valores: copia un NaN o un infinito tal "
+                               "cual, y no rechaza nada por sus valores")
+                       : EN_ES("a split only moves values: it copies a NaN or an infinity as it "
+                               "is, and refuses nothing for its values (mha_forward checks x "
+                               "itself)",
+                               "una división solo mueve valores: copia un NaN o un infinito tal "
+                               "cual, y no rechaza nada por sus valores (mha_forward comprueba x "
+                               "él mismo)"));
 }
+
+static void check_split(int which) { check_heads(which, false); }
+static void check_merge(int which) { check_heads(which, true); }
 
 /* ---- mha_split_heads and mha_merge_heads: bad arguments --------------------------------- */
 
@@ -207,8 +201,6 @@ static void heads_rooms(lab_mat *b[2], bool merge)
         b[1] = lab_in("m", 2, 2, m);
     }
 }
-
-static const char *heads_fn(bool merge) { return merge ? "mha_merge_heads" : "mha_split_heads"; }
 
 /* heads_refused - the call with b[] and sizes n[] must be refused with
  * MM_EINVAL, and write nothing; when says which call. False if the status
@@ -468,31 +460,13 @@ static mha *random_case(mha_case *c, int which)
 /* worked_case - chapter 03's worked example, named */
 static mha *worked_case(mha_case *c)
 {
-    mha *layer = NULL;
-    c->T = CH03_T, c->d_model = CH03_D, c->n_heads = CH03_H, c->weights = true;
-    LAB_REF(mha_new(&layer, CH03_D, CH03_H, 1));
-    LAB_REF(mha_set_weights(layer, ch03_eye, ch03_eye, ch03_eye, ch03_w_o));
-    c->x = lab_fresh(CH03_T * CH03_D, ch03_x);
     char x[80], wo[120];
-    lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
-    lab_mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
+    c->weights = true;
+    mha *layer = worked_layer(c, x, wo);
     snprintf(c->name, sizeof c->name,
              EN_ES("worked example of chapter 03: X = %s, W_Q = W_K = W_V = I, W_O = %s",
                    "ejemplo resuelto del capítulo 03: X = %s, W_Q = W_K = W_V = I, W_O = %s"),
              x, wo);
-    return layer;
-}
-
-/* planted_case - chapter 03's eight tokens through its planted heads */
-static mha *planted_case(mha_case *c)
-{
-    mha *layer = NULL;
-    c->T = P_T, c->d_model = P_D, c->n_heads = P_H, c->weights = true;
-    LAB_REF(mha_new(&layer, P_D, P_H, 1));
-    LAB_REF(planted_layer(layer));
-    double *x = lab_fresh(P_T * P_D, NULL);
-    planted_x(x);
-    c->x = x;
     return layer;
 }
 
@@ -505,6 +479,7 @@ static void mha_case_make(mha_case *c, int which)
     if (which == FW_WORKED) {
         layer = worked_case(c);
     } else if (which == FW_PLANTED) {
+        c->weights = true;
         layer = planted_case(c);
         what = EN_ES("chapter 03's eight tokens \"I work , you work , he ___\" through its "
                      "four planted heads",
@@ -532,11 +507,8 @@ static void mha_case_make(mha_case *c, int which)
     case_name(c, what, extra);
 }
 
-/* the buffers of mha_forward, in the order of the call */
-enum { B_OUT, B_WEIGHTS, B_WQKV, B_WO, B_X, B_BIAS, N_BUFS };
-static const char *const buf_name[N_BUFS] = { "out", "weights", "layer->w_qkv", "layer->w_o",
-                                              "x", "bias" };
-static const char *const arg_name[N_BUFS] = { "out", "weights", "layer", "layer", "x", "bias" };
+/* the buffers of mha_forward: layer_check.h's, with a bias */
+enum { N_BUFS = B_BIAS + 1 };
 
 /* who reads the layer, in layer_kept's hint */
 static const char *const forward_reads[2] = { "a forward pass", "una pasada hacia delante" };
@@ -546,11 +518,7 @@ static const char *const forward_reads[2] = { "a forward pass", "una pasada haci
  * is one, read back after the call (layer_kept) */
 static mm_status forward_call(lab_mat *const b[N_BUFS], long T, int d_model, int n_heads)
 {
-    lab_mat *all[N_BUFS + 1];
-    mm_status st = lab_call("mha_forward", with_record(all, b, N_BUFS), all, 3,
-                            (const long[3]){ T, d_model, n_heads });
-    if (all[N_BUFS]) layer_kept(all[N_BUFS], "mha_forward", forward_reads, d_model, n_heads);
-    return st;
+    return layer_call("mha_forward", b, N_BUFS, T, d_model, n_heads, forward_reads);
 }
 
 static void check_forward(int which)
@@ -558,14 +526,11 @@ static void check_forward(int which)
     mha_case c;
     mha_case_make(&c, which);
     lab_case("%s", c.name);
-    int T = c.T, d = c.d_model, H = c.n_heads;
-    lab_mat *out[2] = { lab_out("out", T, d), c.weights ? lab_out("weights", H * T, T) : NULL };
-    lab_mat *b[N_BUFS] = { out[0], out[1], lab_in("layer->w_qkv", d, 3 * d, c.w_qkv),
-                           lab_in("layer->w_o", d, d, c.w_o), lab_in("x", T, d, c.x),
-                           c.bias ? lab_in("bias", T, T, c.bias) : NULL };
-    mm_status st = forward_call(b, T, d, H);
+    lab_mat *b[N_BUFS];
+    case_bufs(b, N_BUFS, &c);
+    mm_status st = forward_call(b, c.T, c.d_model, c.n_heads);
     const double *want[2] = { c.want_out, c.want_w };
-    lab_check_values(st, c.weights ? 2 : 1, out, want, diagnose_forward, &c);
+    lab_check_values(st, c.weights ? 2 : 1, b, want, diagnose_forward, &c);
     if (st == MM_OK) return;
     const char *why = lab_learner_error();
     if (strncmp(why, "mha_split_heads", 15) == 0 || strncmp(why, "mha_merge_heads", 15) == 0)
@@ -609,27 +574,6 @@ static void check_forward(int which)
 }
 
 /* ---- mha_forward: bad arguments ------------------------------------------------------------ */
-
-/* the rooms: T = 2, d_model = 2, one head; W_Q = I, W_K = [[0,1],[1,0]],
- * W_V = [[2,0],[0,3]] packed, W_O = I, x = I, a bias of 0 */
-static const double room_wqkv[12] = { 1, 0, 0, 1, 2, 0,
-                                      0, 1, 1, 0, 0, 3 };
-static const double room_eye[4] = { 1, 0, 0, 1 };
-static const double room_zero[4] = { 0, 0, 0, 0 };
-
-/* rooms_with - every buffer of a call on (T, d_model, n_heads) = (2, 2, 1);
- * the inputs hold wqkv, wo, x, bias, or the rooms' own where NULL */
-static void rooms_with(lab_mat *b[N_BUFS], const double *wqkv, const double *wo,
-                       const double *x, const double *bias)
-{
-    b[B_OUT] = lab_out("out", 2, 2);
-    b[B_WEIGHTS] = lab_out("weights", 2, 2);
-    b[B_WQKV] = lab_in(buf_name[B_WQKV], 2, 6, wqkv ? wqkv : room_wqkv);
-    b[B_WO] = lab_in(buf_name[B_WO], 2, 2, wo ? wo : room_eye);
-    b[B_X] = lab_in("x", 2, 2, x ? x : room_eye);
-    b[B_BIAS] = lab_in("bias", 2, 2, bias ? bias : room_zero);
-}
-static void rooms(lab_mat *b[N_BUFS]) { rooms_with(b, NULL, NULL, NULL, NULL); }
 
 /* untouched - after a call refused with MM_EINVAL, out and weights must
  * hold what they held */
@@ -675,49 +619,25 @@ static bool refused(lab_mat *const b[N_BUFS], long T, mm_status want, const char
 static void check_forward_nulls(int unused)
 {
     (void)unused;
-    static const int must[] = { B_OUT, B_WQKV, B_X };
-    bool ok = true;
-    for (int i = 0; i < 3; i++) {
-        lab_mat *b[N_BUFS];
-        rooms(b);
-        b[must[i]] = NULL;
-        if (must[i] == B_WQKV) b[B_WO] = NULL;         /* layer = NULL */
-        const char *name = arg_name[must[i]];
-        char when[48];
-        lab_case_when(when, sizeof when, "%s = NULL", name);
-        ok &= refused(b, 2, MM_EINVAL, when);
-    }
-    if (!ok) lab_null_hint();
+    layer_nulls(N_BUFS, refused);
 }
 
 static void check_forward_sizes(int unused)
 {
     (void)unused;
-    bool ok = true;
-    for (int value = 0; value >= -1; value--) {
-        lab_mat *b[N_BUFS];
-        rooms(b);
-        char when[48];
-        lab_case_when(when, sizeof when, "T = %d", value);
-        ok &= refused(b, value, MM_EINVAL, when);
-    }
-    if (!ok) lab_size_hint();
-    lab_mat *b[N_BUFS];
-    rooms(b);
-    lab_case("T = INT_MAX");
-    if (!refused(b, INT_MAX, MM_EINVAL,
-                 EN_ES("for T = INT_MAX: a (T, T) matrix of scores would hold about 2^62 "
-                       "doubles",
-                       "con T = INT_MAX: una matriz (T, T) de puntuaciones tendría unos 2^62 "
-                       "doubles")))
-        lab_hint(EN_ES("every buffer the layer needs is a product of sizes, and it must fit "
-                       "before you allocate it or hand it on: MM_NEED_SIZE_PRODUCT(T, 3 * "
-                       "(long)layer->d_model) for X W_QKV, MM_NEED_SIZE_PRODUCT(T, T) for one "
-                       "head's scores (and n_heads T T for weights)",
-                       "cada búfer que necesita la capa es un producto de tamaños, y tiene que "
-                       "caber antes de reservarlo o pasarlo: MM_NEED_SIZE_PRODUCT(T, 3 * "
-                       "(long)layer->d_model) para X W_QKV, MM_NEED_SIZE_PRODUCT(T, T) para "
-                       "las puntuaciones de una cabeza (y n_heads T T para weights)"));
+    layer_sizes(N_BUFS, refused,
+                EN_ES("for T = INT_MAX: a (T, T) matrix of scores would hold about 2^62 "
+                      "doubles",
+                      "con T = INT_MAX: una matriz (T, T) de puntuaciones tendría unos 2^62 "
+                      "doubles"),
+                EN_ES("every buffer the layer needs is a product of sizes, and it must fit "
+                      "before you allocate it or hand it on: MM_NEED_SIZE_PRODUCT(T, 3 * "
+                      "(long)layer->d_model) for X W_QKV, MM_NEED_SIZE_PRODUCT(T, T) for one "
+                      "head's scores (and n_heads T T for weights)",
+                      "cada búfer que necesita la capa es un producto de tamaños, y tiene que "
+                      "caber antes de reservarlo o pasarlo: MM_NEED_SIZE_PRODUCT(T, 3 * "
+                      "(long)layer->d_model) para X W_QKV, MM_NEED_SIZE_PRODUCT(T, T) para "
+                      "las puntuaciones de una cabeza (y n_heads T T para weights)"));
 }
 
 /* check_forward_aliases - which 0: out, then weights, the same buffer as
@@ -736,7 +656,7 @@ static void check_forward_aliases(int which)
     for (size_t i = from; i < to; i++) {
         int o = pairs[i].output, other = pairs[i].other, off = pairs[i].off;
         lab_mat *b[N_BUFS];
-        rooms(b);
+        rooms_with(b, N_BUFS, NULL, NULL, NULL, NULL);
         if (off)          /* the other buffer is longer, so the overlap stays inside it */
             b[other] = other == B_OUT ? lab_out("out", 3, 2)
                                       : lab_in(buf_name[other], 3, 2,
@@ -770,43 +690,35 @@ static void check_forward_aliases(int which)
                        "salidas"));
 }
 
-/* a call of check_forward_values and check_forward_overflow: x, the bias
- * and the layer's weights changed from the rooms' */
-typedef struct {
-    const char *name[2];
-    double x[4], bias[4], wqkv[12], wo[4];
-} bad_call;
-
-static bool bad_call_run(const bad_call *c, mm_status want)
+/* bad_call_run - mha_forward on the rooms but x, bias, W_QKV and W_O (NULL: the rooms'
+ * own) must return want; name says which call */
+static bool bad_call_run(const char *name, const double *x, const double *bias,
+                         const double *wqkv, const double *wo, mm_status want)
 {
     lab_mat *b[N_BUFS];
-    rooms_with(b, c->wqkv, c->wo, c->x, c->bias);
-    const char *name = c->name[lab_es()];
+    rooms_with(b, N_BUFS, wqkv, wo, x, bias);
     char when[200];
     lab_case_when(when, sizeof when, "%s", name);
     return refused(b, 2, want, when);
 }
 
-#define ROOM_WQKV 1, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3
-
 /* check_forward_values - x not finite, a bias NaN or +inf: MM_EINVAL, nothing written */
 static void check_forward_values(int unused)
 {
     (void)unused;
-    static const bad_call calls[] = {
-        { { "x[1] = NaN", "x[1] = NaN" }, { 1, NAN, 0, 1 }, { 0 }, { ROOM_WQKV }, { 1, 0, 0, 1 } },
-        { { "x[2] = +inf", "x[2] = +inf" }, { 1, 0, INFINITY, 1 }, { 0 }, { ROOM_WQKV },
-          { 1, 0, 0, 1 } },
-        { { "x[3] = -inf", "x[3] = -inf" }, { 1, 0, 0, -INFINITY }, { 0 }, { ROOM_WQKV },
-          { 1, 0, 0, 1 } },
-        { { "bias[1] = NaN", "bias[1] = NaN" }, { 1, 0, 0, 1 }, { 0, NAN, 0, 0 },
-          { ROOM_WQKV }, { 1, 0, 0, 1 } },
-        { { "bias[2] = +inf", "bias[2] = +inf" }, { 1, 0, 0, 1 }, { 0, 0, INFINITY, 0 },
-          { ROOM_WQKV }, { 1, 0, 0, 1 } },
+    static const struct {
+        const char *name;
+        double x[4], bias[4];
+    } calls[] = {
+        { "x[1] = NaN", { 1, NAN, 0, 1 }, { 0 } },
+        { "x[2] = +inf", { 1, 0, INFINITY, 1 }, { 0 } },
+        { "x[3] = -inf", { 1, 0, 0, -INFINITY }, { 0 } },
+        { "bias[1] = NaN", { 1, 0, 0, 1 }, { 0, NAN, 0, 0 } },
+        { "bias[2] = +inf", { 1, 0, 0, 1 }, { 0, 0, INFINITY, 0 } },
     };
     bool ok = true;
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-        ok &= bad_call_run(&calls[i], MM_EINVAL);
+        ok &= bad_call_run(calls[i].name, calls[i].x, calls[i].bias, NULL, NULL, MM_EINVAL);
     if (!ok)
         lab_hint(EN_ES("x must be finite - MM_NEED_FINITE(x, T, layer->d_model) refuses a NaN "
                        "or an infinity with MM_EINVAL - and a bias finite or -inf (sdpa "
@@ -823,23 +735,25 @@ static void check_forward_values(int unused)
 static void check_forward_overflow(int unused)
 {
     (void)unused;
-    static const bad_call calls[] = {
+    static const struct {
+        const char *name[2];
+        double x[4], wqkv[12], wo[4];
+    } calls[] = {
         { { "x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV overflows",
             "x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV desborda" },
-          { 1e200, 0, 0, 1 }, { 0 }, { 1e200, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3 },
-          { 1, 0, 0, 1 } },
+          { 1e200, 0, 0, 1 }, { 1e200, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3 }, { 1, 0, 0, 1 } },
         { { "x[0] = 1e160, W_Q = W_K = W_V = I: the score q_0 . k_0 = 1e320 overflows",
             "x[0] = 1e160, W_Q = W_K = W_V = I: la puntuación q_0 . k_0 = 1e320 desborda" },
-          { 1e160, 0, 0, 1 }, { 0 }, { 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1 }, { 1, 0, 0, 1 } },
+          { 1e160, 0, 0, 1 }, { 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1 }, { 1, 0, 0, 1 } },
         { { "x[0] = 1e300, W_V = 10 I, W_O = 1e10 I: the heads' outputs times W_O overflow",
             "x[0] = 1e300, W_V = 10 I, W_O = 1e10 I: las salidas de las cabezas por W_O "
             "desbordan" },
-          { 1e300, 0, 0, 1 }, { 0 }, { 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 10 },
-          { 1e10, 0, 0, 1e10 } },
+          { 1e300, 0, 0, 1 }, { 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 10 }, { 1e10, 0, 0, 1e10 } },
     };
     bool ok = true;
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-        ok &= bad_call_run(&calls[i], MM_ERANGE);
+        ok &= bad_call_run(calls[i].name[lab_es()], calls[i].x, NULL, calls[i].wqkv, calls[i].wo,
+                           MM_ERANGE);
     if (!ok)
         lab_hint(EN_ES("finite inputs can still overflow: mm_matmul returns MM_ERANGE when "
                        "X W_QKV or the product with W_O is not finite, and sdpa when a score "

@@ -2,9 +2,8 @@
  * Lab 03 (mha_forward) and Lab 04 (mha_forward_causal) both check it: the
  * case, the fixed layers' shapes, how a case's layer, answer buffers and
  * name are made, and what a forward pass must leave in the layer's struct
- * (layer.h). The functions are static inline because this header is all
- * the two judges share: each includes it, and a file that uses none of
- * them (mistakes.c) is not warned about them. */
+ * (layer.h). The functions are static inline, so that a file that uses
+ * none of them (mistakes.c) is not warned about them. */
 #ifndef LAB03_LAYER_CASE_H
 #define LAB03_LAYER_CASE_H
 

@@ -3,20 +3,14 @@
  * learner's object in the driver, never into the judge.
  *
  * mask_from_bool's allowed is a buffer of bytes (lab_in_bytes): the
- * learner's function gets it as const bool *. mha_forward_causal takes a
- * layer, a struct that holds two pointers: its call gets layer_of's, made
- * of buffers and integers of the request (../lab03/layer.h, shared with
- * Lab 03), so that the layer's weights are guarded like any input (a
- * write to them, or past them, is reported by name: layer->w_qkv,
- * layer->w_o). The call
+ * learner's function gets it as const bool *. mha_forward_causal's layer
+ * is passed as Lab 03's mha_forward's is (../lab03/calls.c, layer.h): the call
  *     mha_forward_causal(out, weights, layer, x, T)
  * is requested, and shown in messages, as
  *     mha_forward_causal(out, weights, layer->w_qkv, layer->w_o, x, *layer, T, d_model,
  *                        n_heads)
- * and a NULL W_QKV stands for layer = NULL; *layer, when the check passes
- * it, is the record of what the call left in the struct. A buffer may
- * stand for another one, or for a part of it (alias.h): that is how a
- * check passes the same buffer twice. */
+ * A buffer may stand for another one, or for a part of it (alias.h): that
+ * is how a check passes the same buffer twice. */
 #include <stdbool.h>
 #include <stddef.h>
 #include "minimodel/attention/mask.h"

@@ -16,33 +16,24 @@
  * bias as it was). The learner's results (from its own process, through
  * lab_call) are compared with the library's, the reference.
  *
- * Besides those fixed cases, cases drawn from the run's seed (lab_random:
- * a fresh seed each run, printed; LAB_SEED=N replays it), which the
- * learner's code cannot know in advance: each function on a long one
- * (T from 256 to 512, and 1024 tokens for the causal layer) and, where
- * there are values, the same shape again with fresh values (one key
+ * Besides those fixed cases, cases drawn from the run's seed, as in Lab 03
+ * (../lab03/check.c says why, and why in this order): each function on a
+ * long one (T from 256 to 512, and 1024 tokens for the causal layer) and,
+ * where there are values, the same shape again with fresh values (one key
  * hidden, for the padding mask and the truth table); mask_combine with
  * pairs of +-1e308 whose sums cancel, +inf in bias and an overflowing pair
  * at a random place; the causal layer on one token and with a future key
- * whose score would overflow. Each such case's name gives its shape and
- * the seed. After each call of mha_forward_causal on a layer, the layer's
- * struct is compared with what it was (../lab03/layer.h): a forward pass
- * that changes its sizes or pointers fails, by the field's name. The
- * layer's cases are made as Lab 03's are (../lab03/layer_case.h).
- *
- * The checks of one function run in this order against one learner
- * process, on cases of different shapes, so that state kept between calls
- * shows. */
+ * whose score would overflow. The layer's cases, calls and record are
+ * Lab 03's (../lab03/layer_case.h, layer_check.h, layer.h). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "examples/ch03-planted.h"
-#include "examples/ch03-worked.h"
 #include "minimodel/core/rng.h"
 #include "alias.h"
 #include "lab04.h"
+#include "../lab03/layer_check.h"
 #include "lab04.def"
 
 /* bool_text - "[[1,0],[1,1]]": a small truth table */
@@ -52,15 +43,6 @@ static void bool_text(char *buf, size_t size, const unsigned char *a, int rows, 
     for (int e = 0; e < rows * cols; e++) d[e] = a[e];
     lab_mat_text(buf, size, d, rows, cols);
 }
-
-static const char *const large_hint[2] = {
-    "a (T_q, T_k) mask holds T_q x T_k doubles, and that must fit before you write "
-    "it: MM_NEED_SIZE_PRODUCT(T_q, T_k) returns MM_EINVAL unless the product is at "
-    "most MM_MAX_ELEMENTS",
-    "una máscara (T_q, T_k) tiene T_q x T_k doubles, y eso tiene que caber antes de "
-    "escribirla: MM_NEED_SIZE_PRODUCT(T_q, T_k) devuelve MM_EINVAL salvo que el "
-    "producto sea como mucho MM_MAX_ELEMENTS"
-};
 
 /* the salts of the cases drawn from the run's seed (lab_random): each case
  * draws its shape and values from its salt plus 0 to 99, and x from its
@@ -478,11 +460,14 @@ static int mask_rooms(mask_fn fn, lab_mat *b[2])
     return fn == FN_CAUSAL || fn == FN_PADDING ? 1 : 2;
 }
 
-/* mask_ints - the integers of a call of fn: T_q, T_k (and length 1) */
-static int mask_ints(mask_fn fn, long n[3], long T_q, long T_k)
+/* mask_refused - fn called on b[] (mask_rooms') with T_q, T_k (and length 1) must be
+ * refused with MM_EINVAL; when says which call */
+static bool mask_refused(mask_fn fn, lab_mat *const b[2], long T_q, long T_k, const char *when)
 {
-    n[0] = T_q, n[1] = T_k, n[2] = 1;
-    return fn == FN_CAUSAL ? 1 : fn == FN_PADDING ? 3 : 2;
+    int n_bufs = fn == FN_CAUSAL || fn == FN_PADDING ? 1 : 2;
+    int n_ints = fn == FN_CAUSAL ? 1 : fn == FN_PADDING ? 3 : 2;
+    return call_refused(lab_functions[fn], n_bufs, b, n_ints, (const long[3]){ T_q, T_k, 1 },
+                        MM_EINVAL, when);
 }
 
 static void check_mask_nulls(int arg)
@@ -497,9 +482,7 @@ static void check_mask_nulls(int arg)
         b[i] = NULL;
         char when[48];
         lab_case_when(when, sizeof when, "%s = NULL", name);
-        long n[3];
-        int n_ints = mask_ints(fn, n, 2, 2);
-        ok &= call_refused(lab_functions[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
+        ok &= mask_refused(fn, b, 2, 2, when);
     }
     if (!ok) lab_null_hint();
 }
@@ -512,14 +495,11 @@ static void check_mask_sizes(int arg)
     for (int s = 0; s < n_sizes; s++)
         for (int value = 0; value >= -1; value--) {
             lab_mat *b[2];
-            int n_bufs = mask_rooms(fn, b);
-            long n[3];
-            int n_ints = mask_ints(fn, n, 2, 2);
-            n[s] = value;
+            mask_rooms(fn, b);
             const char *size_name = fn == FN_CAUSAL ? "T" : s ? "T_k" : "T_q";
             char when[48];
             lab_case_when(when, sizeof when, "%s = %d", size_name, value);
-            ok &= call_refused(lab_functions[fn], n_bufs, b, n_ints, n, MM_EINVAL, when);
+            ok &= mask_refused(fn, b, s ? 2 : value, s ? value : 2, when);
         }
     if (!ok) lab_size_hint();
 }
@@ -528,16 +508,19 @@ static void check_mask_too_large(int arg)
 {
     mask_fn fn = (mask_fn)arg;
     lab_mat *b[2];
-    int n_bufs = mask_rooms(fn, b);
-    long n[3];
-    int n_ints = mask_ints(fn, n, INT_MAX, INT_MAX);
+    mask_rooms(fn, b);
     const char *shown = fn == FN_CAUSAL ? "T = INT_MAX" : "T_q = T_k = INT_MAX";
     lab_case("%s", shown);
     char when[160];
     snprintf(when, sizeof when, EN_ES("for %s: the mask would hold about 2^62 doubles",
                                       "con %s: la máscara tendría unos 2^62 doubles"), shown);
-    if (!call_refused(lab_functions[fn], n_bufs, b, n_ints, n, MM_EINVAL, when))
-        lab_hint("%s", large_hint[lab_es()]);
+    if (!mask_refused(fn, b, INT_MAX, INT_MAX, when))
+        lab_hint(EN_ES("a (T_q, T_k) mask holds T_q x T_k doubles, and that must fit before you "
+                       "write it: MM_NEED_SIZE_PRODUCT(T_q, T_k) returns MM_EINVAL unless the "
+                       "product is at most MM_MAX_ELEMENTS",
+                       "una máscara (T_q, T_k) tiene T_q x T_k doubles, y eso tiene que caber "
+                       "antes de escribirla: MM_NEED_SIZE_PRODUCT(T_q, T_k) devuelve MM_EINVAL "
+                       "salvo que el producto sea como mucho MM_MAX_ELEMENTS"));
 }
 
 /* check_padding_length - length -1 and T_k + 1 */
@@ -822,44 +805,18 @@ static mha *random_causal(causal_case *c, int which)
     return layer;
 }
 
-mha causal_layer(const causal_case *c)
-{
-    mha layer = { c->d_model, c->n_heads, c->d_k, (double *)c->w_qkv, (double *)c->w_o };
-    return layer;
-}
-
 /* worked_case - chapter 03's worked example, causal, named */
 static mha *worked_case(causal_case *c, int which)
 {
-    mha *layer = NULL;
-    c->T = CH03_T, c->d_model = CH03_D, c->n_heads = CH03_H;
-    c->weights = which == FC_WORKED;
-    LAB_REF(mha_new(&layer, CH03_D, CH03_H, 1));
-    LAB_REF(mha_set_weights(layer, ch03_eye, ch03_eye, ch03_eye, ch03_w_o));
-    c->x = lab_fresh(CH03_T * CH03_D, ch03_x);
     char x[80], wo[120];
-    lab_mat_text(x, sizeof x, ch03_x, CH03_T, CH03_D);
-    lab_mat_text(wo, sizeof wo, ch03_w_o, CH03_D, CH03_D);
+    c->weights = which == FC_WORKED;
+    mha *layer = worked_layer(c, x, wo);
     snprintf(c->name, sizeof c->name,
              EN_ES("worked example of chapter 03, causal: X = %s, W_Q = W_K = W_V = I, "
                    "W_O = %s%s",
                    "ejemplo resuelto del capítulo 03, causal: X = %s, W_Q = W_K = W_V = I, "
                    "W_O = %s%s"),
              x, wo, c->weights ? "" : ", weights = NULL");
-    return layer;
-}
-
-/* planted_case - chapter 03's eight tokens through its planted heads */
-static mha *planted_case(causal_case *c, int which)
-{
-    mha *layer = NULL;
-    c->T = P_T, c->d_model = P_D, c->n_heads = P_H;
-    c->weights = which == FC_PLANTED;
-    LAB_REF(mha_new(&layer, P_D, P_H, 1));
-    LAB_REF(planted_layer(layer));
-    double *x = lab_fresh(P_T * P_D, NULL);
-    planted_x(x);
-    c->x = x;
     return layer;
 }
 
@@ -872,7 +829,8 @@ static void causal_case_make(causal_case *c, int which)
     if (which == FC_WORKED || which == FC_WORKED_NO_WEIGHTS) {
         layer = worked_case(c, which);
     } else if (which == FC_PLANTED || which == FC_PLANTED_NO_WEIGHTS) {
-        layer = planted_case(c, which);
+        c->weights = which == FC_PLANTED;
+        layer = planted_case(c);
         what = EN_ES("chapter 03's eight tokens \"I work , you work , he ___\" through its "
                      "four planted heads, causal",
                      "los ocho tokens del capítulo 03 \"I work , you work , he ___\" por sus "
@@ -902,11 +860,8 @@ static void causal_case_make(causal_case *c, int which)
     case_name(c, what, extra);
 }
 
-/* the buffers of mha_forward_causal, in the order of the call */
-enum { B_OUT, B_WEIGHTS, B_WQKV, B_WO, B_X, N_BUFS };
-static const char *const buf_name[N_BUFS] = { "out", "weights", "layer->w_qkv", "layer->w_o",
-                                              "x" };
-static const char *const arg_name[N_BUFS] = { "out", "weights", "layer", "layer", "x" };
+/* the buffers of mha_forward_causal: layer_check.h's, without a bias */
+enum { N_BUFS = B_BIAS };
 
 /* who reads the layer, in layer_kept's hint */
 static const char *const causal_reads[2] = { "the causal layer", "la capa causal" };
@@ -915,16 +870,11 @@ static const char *const causal_reads[2] = { "the causal layer", "la capa causal
  * out[1] weights (or NULL); the layer's struct read back after the call */
 static mm_status causal_call(const causal_case *c, lab_mat *out[2])
 {
-    int T = c->T, d = c->d_model, H = c->n_heads;
-    out[0] = lab_out("out", T, d);
-    out[1] = c->weights ? lab_out("weights", H * T, T) : NULL;
-    lab_mat *b[N_BUFS] = { out[0], out[1], lab_in("layer->w_qkv", d, 3 * d, c->w_qkv),
-                           lab_in("layer->w_o", d, d, c->w_o), lab_in("x", T, d, c->x) };
-    lab_mat *all[N_BUFS + 1];
-    mm_status st = lab_call("mha_forward_causal", with_record(all, b, N_BUFS), all, 3,
-                            (const long[3]){ T, d, H });
-    layer_kept(all[N_BUFS], "mha_forward_causal", causal_reads, d, H);
-    return st;
+    lab_mat *b[N_BUFS];
+    case_bufs(b, N_BUFS, c);
+    out[0] = b[B_OUT], out[1] = b[B_WEIGHTS];
+    return layer_call("mha_forward_causal", b, N_BUFS, c->T, c->d_model, c->n_heads,
+                      causal_reads);
 }
 
 /* above_diagonal_zero - every weight above the diagonal exactly 0 (the
@@ -1028,8 +978,6 @@ static void check_causal(int which)
                        "mha_forward_causal: mira qué recibe (T) y sus propias comprobaciones"));
 }
 
-/* check_prefix - the learner's layer on 12 tokens and on their first 7: the
- * first 7 rows of out, and of each head's weights, must be the same */
 /* prefix_kept - the first P = 7 rows of out, and of each head's weights,
  * of the 12 tokens (out12) must be those of the 7 alone (out7) */
 static void prefix_kept(const causal_case *all, const causal_case *part, lab_mat *const out12[2],
@@ -1076,6 +1024,7 @@ static void prefix_kept(const causal_case *all, const causal_case *part, lab_mat
                    "deja que un token vea alguno de los que vienen después"));
 }
 
+/* check_prefix - the learner's layer on 12 tokens and on their first 7 */
 static void check_prefix(int unused)
 {
     (void)unused;
@@ -1102,21 +1051,6 @@ static void check_prefix(int unused)
 
 /* ---- mha_forward_causal: bad arguments --------------------------------------------------- */
 
-/* the rooms: T = 2, d_model = 2, one head; W_Q = I, W_K = [[0,1],[1,0]],
- * W_V = [[2,0],[0,3]] packed, W_O = I, x = I */
-#define ROOM_WQKV 1, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3
-static const double room_wqkv[12] = { ROOM_WQKV };
-static const double room_eye[4] = { 1, 0, 0, 1 };
-
-static void rooms_with(lab_mat *b[N_BUFS], const double *wqkv, const double *x)
-{
-    b[B_OUT] = lab_out("out", 2, 2);
-    b[B_WEIGHTS] = lab_out("weights", 2, 2);
-    b[B_WQKV] = lab_in(buf_name[B_WQKV], 2, 6, wqkv ? wqkv : room_wqkv);
-    b[B_WO] = lab_in(buf_name[B_WO], 2, 2, room_eye);
-    b[B_X] = lab_in("x", 2, 2, x ? x : room_eye);
-}
-
 /* causal_refused - call_refused for mha_forward_causal on a layer (2, 1),
  * the outputs as they were after MM_EINVAL (after MM_ERANGE they are
  * unspecified), the layer's struct read back after the call */
@@ -1133,46 +1067,22 @@ static bool causal_refused(lab_mat *const b[N_BUFS], long T, mm_status want, con
 static void check_causal_nulls(int unused)
 {
     (void)unused;
-    static const int must[] = { B_OUT, B_WQKV, B_X };
-    bool ok = true;
-    for (int i = 0; i < 3; i++) {
-        lab_mat *b[N_BUFS];
-        rooms_with(b, NULL, NULL);
-        b[must[i]] = NULL;
-        if (must[i] == B_WQKV) b[B_WO] = NULL;         /* layer = NULL */
-        const char *name = arg_name[must[i]];
-        char when[48];
-        lab_case_when(when, sizeof when, "%s = NULL", name);
-        ok &= causal_refused(b, 2, MM_EINVAL, when);
-    }
-    if (!ok) lab_null_hint();
+    layer_nulls(N_BUFS, causal_refused);
 }
 
 static void check_causal_sizes(int unused)
 {
     (void)unused;
-    bool ok = true;
-    for (int value = 0; value >= -1; value--) {
-        lab_mat *b[N_BUFS];
-        rooms_with(b, NULL, NULL);
-        char when[48];
-        lab_case_when(when, sizeof when, "T = %d", value);
-        ok &= causal_refused(b, value, MM_EINVAL, when);
-    }
-    if (!ok) lab_size_hint();
-    lab_mat *b[N_BUFS];
-    rooms_with(b, NULL, NULL);
-    lab_case("T = INT_MAX");
-    if (!causal_refused(b, INT_MAX, MM_EINVAL,
-                        EN_ES("for T = INT_MAX: the (T, T) mask would hold about 2^62 doubles",
-                              "con T = INT_MAX: la máscara (T, T) tendría unos 2^62 doubles")))
-        lab_hint(EN_ES("check T x T before you allocate the mask: MM_NEED_SIZE_PRODUCT(T, T) "
-                       "returns MM_EINVAL unless it is at most MM_MAX_ELEMENTS (else T * T * "
-                       "sizeof(double) wraps around in a size_t, and malloc gets a wrong size)",
-                       "comprueba T x T antes de reservar la máscara: MM_NEED_SIZE_PRODUCT(T, T) "
-                       "devuelve MM_EINVAL salvo que sea como mucho MM_MAX_ELEMENTS (si no, T * "
-                       "T * sizeof(double) da la vuelta en un size_t, y malloc recibe un tamaño "
-                       "erróneo)"));
+    layer_sizes(N_BUFS, causal_refused,
+                EN_ES("for T = INT_MAX: the (T, T) mask would hold about 2^62 doubles",
+                      "con T = INT_MAX: la máscara (T, T) tendría unos 2^62 doubles"),
+                EN_ES("check T x T before you allocate the mask: MM_NEED_SIZE_PRODUCT(T, T) "
+                      "returns MM_EINVAL unless it is at most MM_MAX_ELEMENTS (else T * T * "
+                      "sizeof(double) wraps around in a size_t, and malloc gets a wrong size)",
+                      "comprueba T x T antes de reservar la máscara: MM_NEED_SIZE_PRODUCT(T, T) "
+                      "devuelve MM_EINVAL salvo que sea como mucho MM_MAX_ELEMENTS (si no, T * "
+                      "T * sizeof(double) da la vuelta en un size_t, y malloc recibe un tamaño "
+                      "erróneo)"));
 }
 
 /* check_causal_x - x not finite: mha_forward's MM_EINVAL */
@@ -1184,7 +1094,7 @@ static void check_causal_x(int unused)
     bool ok = true;
     for (int i = 0; i < 2; i++) {
         lab_mat *b[N_BUFS];
-        rooms_with(b, NULL, xs[i]);
+        rooms_with(b, N_BUFS, NULL, NULL, xs[i], NULL);
         char when[48];
         lab_case_when(when, sizeof when, "%s", names[i]);
         ok &= causal_refused(b, 2, MM_EINVAL, when);
@@ -1206,7 +1116,7 @@ static void check_causal_aliases(int unused)
     bool ok = true;
     for (int which = 0; which < 2; which++) {
         lab_mat *b[N_BUFS];
-        rooms_with(b, NULL, NULL);
+        rooms_with(b, N_BUFS, NULL, NULL, NULL, NULL);
         if (which) {
             b[B_OUT] = lab_out("out", 3, 2);           /* longer: the overlap stays inside */
             b[B_WEIGHTS] = lab_out("out + 1", 2, 2);
@@ -1236,8 +1146,8 @@ static void check_causal_overflow(int unused)
 {
     (void)unused;
     lab_mat *b[N_BUFS];
-    rooms_with(b, (const double[12]){ 1e200, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3 },
-               (const double[4]){ 1e200, 0, 0, 1 });
+    rooms_with(b, N_BUFS, (const double[12]){ 1e200, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, 3 }, NULL,
+               (const double[4]){ 1e200, 0, 0, 1 }, NULL);
     const char *name = EN_ES("x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV overflows",
                              "x[0] = 1e200, W_Q[0][0] = 1e200: X W_QKV desborda");
     char when[120];
@@ -1258,7 +1168,7 @@ static void check_causal_one_token_overflow(int unused)
     lab_mat *b[N_BUFS] = { lab_out("out", 1, 2), lab_out("weights", 1, 1),
                            lab_in(buf_name[B_WQKV], 2, 6, (const double[12]){ 1, 0, 1, 0, 1, 0,
                                                                              0, 1, 0, 1, 0, 1 }),
-                           lab_in(buf_name[B_WO], 2, 2, room_eye),
+                           lab_in(buf_name[B_WO], 2, 2, (const double[4]){ 1, 0, 0, 1 }),
                            lab_in("x", 1, 2, (const double[2]){ 1e160, 0 }) };
     const char *name = EN_ES("one token, x = [[1e160, 0]], W_Q = W_K = W_V = I: its score with "
                              "itself, q . k = 1e320, overflows",

@@ -50,8 +50,4 @@ bool combine_status_hint(const mask_case *c, mm_status want, mm_status got);
  * becomes, next to what -INFINITY gives (0) */
 void show_hidden_rows(const double *want, const double *got, int T);
 
-/* causal_layer - the library's layer of case c (its own weights, not a
- * copy): for mha_forward */
-mha causal_layer(const causal_case *c);
-
 #endif

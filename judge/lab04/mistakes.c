@@ -535,6 +535,12 @@ static bool own_heads(fc_way way, const causal_case *c, double *out, double *w)
            mm_matmul(out, concat, c->w_o, T, d, d, false) == MM_OK;
 }
 
+/* causal_layer - the library's layer of case c (its own weights, not a copy) */
+static mha causal_layer(const causal_case *c)
+{
+    return (mha){ c->d_model, c->n_heads, c->d_k, (double *)c->w_qkv, (double *)c->w_o };
+}
+
 /* fc_as - out and w as mha_forward_causal computed the given way writes
  * them; false if that way cannot be computed on this case */
 static bool fc_as(fc_way way, const causal_case *c, double *out, double *w)

@@ -9,6 +9,7 @@
  *   HEADS_PROLOGUE(out)       anything the split and the merge do before their checks
  *   FW_SPLIT(heads, qkv)      [Q | K | V] (T, 3 d_model) into 3 n_heads heads
  *   FW_Q(h), FW_K(h), FW_V(h) head h's (T, d_k) queries, keys, values
+ *   FW_HEADS(h)               the loop over the heads (h = 0 .. n_heads - 1)
  *   FW_WSLOT(h)               where head h's weights start in weights
  *   FW_BIAS                   the bias each head gets
  *   FW_HEAD(o, w, q, k, v, b) one head's attention (sdpa)
@@ -79,6 +80,9 @@ mm_status mha_merge_heads(double *m, const double *heads, int T, int n_heads, in
 #ifndef FW_V
 #define FW_V(h) (heads + (size_t)(2 * H + (h)) * hs)
 #endif
+#ifndef FW_HEADS
+#define FW_HEADS(h) for (int h = 0; h < H && st == MM_OK; h++)
+#endif
 #ifndef FW_WSLOT
 #define FW_WSLOT(h) ((size_t)(h) * T * T)
 #endif
@@ -116,7 +120,7 @@ mm_status mha_forward(double *out, double *weights, const mha *layer,
     if (!qkv || !heads || !o || !concat) st = mm_fail(MM_ENOMEM, "mha_forward: no memory");
     if (st == MM_OK) st = mm_matmul(qkv, x, layer->w_qkv, T, d, 3 * d, false);
     if (st == MM_OK) st = FW_SPLIT(heads, qkv);
-    for (int h = 0; h < H && st == MM_OK; h++)
+    FW_HEADS(h)
         st = FW_HEAD(o + h * hs, weights ? weights + FW_WSLOT(h) : NULL, FW_Q(h), FW_K(h),
                      FW_V(h), FW_BIAS);
     if (st == MM_OK) st = FW_MERGE(concat, o);

@@ -5,26 +5,11 @@
  * expect-exit: 1
  * expect: hint: you computed one attention over the whole width
  */
-#define MUTANT_mha_forward
+#define FW_SPLIT(heads, qkv) qkv_split(FW_Q(0), FW_K(0), FW_V(0), qkv, T, d, d)
+#define FW_HEADS(h) for (int h = 0; h < H && st == MM_OK; h = H)       /* once */
+#define FW_Q(h) heads
+#define FW_K(h) (heads + (size_t)T * d)
+#define FW_V(h) (heads + 2 * (size_t)T * d)
+#define FW_HEAD(o, w, q, k, v, b) sdpa(o, w, q, k, v, b, T, T, d, d)
+#define FW_MERGE(concat, o) (memcpy(concat, o, (size_t)T * d * sizeof *o), MM_OK)
 #include "base.h"
-mm_status mha_forward(double *out, double *weights, const mha *layer,
-                      const double *x, const double *bias, int T)
-{
-    FORWARD_CHECK_ARGS();
-    int d = layer->d_model;
-    size_t td = (size_t)T * d;
-    double *qkv = malloc(3 * td * sizeof *qkv), *qkv_cut = malloc(3 * td * sizeof *qkv);
-    double *concat = malloc(td * sizeof *concat);
-    mm_status st = MM_OK;
-    if (!qkv || !qkv_cut || !concat) st = mm_fail(MM_ENOMEM, "mha_forward: no memory");
-    if (st == MM_OK) st = mm_matmul(qkv, x, layer->w_qkv, T, d, 3 * d, false);
-    if (st == MM_OK)
-        st = qkv_split(qkv_cut, qkv_cut + td, qkv_cut + 2 * td, qkv, T, d, d);
-    if (st == MM_OK)
-        st = sdpa(concat, weights, qkv_cut, qkv_cut + td, qkv_cut + 2 * td, bias, T, T, d, d);
-    if (st == MM_OK) st = mm_matmul(out, concat, layer->w_o, T, d, d, false);
-    free(qkv);
-    free(qkv_cut);
-    free(concat);
-    return st;
-}

@@ -3,10 +3,15 @@
  * and, if w is not NULL, w (T, T) = softmax(q k^T * scale + bias) v, with
  * the library's statuses: a bias NaN or +inf is MM_EINVAL (before anything
  * is written), a score that is not finite MM_ERANGE; a row that sees no
- * key has weights and output 0. */
+ * key has weights and output 0. The dot products of the scores are summed
+ * in OWN_DOT (double unless defined before the include). */
 #include <math.h>
 #include <stdlib.h>
 #include "minimodel/core/error.h"
+
+#ifndef OWN_DOT
+#define OWN_DOT double
+#endif
 
 static mm_status head_attention(double *o, double *w, const double *q, const double *k,
                                 const double *v, const double *bias, int T, int d_k,
@@ -21,8 +26,8 @@ static mm_status head_attention(double *o, double *w, const double *q, const dou
     for (int i = 0; i < T && st == MM_OK; i++) {
         double top = -INFINITY, sum = 0.0;
         for (int j = 0; j < T; j++) {
-            double dot = 0.0;
-            for (int p = 0; p < d_k; p++) dot += q[i * d_k + p] * k[j * d_k + p];
+            OWN_DOT dot = 0.0;
+            for (int p = 0; p < d_k; p++) dot += (OWN_DOT)(q[i * d_k + p] * k[j * d_k + p]);
             row[j] = dot * scale + (bias ? bias[i * T + j] : 0.0);
             if (!isfinite(dot) || row[j] == INFINITY)
                 st = mm_fail(MM_ERANGE, "head_attention: score (%d, %d) overflows", i, j);

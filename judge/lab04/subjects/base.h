@@ -14,7 +14,10 @@
  *   COMBINE_OVERFLOWS(b, o)  a pair refused with MM_ERANGE (a finite sum that is not)
  *   COMBINE_SAME_REFUSED     defined: bias == other refused as an overlap
  *   COMBINE_WRITES_FIRST     defined: each element checked and written in one loop
- *   FC_MASK(bias, T)         the causal layer's mask (mask_causal(bias, T))
+ *   FC_PROLOGUE()            anything the causal layer does after its checks (nothing)
+ *   FC_MASK(bias, T)         the causal layer's mask (mask_causal(bias, T)); a layer that
+ *                            defines FC_SEES(i, j) builds its own: 0 where query i sees
+ *                            key j, else FC_HIDDEN (-INFINITY)
  *   FC_BIAS                  the bias the layer passes to mha_forward (bias)
  *   FC_WEIGHTS               the weights it passes on (weights)
  *   FC_FREE(p)               how the mask is freed (free)
@@ -127,6 +130,21 @@ mm_status mask_combine(double *bias, const double *other, int T_q, int T_k)
 }
 #endif
 
+#ifndef FC_PROLOGUE
+#define FC_PROLOGUE() ((void)0)
+#endif
+#ifdef FC_SEES
+#ifndef FC_HIDDEN
+#define FC_HIDDEN (-INFINITY)
+#endif
+static mm_status own_mask(double *bias, int T)
+{
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) bias[i * T + j] = FC_SEES(i, j) ? 0.0 : FC_HIDDEN;
+    return MM_OK;
+}
+#define FC_MASK(bias, T) own_mask(bias, T)
+#endif
 #ifndef FC_MASK
 #define FC_MASK(bias, T) mask_causal(bias, T)
 #endif
@@ -145,6 +163,7 @@ mm_status mha_forward_causal(double *out, double *weights, const mha *layer,
                              const double *x, int T)
 {
     CAUSAL_CHECK_ARGS();
+    FC_PROLOGUE();
     double *bias = malloc((size_t)T * T * sizeof *bias);
     if (!bias) return mm_fail(MM_ENOMEM, "mha_forward_causal: no memory for the mask");
     mm_status st = FC_MASK(bias, T);

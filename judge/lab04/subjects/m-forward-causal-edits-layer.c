@@ -9,19 +9,5 @@
  * expect: hint: the layer is a const mha *: the causal layer reads it and leaves it as it was
  * expect-re: ^mha_forward_causal +0 +2 +18$
  */
-#define MUTANT_mha_forward_causal
+#define FC_FREE(p) (free(p), ((mha *)layer)->w_qkv = NULL, ((mha *)layer)->n_heads = 0)
 #include "base.h"
-mm_status mha_forward_causal(double *out, double *weights, const mha *layer,
-                             const double *x, int T)
-{
-    CAUSAL_CHECK_ARGS();
-    double *bias = malloc((size_t)T * T * sizeof *bias);
-    if (!bias) return mm_fail(MM_ENOMEM, "mha_forward_causal: no memory for the mask");
-    mm_status st = mask_causal(bias, T);
-    if (st == MM_OK) st = mha_forward(out, weights, layer, x, bias, T);
-    free(bias);
-    mha *done = (mha *)layer;
-    done->w_qkv = NULL;
-    done->n_heads = 0;
-    return st;
-}

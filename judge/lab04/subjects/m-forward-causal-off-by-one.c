@@ -5,12 +5,5 @@
  * expect: hint: your causal mask hides the diagonal too (j < i visible instead of j <= i)
  * expect-not: your mask_causal gives a wrong mask
  */
-#include <math.h>
-static int inline_mask(double *bias, int T)
-{
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) bias[i * T + j] = j < i ? 0.0 : -INFINITY;
-    return 0;
-}
-#define FC_MASK(bias, T) (inline_mask(bias, T), MM_OK)
+#define FC_SEES(i, j) ((j) < (i))
 #include "base.h"

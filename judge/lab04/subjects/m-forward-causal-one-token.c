@@ -27,20 +27,10 @@ static mm_status one_token(double *out, double *weights, const mha *layer, const
     return st;
 }
 
-#define MUTANT_mha_forward_causal
+#define FC_PROLOGUE() do {                                                          \
+    if (T == 1) {                                                                   \
+        MM_NEED_FINITE(x, 1, layer->d_model);                                       \
+        return one_token(out, weights, layer, x);                                   \
+    }                                                                               \
+} while (0)
 #include "base.h"
-mm_status mha_forward_causal(double *out, double *weights, const mha *layer,
-                             const double *x, int T)
-{
-    CAUSAL_CHECK_ARGS();
-    if (T == 1) {
-        MM_NEED_FINITE(x, 1, layer->d_model);
-        return one_token(out, weights, layer, x);
-    }
-    double *bias = malloc((size_t)T * T * sizeof *bias);
-    if (!bias) return mm_fail(MM_ENOMEM, "mha_forward_causal: no memory for the mask");
-    mm_status st = mask_causal(bias, T);
-    if (st == MM_OK) st = mha_forward(out, weights, layer, x, bias, T);
-    free(bias);
-    return st;
-}
