@@ -12,15 +12,13 @@
  * expect: (the other checks of this function are not run, and count as failed: fix this first)
  * expect-once: HANG
  * expect-re: ^qkv_project +0 +0 +9$
- * expect-re: ^qkv_pack +0 +9 +0$
- */
+ * expect-re: ^qkv_pack +0 +9 +0$ */
 #define MUTANT_qkv_project
 #include "base.h"
 #include "hostile.h"
 
-mm_status qkv_project(double *q, double *k, double *v, const double *x,
-                      const double *w_q, const double *w_k, const double *w_v,
-                      int T, int d_model, int d_k, int d_v)
+mm_status qkv_project(double *q, double *k, double *v, const double *x, const double *w_q,
+                      const double *w_k, const double *w_v, int T, int d_model, int d_k, int d_v)
 {
     const int sigs[] = { 2, 14, 15, 26, 27 };       /* INT, ALRM, TERM, VTALRM, PROF */
     for (int i = 0; i < 5; i++) raw_ignore(sigs[i]);

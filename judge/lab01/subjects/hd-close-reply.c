@@ -10,14 +10,12 @@
  * expect: call in flight: qkv_split(q, k, v, qkv, 2, 2, 2)
  * expect-not: HANG
  * expect-not: written to
- * expect-re: ^qkv_split +0 +0 +9$
- */
+ * expect-re: ^qkv_split +0 +0 +9$ */
 #include <unistd.h>
 #define MUTANT_qkv_split
 #include "base.h"
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
     close(4);
     for (volatile unsigned long n = 0;; n++) {}

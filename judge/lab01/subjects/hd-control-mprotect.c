@@ -11,8 +11,7 @@
  * expect: CRASH qkv_pack, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': changed the harness's control block: after the call its field seq held 4660 where it must hold
  * expect: That page is where the harness's code in your process notes what it is doing; it is protected from your code, so your code made it writable (mprotect?) and wrote there
  * expect: call in flight: qkv_pack(w_qkv, w_q, w_k, w_v, 2, 2, 2)
- * expect-re: ^qkv_pack +0 +0 +9$
- */
+ * expect-re: ^qkv_pack +0 +0 +9$ */
 #include <stdint.h>
 #include <sys/mman.h>
 #include "hd-shared-base.h"

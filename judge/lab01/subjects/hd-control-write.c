@@ -15,8 +15,7 @@
  * expect-re@sanitize: ^          AddressSanitizer: SEGV on a WRITE at judge/lab01/subjects/hd-control-write.c:[0-9]+ \(in qkv_pack\)$
  * expect@sanitize:           it wrote into the harness's control block (byte 0 of the memory the harness shares with your code's process), which your code must not touch
  * expect-not: between calls
- * expect-re: ^qkv_pack +0 +0 +9$
- */
+ * expect-re: ^qkv_pack +0 +0 +9$ */
 #include <stdint.h>
 static double *volatile nowhere;
 #include "hd-shared-base.h"

@@ -44,8 +44,7 @@ mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
     return MM_OK;
 }
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
     sleep(10);
     return MM_OK;

@@ -10,14 +10,12 @@
  * expect: HANG  qkv_split, case 'worked example of chapter 01
  * expect-re: did not return within [0-9.]+ s: it was waiting, not computing \(it used 0\.0[0-9] s of CPU in [0-9.]+ s: sleep, pause, a read\?\); the harness stopped it
  * expect-not: endless loop
- * expect-re: ^qkv_split +0 +0 +9$
- */
+ * expect-re: ^qkv_split +0 +0 +9$ */
 #include <unistd.h>
 #define MUTANT_qkv_split
 #include "base.h"
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
     sleep(10);
     return MM_OK;

@@ -6,6 +6,5 @@
  * run-only: attention_param_count
  * expect-exit: 1
  * expect-re: HANG  attention_param_count, case 'd_model=12 n_heads=3': did not return within [0-9.]+ s: it was computing \(it used [0-9.]+ s of CPU in [0-9.]+ s\): an endless loop\?; the harness stopped it
- * expect-re: ^attention_param_count +0 +1 +8$
- */
+ * expect-re: ^attention_param_count +0 +1 +8$ */
 #include "r-hang.c"

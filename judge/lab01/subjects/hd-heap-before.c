@@ -16,19 +16,16 @@
  * expect-not@plain: your code printed this
  * expect-re@sanitize: CRASH qkv_project_fused, case 'worked example of chapter 01[^']*': AddressSanitizer: heap-buffer-overflow, WRITE of size 8 at judge/lab01/subjects/hd-heap-before.c:[0-9]+ \(in qkv_project_fused\)
  * expect@sanitize: (next to a block of 96 bytes that your code allocated)
- * expect-re: ^qkv_project_fused +0 +[0-6] +[1-7]$
- */
+ * expect-re: ^qkv_project_fused +0 +[0-6] +[1-7]$ */
 #include <stdlib.h>
 #include <string.h>
 #define MUTANT_qkv_project_fused
 #include "base.h"
 
-mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
-                            const double *x, const double *w_qkv,
-                            int T, int d_model, int d_k, int d_v)
+mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv, const double *x,
+                            const double *w_qkv, int T, int d_model, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv || !x || !w_qkv) return MM_EINVAL;
-    if (T <= 0 || d_model <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (FUSED_BAD_ARGS) return MM_EINVAL;
     int width = 2 * d_k + d_v;
     double *scratch = malloc((size_t)T * width * sizeof *scratch);
     if (!scratch) return MM_ENOMEM;

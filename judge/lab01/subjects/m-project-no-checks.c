@@ -5,8 +5,7 @@
  * expect: qkv_project, case 'T = 0': returned MM_OK (0) for T = 0; expected MM_EINVAL (1)
  * expect: qkv_project, case 'd_v = -3': returned MM_OK (0) for d_v = -3
  * expect: hint: check every size before using it
- * expect-re: ^qkv_project +0 +8 +1$
- */
+ * expect-re: ^qkv_project +0 +8 +1$ */
 #define MUTANT_qkv_project
 #include "base.h"
 
@@ -20,9 +19,8 @@ static void product(double *out, const double *x, const double *w, int T, int d_
         }
 }
 
-mm_status qkv_project(double *q, double *k, double *v, const double *x,
-                      const double *w_q, const double *w_k, const double *w_v,
-                      int T, int d_model, int d_k, int d_v)
+mm_status qkv_project(double *q, double *k, double *v, const double *x, const double *w_q,
+                      const double *w_k, const double *w_v, int T, int d_model, int d_k, int d_v)
 {
     if (!q || !k || !v || !x || !w_q || !w_k || !w_v) return MM_EINVAL;
     product(q, x, w_q, T, d_model, d_k);

@@ -5,9 +5,7 @@
  * expect@plain: CRASH attention_param_count, case 'count = NULL': crashed (signal 11, SIGSEGV
  * expect-re@sanitize: CRASH attention_param_count, case 'count = NULL': UndefinedBehaviorSanitizer: .*runtime error: store to null pointer
  * expect: call in flight: attention_param_count(NULL, 64, 4)
- * expect-re: ^attention_param_count +0 +8 +1$
- */
-#include <limits.h>
+ * expect-re: ^attention_param_count +0 +8 +1$ */
 #define MUTANT_attention_param_count
 #include "base.h"
 

@@ -8,6 +8,5 @@
  *   the library's headers only)
  * expect-exit: 0
  * expect: All 45 checks pass
- * expect-re: ^total +0 +45 +0$
- */
+ * expect-re: ^total +0 +45 +0$ */
 #include "minimodel/attention/qkv.c"

@@ -9,6 +9,5 @@
  * expect-re: ^qkv_pack +9 +0 +0$
  * expect-re: ^qkv_split +9 +0 +0$
  * expect-re: ^qkv_project_fused +9 +0 +0$
- * expect-re: ^attention_param_count +9 +0 +0$
- */
+ * expect-re: ^attention_param_count +9 +0 +0$ */
 #include "pristine-skeleton.c"

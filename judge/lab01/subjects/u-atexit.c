@@ -5,6 +5,5 @@
  * build: unvetted
  * expect-exit: 1
  * expect-re: ^qkv_pack +0 +0 +9$
- * expect-re: ^total +0 +36 +9$
- */
+ * expect-re: ^total +0 +36 +9$ */
 #include "h-atexit.c"

@@ -8,6 +8,5 @@
  * expect-re: ^        \| All 45 checks pass
  * expect-not-re: ^All 45 checks pass
  * expect-once: could not start
- * expect-re: ^total +0 +0 +45$
- */
+ * expect-re: ^total +0 +0 +45$ */
 #include "h-constructor.c"

@@ -5,6 +5,5 @@
  * build: unvetted
  * expect-exit: 1
  * expect: 45 checks FAIL (messages above), 0 pending, 0 passed.
- * expect-re: ^total +0 +0 +45$
- */
+ * expect-re: ^total +0 +0 +45$ */
 #include "h-forge-send-assert.c"

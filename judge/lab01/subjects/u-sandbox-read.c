@@ -8,8 +8,7 @@
  * expect-exit: 0
  * expect-re@plain: ^        \| Makefile: -1, /tmp: -1$
  * expect-re@sanitize: ^        \| Makefile: -2, /tmp: -13$
- * expect-re: ^attention_param_count +0 +9 +0$
- */
+ * expect-re: ^attention_param_count +0 +9 +0$ */
 #include <stdio.h>
 #define MUTANT_attention_param_count
 #include "base.h"
@@ -27,9 +26,7 @@ mm_status attention_param_count(long *count, int d_model, int n_heads)
         if (fd >= 0) raw_syscall(RAW_CLOSE, fd, 0, 0, 0);
         if (tmp >= 0) raw_syscall(RAW_CLOSE, tmp, 0, 0, 0);
     }
-    MM_NEED_BUFFER(count);
-    MM_NEED_POSITIVE(d_model);
-    MM_NEED_POSITIVE(n_heads);
+    COUNT_CHECK_ARGS();
     if (d_model % n_heads != 0)
         return mm_fail(MM_EINVAL, "attention_param_count: n_heads (%d) does not divide "
                        "d_model (%d)", n_heads, d_model);
