@@ -46,20 +46,26 @@
 #define FUSED_BAD_ARGS (!q || !k || !v || !qkv || !x || !w_qkv ||                        \
                         T <= 0 || d_model <= 0 || d_k <= 0 || d_v <= 0)
 
-/* COUNT_AS(count_expr) - attention_param_count that checks its arguments
- * (returning a bare MM_EINVAL or MM_ERANGE, no reason recorded) and sets
- * *count = count_expr, of d = d_model and d_k = d_model / n_heads (longs):
- * a subject's wrong count */
-#define COUNT_AS(count_expr)                                                        \
-mm_status attention_param_count(long *count, int d_model, int n_heads)              \
-{                                                                                   \
-    COUNT_CHECK_ARGS();                                                             \
+/* COUNT_RETURN(count_expr) - the end of an attention_param_count whose
+ * count and sizes are checked: a bare MM_EINVAL or MM_ERANGE (no reason
+ * recorded) when n_heads does not divide d_model or the count would not fit
+ * in a long, else *count = count_expr, of the longs d = d_model and
+ * d_k = d_model / n_heads, and MM_OK */
+#define COUNT_RETURN(count_expr)                                                    \
     if (d_model % n_heads != 0) return MM_EINVAL;                                   \
     long d = d_model, d_k = d_model / n_heads;                                      \
     if (d > LONG_MAX / 4 / d) return MM_ERANGE;                                     \
     (void)d_k;                                                                      \
     *count = count_expr;                                                            \
-    return MM_OK;                                                                   \
+    return MM_OK
+
+/* COUNT_AS(count_expr) - attention_param_count with its checks, whose count
+ * is count_expr (a subject's wrong count) */
+#define COUNT_AS(count_expr)                                                        \
+mm_status attention_param_count(long *count, int d_model, int n_heads)              \
+{                                                                                   \
+    COUNT_CHECK_ARGS();                                                             \
+    COUNT_RETURN(count_expr);                                                       \
 }
 
 /* pack_rows - w_qkv (d_model, 2 d_k + d_v) = [W_Q | W_K | W_V], row by row */

@@ -1,11 +1,10 @@
 /* h-spin-signals.c - qkv_project ignores SIGALRM, SIGPROF, SIGINT, SIGTERM
  * and SIGVTALRM (system calls made directly, past the symbol checks), stops
  * every interval timer and spins: a timeout built on a signal to the
- * learner's process would never fire. The judge kills its process group
- * with SIGKILL at the deadline, names the call in flight, does not run
- * qkv_project's other checks (each would wait as long), and checks the
- * other functions; no process is left (the self-test also interrupts and
- * kills the judge while this spins: judge/judge.mk).
+ * learner's process would never fire. The judge kills its process group at
+ * the deadline, names the call in flight, skips qkv_project's other checks
+ * (each would wait as long) and checks the other functions; no process is
+ * left (judge/judge.mk also interrupts and kills the judge while it spins).
  * expect-exit: 1
  * expect: HANG  qkv_project, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': did not return within
  * expect: call in flight: qkv_project(q, k, v, x, w_q, w_k, w_v, 2, 2, 2, 2)

@@ -1,11 +1,10 @@
-/* hd-allowed-calls.c - lab 01 solved with C library functions that the
- * old vetting's list of allowed names left out, though they only compute:
- * fma in the products, setjmp/longjmp to leave the argument checks,
- * strtod, lrint, fdim, memchr. The vetting refuses a call by what it can
- * do (processes, files, signals, ...), not for missing from a list: every
- * check passes. (The old one refused the file: "uses fma, which a lab file
- * may not call", and the same of _setjmp, longjmp, lrint and strtod; fdim
- * and memchr, of constants here, the compiler computed itself.)
+/* hd-allowed-calls.c - lab 01 solved with C library functions that only
+ * compute but were missing from the old vetting's list of allowed names:
+ * fma in the products, setjmp/longjmp to leave the argument checks, strtod,
+ * lrint, fdim, memchr. The vetting refuses a call for what it can do
+ * (processes, files, signals, ...), not for missing from a list: every
+ * check passes. (The old one refused fma, _setjmp, longjmp, lrint and
+ * strtod; fdim and memchr, of constants here, the compiler computed.)
  * expect-exit: 0
  * expect: All 45 checks pass
  * expect-not: may not call

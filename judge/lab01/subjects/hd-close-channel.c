@@ -1,10 +1,9 @@
 /* hd-close-channel.c - qkv_pack is right, but "tidies up" by closing every
- * descriptor from 3 up, believing them its own: among them the two of the
- * channel between the harness's code in its process and the judge. close
- * is allowed (it is harmless to anything but the learner's own process);
- * the judge says what it did. (The old judge called it "ended the process
- * with exit status 5, from inside qkv_pack", and the old vetting refused
- * close.)
+ * descriptor from 3 up: among them the two of the channel between the
+ * harness's code in its process and the judge. close is allowed (harmless
+ * to all but the learner's own process); the judge says what it did (the
+ * old judge: "ended the process with exit status 5"; its vetting refused
+ * close).
  * run-only: qkv_pack
  * expect-exit: 1
  * expect: CRASH qkv_pack, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': closed the channel to the judge: descriptor 3, on which the harness's code in your process receives the judge's requests, was closed by your code

@@ -1,10 +1,9 @@
-/* hd-control-mprotect.c - qkv_pack is right, but it also makes the page of
- * the harness's control block writable (mprotect, a name the vetting
- * refuses: linked unvetted) and changes a note in it (the number of the
- * call in flight). Nothing else shows it: the old judge let every check
- * pass. Now the judge verifies after each call the fields that the
- * learner's code must not change and that an idle driver holds, and fails
- * the check, naming the field.
+/* hd-control-mprotect.c - qkv_pack is right, but makes the page of the
+ * harness's control block writable (mprotect, which the vetting refuses:
+ * linked unvetted) and changes a note in it (the number of the call in
+ * flight), which the old judge never saw. The judge verifies after each
+ * call the fields that the learner's code must not change and that an idle
+ * driver holds, and fails the check, naming the field.
  * build: unvetted
  * run-only: qkv_pack
  * expect-exit: 1

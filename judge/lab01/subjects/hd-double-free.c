@@ -1,9 +1,8 @@
 /* hd-double-free.c - qkv_project_fused frees its scratch block after the
- * split, and then once more in its cleanup at the end: a double free. The
- * harness refuses the second free (it keeps a record of the blocks the
- * learner freed) and says so, in both builds; the old judge said "called
- * free or realloc 1 time on memory it did not allocate", as if the block
- * had never been the learner's.
+ * split, and once more in its cleanup at the end. The harness, which keeps
+ * a record of the blocks the learner freed, refuses the second free and
+ * says so, in both builds (the old judge: "called free or realloc 1 time on
+ * memory it did not allocate", as if the block had never been the learner's).
  * run-only: qkv_project_fused
  * expect-exit: 1
  * expect: FAIL  qkv_project_fused, case 'worked example of chapter 01

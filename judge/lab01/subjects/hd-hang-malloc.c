@@ -1,13 +1,12 @@
 /* hd-hang-malloc.c - attention_param_count counts two heads at a time (as
- * r-hang.c does, so it never stops when n_heads is odd), and keeps a block
- * of scratch for each step that it never frees: the loop allocates without
- * end. The learner's blocks may hold 1 GiB; past it malloc returns NULL
- * (which the loop tolerates) and the loop goes on asking. (The first check
- * fails on its leak: its two steps are not freed either.) Near the
- * deadline the judge's sample finds the blocks holding 64 MiB or more, or
- * requests refused: it says it was memory, with what the blocks held and
- * how many requests there were, not an endless loop of arithmetic (the old
- * judge: "(an endless loop?)"; the sanitizer build had no limit at all).
+ * r-hang.c does: it never stops when n_heads is odd) and keeps a block of
+ * scratch for each step, never freed (the first check fails on that leak).
+ * The learner's blocks may hold 1 GiB; past it malloc returns NULL, which
+ * the loop tolerates, asking on. Near the deadline the judge's sample finds
+ * the blocks holding 64 MiB or more, or requests refused: it says it was
+ * memory, with what the blocks held and how many requests there were, not
+ * an endless loop of arithmetic (the old judge: "(an endless loop?)"; the
+ * sanitizer build had no limit at all).
  * run-only: attention_param_count
  * expect-exit: 1
  * expect: HANG  attention_param_count, case 'd_model=12 n_heads=3': did not return within

@@ -1,10 +1,8 @@
 /* hd-hang-sleep.c - qkv_split sleeps ten seconds "to let the output
- * settle": it does not return by the deadline, but it computes nothing
- * either. The driver's sample, just before the deadline, found the
- * learner's code in a system call, with no CPU time used: the judge says
- * so, and does not call it an
- * endless loop (the old judge said "(an endless loop?)" of every hang, and
- * the old vetting refused sleep).
+ * settle": it does not return by the deadline, but computes nothing. The
+ * driver's sample, just before the deadline, found the learner's code in a
+ * system call, with no CPU time used: the judge says so, not "an endless
+ * loop" (which the old judge said of every hang; its vetting refused sleep).
  * run-only: qkv_split
  * expect-exit: 1
  * expect: HANG  qkv_split, case 'worked example of chapter 01

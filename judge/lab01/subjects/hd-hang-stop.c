@@ -1,9 +1,8 @@
-/* hd-hang-stop.c - qkv_split stops its own process with SIGSTOP (as
- * raise(SIGSTOP) does; a system call made directly, since the vetting
- * refuses raise): nothing runs in it again until the deadline. The driver's
- * timer for its sample near the deadline fires, but its signal cannot be
- * handled in a stopped process: no sample came, and the judge says the
- * process was stopped by a signal, not that it looped (the old judge:
+/* hd-hang-stop.c - qkv_split stops its own process with SIGSTOP (a system
+ * call made directly, since the vetting refuses raise): nothing runs in it
+ * again until the deadline, and the driver's timer signal for its sample
+ * cannot be handled in a stopped process. No sample came: the judge says
+ * the process was stopped by a signal, not that it looped (the old judge:
  * "(an endless loop?)").
  * run-only: qkv_split
  * expect-exit: 1

@@ -1,12 +1,11 @@
 /* hd-heap-before.c - qkv_project_fused clears its scratch block from the
  * end with an off-by-one (scratch[i - 1] for i down to 0): it writes the
  * double just before the block, where the C library's allocator keeps the
- * block's size. Its free of the block then stops the program: the C
- * library prints "free(): invalid pointer" and aborts. That message is the
- * C library's, not the learner's: the judge quotes it as such and says
- * what it means (the old judge showed it as "your code printed this", and
- * the crash as "a failed assert() or a damaged heap"). In the sanitizer
- * build AddressSanitizer stops the write itself and names the line.
+ * block's size, and its free of the block makes the C library print
+ * "free(): invalid pointer" and abort. The judge quotes that message as the
+ * C library's and says what it means (the old judge showed it as "your code
+ * printed this", the crash as "a failed assert() or a damaged heap"). In
+ * the sanitizer build AddressSanitizer stops the write and names the line.
  * run-only: qkv_project_fused
  * expect-exit: 1
  * expect@plain: CRASH qkv_project_fused, case 'worked example of chapter 01

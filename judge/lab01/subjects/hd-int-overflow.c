@@ -1,8 +1,7 @@
-/* hd-int-overflow.c - m-count-int-square.c (attention_param_count squares
- * d_model in int, which overflows past 46340). In the sanitizer build UBSan
- * stops the overflow, and the judge adds what its report means for an int
- * (the old judge quoted the report alone); in the plain build the lab's
- * catalogue names the wrapped count.
+/* hd-int-overflow.c - m-count-int-square.c (d_model squared in int). In the
+ * sanitizer build UBSan stops the overflow, and the judge adds what its
+ * report means for an int (the old judge quoted the report alone); in the
+ * plain build the lab's catalogue names the wrapped count.
  * run-only: attention_param_count
  * expect-exit: 1
  * expect@plain: hint: your count, 0, is the right one, 17179869184, cut to 32 bits

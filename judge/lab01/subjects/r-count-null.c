@@ -13,9 +13,5 @@ mm_status attention_param_count(long *count, int d_model, int n_heads)
 {
     MM_NEED_POSITIVE(d_model);
     MM_NEED_POSITIVE(n_heads);
-    if (d_model % n_heads != 0) return MM_EINVAL;
-    long d = d_model, d_k = d_model / n_heads;
-    if (d > LONG_MAX / 4 / d) return MM_ERANGE;
-    *count = n_heads * 3 * d * d_k + d * d;
-    return MM_OK;
+    COUNT_RETURN(n_heads * 3 * d * d_k + d * d);
 }

@@ -1,10 +1,9 @@
 /* s-memo-shape.c - qkv_project keeps its last results in static arrays and,
- * when it is called again on the same shape, returns them without looking
- * at the inputs ("the same sizes, the same call"). Every fixed case has a
- * shape of its own, so this passed the old checks; the random cases come
- * twice with one shape and fresh values (the same buffers at the same
- * addresses), and the second gets the first one's results. The harness
- * runs that case again alone and names the state.
+ * called again on the same shape, returns them without looking at the
+ * inputs. Every fixed case has a shape of its own, so this passed the old
+ * checks; the random cases come twice with one shape and fresh values (in
+ * the same buffers), and the second gets the first one's results. The
+ * harness runs that case again alone and names the state.
  * run-only: qkv_project
  * expect-exit: 1
  * expect-re: ^  FAIL  qkv_project, case 'random, the same shape again with fresh values: T=[0-9]+ d_model=[0-9]+ d_k=[0-9]+ d_v=[0-9]+ \(seed [0-9]+\)': q is wrong \(k and v are wrong too\)$

@@ -1,10 +1,9 @@
 /* u-sandbox-escape.c - right functions (base.h), plus a constructor, linked
- * without the symbol checks, that runs before the driver's main: it opens
- * the repository's Makefile and starts a process, both with the system
- * call made directly. Before the sandbox, both worked, outside any
- * confinement (the constructor ran before the driver's seccomp filter).
- * In the sandbox the repository is not there, and the early filter stops
- * the process at its fork, before it is ready.
+ * without the symbol checks, that runs before the driver's main and, with
+ * system calls made directly, opens the repository's Makefile and starts a
+ * process. Before the sandbox both worked, before the driver's seccomp
+ * filter; in the sandbox the repository is not there, and the early filter
+ * stops the process at its fork, before it is ready.
  * build: unvetted
  * expect-exit: 1
  * expect-re: ^        \| Makefile: not there$
