@@ -5,9 +5,12 @@
  * writes only product(), with its mistake, and qkv_project below calls it
  * once per projection instead of mm_matmul. A subject's own function may
  * use the argument checks below (<FUNCTION>_CHECK_ARGS) and the right
- * copies of qkv_pack and qkv_split (pack_rows, split_rows). */
+ * copies of qkv_pack and qkv_split (pack_rows, split_rows), and the C
+ * library's headers it includes (limits.h, stddef.h, stdlib.h, string.h). */
 #include <limits.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include "minimodel/attention/qkv.h"
 #include "minimodel/core/error.h"
 #include "minimodel/core/matrix.h"
@@ -16,13 +19,11 @@
 /* the argument checks of each function, as the library makes them */
 #define PROJECT_CHECK_ARGS() do {                                                   \
     MM_NEED_BUFFER(q);  MM_NEED_BUFFER(k);  MM_NEED_BUFFER(v);  MM_NEED_BUFFER(x);  \
-    MM_NEED_BUFFER(w_q);  MM_NEED_BUFFER(w_k);  MM_NEED_BUFFER(w_v);                \
-    MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(d_model);                                \
-    MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);                                  \
+    MM_NEED_BUFFER(w_q);  MM_NEED_BUFFER(w_k);  MM_NEED_BUFFER(w_v);  MM_NEED_POSITIVE(T); \
+    MM_NEED_POSITIVE(d_model);  MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);      \
 } while (0)
 #define PACK_CHECK_ARGS() do {                                                      \
-    MM_NEED_BUFFER(w_qkv);                                                          \
-    MM_NEED_BUFFER(w_q);  MM_NEED_BUFFER(w_k);  MM_NEED_BUFFER(w_v);                \
+    MM_NEED_BUFFER(w_qkv);  MM_NEED_BUFFER(w_q);  MM_NEED_BUFFER(w_k);  MM_NEED_BUFFER(w_v); \
     MM_NEED_POSITIVE(d_model);  MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);      \
 } while (0)
 #define SPLIT_CHECK_ARGS() do {                                                     \
@@ -31,9 +32,8 @@
 } while (0)
 #define FUSED_CHECK_ARGS() do {                                                     \
     MM_NEED_BUFFER(q);  MM_NEED_BUFFER(k);  MM_NEED_BUFFER(v);  MM_NEED_BUFFER(qkv); \
-    MM_NEED_BUFFER(x);  MM_NEED_BUFFER(w_qkv);                                      \
-    MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(d_model);                                \
-    MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);                                  \
+    MM_NEED_BUFFER(x);  MM_NEED_BUFFER(w_qkv);  MM_NEED_POSITIVE(T);                \
+    MM_NEED_POSITIVE(d_model);  MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);      \
 } while (0)
 #define COUNT_CHECK_ARGS() do {                                                     \
     MM_NEED_BUFFER(count);  MM_NEED_POSITIVE(d_model);  MM_NEED_POSITIVE(n_heads);  \

@@ -11,8 +11,6 @@
  * expect-re: ^total +0 +45 +0$ */
 #include <math.h>
 #include <setjmp.h>
-#include <stdlib.h>
-#include <string.h>
 #define MUTANT_qkv_pack
 #define MUTANT_product
 #include "base.h"

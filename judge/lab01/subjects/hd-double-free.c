@@ -9,8 +9,6 @@
  * expect: qkv_project_fused freed a block twice: a block of 96 bytes that it allocated (in this call) and had already freed (in this call; free, or realloc when it moves a block, frees it); the second free is refused
  * expect-not: memory it did not allocate
  * expect-re: ^qkv_project_fused +0 +[0-9] +[1-7]$ */
-#include <stdlib.h>
-#include <string.h>
 #define MUTANT_qkv_project_fused
 #include "base.h"
 

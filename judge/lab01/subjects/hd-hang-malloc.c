@@ -12,7 +12,6 @@
  * expect: HANG  attention_param_count, case 'd_model=12 n_heads=3': did not return within
  * expect-re: : it kept allocating memory: its blocks held [0-9]+ MiB near the deadline, after [0-9]+ requests in this call(, [0-9]+ of them refused at the limit of 1024 MiB)?; memory that is never freed, not an endless loop of arithmetic \(it used [0-9.]+ s of CPU\); the harness stopped it
  * expect-re: ^attention_param_count +0 +0 +9$ */
-#include <stdlib.h>
 #define MUTANT_attention_param_count
 #include "base.h"
 

@@ -16,8 +16,6 @@
  * expect-re@sanitize: CRASH qkv_project_fused, case 'worked example of chapter 01[^']*': AddressSanitizer: heap-buffer-overflow, WRITE of size 8 at judge/lab01/subjects/hd-heap-before.c:[0-9]+ \(in qkv_project_fused\)
  * expect@sanitize: (next to a block of 96 bytes that your code allocated)
  * expect-re: ^qkv_project_fused +0 +[0-6] +[1-7]$ */
-#include <stdlib.h>
-#include <string.h>
 #define MUTANT_qkv_project_fused
 #include "base.h"
 

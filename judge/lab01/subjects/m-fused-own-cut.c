@@ -6,7 +6,6 @@
  * expect: hint: qkv holds X W_QKV as it should, but q, k and v are not cut out of it the way your qkv_split does
  * expect: hint: you read qkv as Q, then K, then V, one whole matrix after another
  * expect-re: ^qkv_split +0 +9 +0$ */
-#include <string.h>
 #define MUTANT_qkv_project_fused
 #include "base.h"
 

@@ -4,7 +4,6 @@
  * expect-exit: nonzero
  * expect: qkv_project_fused, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': qkv is wrong
  * expect: hint: q, k and v are right but qkv is not X W_QKV */
-#include <stdlib.h>
 #define MUTANT_qkv_project_fused
 #include "base.h"
 

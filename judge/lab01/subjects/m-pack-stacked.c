@@ -3,7 +3,6 @@
  * run-only: qkv_pack
  * expect-exit: nonzero
  * expect: hint: you copied W_Q, W_K and W_V one after another */
-#include <string.h>
 #define MUTANT_qkv_pack
 #include "base.h"
 

@@ -8,7 +8,6 @@
  * expect: hint: qkv holds X W_QKV as it should, but your qkv_split cuts it wrong on this input
  * expect-re: ^qkv_split +0 +2 +7$
  * expect-re: ^qkv_project_fused +0 +2 +7$ */
-#include <string.h>
 #define MUTANT_qkv_split
 #include "base.h"
 

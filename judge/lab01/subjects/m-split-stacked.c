@@ -3,7 +3,6 @@
  * run-only: qkv_split
  * expect-exit: nonzero
  * expect: hint: you read qkv as Q, then K, then V, one whole matrix after another */
-#include <string.h>
 #define MUTANT_qkv_split
 #include "base.h"
 

@@ -3,7 +3,6 @@
  * run-only: qkv_pack
  * expect-exit: nonzero
  * expect: qkv_pack called free or realloc 1 time on memory it did not allocate */
-#include <stdlib.h>
 #define MUTANT_qkv_pack
 #include "base.h"
 

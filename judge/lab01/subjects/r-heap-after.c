@@ -15,8 +15,6 @@
  * expect-re@sanitize: CRASH qkv_project_fused, case 'non-square T=3 d_model=4 d_k=2 d_v=3': AddressSanitizer: heap-buffer-overflow, WRITE of size 8 at judge/lab01/subjects/r-heap-after.c:[0-9]+ \(in qkv_project_fused\)
  * expect@sanitize: (next to a block of 168 bytes that your code allocated)
  * expect-re: ^qkv_project_fused +0 +[4-8] +[1-5]$ */
-#include <stdlib.h>
-#include <string.h>
 #define MUTANT_qkv_project_fused
 #include "base.h"
 

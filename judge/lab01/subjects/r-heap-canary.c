@@ -8,8 +8,6 @@
  * expect@plain: FAIL  qkv_project_fused, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': qkv_project_fused wrote past the end of a block it allocated (96 bytes, with malloc/calloc/realloc): found after the call, and the damage is yours; make lab NN=01 LAB_SANITIZE=1 shows the line that does it
  * expect-re@sanitize: CRASH qkv_project_fused, case 'worked example .*': AddressSanitizer: heap-buffer-overflow, WRITE of size 8 at judge/lab01/subjects/r-heap-canary.c:[0-9]+ \(in qkv_project_fused\)
  * expect-re: ^qkv_project_fused +0 +2 +7$ */
-#include <stdlib.h>
-#include <string.h>
 #define MUTANT_qkv_project_fused
 #include "base.h"
 

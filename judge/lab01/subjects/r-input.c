@@ -3,7 +3,6 @@
  * expect-exit: nonzero
  * expect: qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': changed its input qkv: element (0, 0) was
  * expect-re: ^qkv_split +0 +2 +7$ */
-#include <string.h>
 #define MUTANT_qkv_split
 #include "base.h"
 

@@ -4,8 +4,6 @@
  * expect-exit: nonzero
  * expect: qkv_project_fused, case 'non-square T=3 d_model=4 d_k=2 d_v=3': leaked memory: qkv_project_fused allocated 1 block (168 bytes)
  * expect-re: ^qkv_project_fused +0 +2 +7$ */
-#include <stdlib.h>
-#include <string.h>
 #define MUTANT_qkv_project_fused
 #include "base.h"
 

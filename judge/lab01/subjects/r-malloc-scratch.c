@@ -7,8 +7,6 @@
  * expect: FAIL  qkv_project_fused, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': q is wrong (k, v and qkv are wrong too)
  * expect: hint: the wrong elements of q are the expected values plus -8765432.5, what fresh memory from malloc holds under the harness
  * expect-re: ^qkv_project_fused +0 +3 +6$ */
-#include <stdlib.h>
-#include <string.h>
 #define MUTANT_qkv_project_fused
 #include "base.h"
 

@@ -8,7 +8,6 @@
  * expect-once: qkv_project_fused, case 'non-square T=3 d_model=4 d_k=2 d_v=3': leaked memory
  * expect: hint: qkv holds X W_QKV as it should, but your qkv_split cuts it wrong on this input
  * expect-re: ^qkv_project_fused +0 +2 +7$ */
-#include <stdlib.h>
 #define MUTANT_qkv_split
 #include "base.h"
 

@@ -6,7 +6,6 @@
  * expect: FAIL  qkv_split, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': v is wrong
  * expect: hint: 4 elements of v are near -8765432.5, what fresh memory from malloc holds under the harness: your code read memory from malloc before writing it
  * expect-re: ^qkv_split +0 +2 +7$ */
-#include <stdlib.h>
 #define MUTANT_qkv_split
 #include "base.h"
 

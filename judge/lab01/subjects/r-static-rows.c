@@ -7,7 +7,6 @@
  * expect-exit: 1
  * expect-re: ^  FAIL  qkv_pack, case 'long sequence T=[0-9]+ d_model=[0-9]+ d_k=[0-9]+ d_v=[0-9]+ \(seed [0-9]+\)': returned MM_ENOMEM \([0-9]+\) for valid arguments; expected MM_OK
  * expect-re: ^qkv_pack +0 +8 +1$ */
-#include <string.h>
 #define MUTANT_qkv_pack
 #include "base.h"
 

@@ -9,7 +9,6 @@
  * expect-re: ^  FAIL  qkv_project, case 'random, the same shape again with fresh values: T=[0-9]+ d_model=[0-9]+ d_k=[0-9]+ d_v=[0-9]+ \(seed [0-9]+\)': q is wrong \(k and v are wrong too\)$
  * expect: hint: this case passes when it is the first call in a fresh process
  * expect-re: ^qkv_project +0 +8 +1$ */
-#include <string.h>
 #define MUTANT_qkv_project
 #include "base.h"
 

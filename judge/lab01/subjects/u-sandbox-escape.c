@@ -11,7 +11,6 @@
  * expect: the process that runs your code could not start: it ended before it was ready (signal 31, SIGSYS: a system call the sandbox forbids
  * expect-re: ^total +0 +0 +45$ */
 #include "base.h"
-#include <string.h>
 #include "hostile.h"
 
 enum { RAW_OPEN = 2 };
