@@ -59,6 +59,18 @@
     *count = count_expr;                                                            \
     return MM_OK
 
+/* COUNT_RIGHT_RETURN() - the same end, right: MM_EINVAL or MM_ERANGE with
+ * the reason recorded (mm_fail), else the count of the layer and MM_OK */
+#define COUNT_RIGHT_RETURN()                                                        \
+    if (d_model % n_heads != 0)                                                     \
+        return mm_fail(MM_EINVAL, "attention_param_count: n_heads (%d) does not divide " \
+                       "d_model (%d)", n_heads, d_model);                           \
+    long d = d_model, d_k = d_model / n_heads;                                      \
+    if (d > LONG_MAX / 4 / d)                                                       \
+        return mm_fail(MM_ERANGE, "attention_param_count: too many for a long");    \
+    *count = n_heads * 3 * d * d_k + d * d;                                         \
+    return MM_OK
+
 /* COUNT_AS(count_expr) - attention_param_count with its checks, whose count
  * is count_expr (a subject's wrong count) */
 #define COUNT_AS(count_expr)                                                        \
@@ -150,13 +162,6 @@ mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv, const 
 mm_status attention_param_count(long *count, int d_model, int n_heads)
 {
     COUNT_CHECK_ARGS();
-    if (d_model % n_heads != 0)
-        return mm_fail(MM_EINVAL, "attention_param_count: n_heads (%d) does not divide "
-                       "d_model (%d)", n_heads, d_model);
-    long d = d_model, d_k = d_model / n_heads;
-    if (d > LONG_MAX / 4 / d)
-        return mm_fail(MM_ERANGE, "attention_param_count: too many for a long");
-    *count = n_heads * 3 * d * d_k + d * d;
-    return MM_OK;
+    COUNT_RIGHT_RETURN();
 }
 #endif

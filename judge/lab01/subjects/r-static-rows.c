@@ -1,8 +1,7 @@
 /* r-static-rows.c - qkv_pack assembles W_QKV in a static array sized for
  * 32 rows of 64 ("no layer here is larger"), then copies it out, and
  * refuses a larger one with MM_ENOMEM. Every old case had at most 8 rows;
- * the long case has d_model from 256 to 320, so valid arguments are
- * refused.
+ * the long case's d_model (256 to 320) has valid arguments refused.
  * run-only: qkv_pack
  * expect-exit: 1
  * expect-re: ^  FAIL  qkv_pack, case 'long sequence T=[0-9]+ d_model=[0-9]+ d_k=[0-9]+ d_v=[0-9]+ \(seed [0-9]+\)': returned MM_ENOMEM \([0-9]+\) for valid arguments; expected MM_OK

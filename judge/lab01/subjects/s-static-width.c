@@ -1,8 +1,7 @@
 /* s-static-width.c - qkv_split keeps the row width of its first call in a
- * static variable. Each function's checks share one learner process, on
- * cases of different shapes: the second case fails, and the harness, which
- * runs a failed case again alone in a fresh process, says that it passes
- * there - state kept between calls.
+ * static variable. A function's checks share one learner process, on cases
+ * of different shapes: the second case fails, and the harness, running it
+ * again alone in a fresh process, says that it passes there.
  * run-only: qkv_split
  * expect-exit: 1
  * expect: FAIL  qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': q is wrong
