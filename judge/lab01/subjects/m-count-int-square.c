@@ -1,8 +1,7 @@
 /* m-count-int-square.c - attention_param_count squares d_model in int: right
- * up to d_model = 46340, wrong past it; the old checker's largest case
- * (32768) did not reach it, the case (65536, 4) does. The plain build
- * names the wrapped int; LAB_SANITIZE=1 has UBSan stop the overflow and
- * the report quotes it.
+ * up to d_model = 46340, wrong past it: the case (65536, 4) reaches it (the
+ * old checker's largest, 32768, did not). The plain build names the
+ * wrapped int; under LAB_SANITIZE=1 UBSan stops the overflow, quoted.
  * run-only: attention_param_count
  * expect-exit: 1
  * expect@plain: attention_param_count(&count, 65536, 4) set count = 0; expected 17179869184

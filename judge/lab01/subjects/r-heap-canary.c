@@ -1,8 +1,7 @@
 /* r-heap-canary.c - qkv_project_fused writes two elements past the end of
- * the scratch it allocated, frees it, and returns the right answer. The
- * learner's allocations carry a canary after them (plain build): the write
- * is found after the call, said to be the learner's, and LAB_SANITIZE=1
- * (where AddressSanitizer stops the write itself) is suggested.
+ * its scratch, frees it, and returns the right answer. The canary after
+ * the learner's blocks (plain build) shows the write after the call, the
+ * learner's, and LAB_SANITIZE=1 (AddressSanitizer stops it) is suggested.
  * run-only: qkv_project_fused
  * expect-exit: 1
  * expect@plain: FAIL  qkv_project_fused, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': qkv_project_fused wrote past the end of a block it allocated (96 bytes, with malloc/calloc/realloc): found after the call, and the damage is yours; make lab NN=01 LAB_SANITIZE=1 shows the line that does it

@@ -1,8 +1,7 @@
 /* r-oob-v40.c - qkv_split is right, then writes one stray element 40 past
  * the end of v. The page after every buffer is protected: the write stops
- * the call at once, and the buffer and element are named (the old
- * checker's 8-double guard zone missed it). Under LAB_SANITIZE=1,
- * AddressSanitizer also names the line.
+ * the call at once, the buffer and element named (the old checker's
+ * 8-double guard zone missed it; LAB_SANITIZE=1 also names the line).
  * run-only: qkv_split
  * expect-exit: 1
  * expect: CRASH qkv_split, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': wrote past the end of v (element 44; v is (2, 2), elements 0 to 3)
