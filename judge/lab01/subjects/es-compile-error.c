@@ -3,6 +3,5 @@
  * run-lang: es
  * expect-exit: 1
  * expect: Tu fichero judge/lab01/subjects/es-compile-error.c no compila. El primer error:
- * expect-re: r-compile-error.c:[0-9]+:[0-9]+: error: expected ';'
- */
+ * expect-re: r-compile-error.c:[0-9]+:[0-9]+: error: expected ';' */
 #include "r-compile-error.c"

@@ -8,6 +8,5 @@
  * expect-re: ^función +pendientes +superadas +fallidas$
  * expect-re: ^attention_param_count +0 +3 +6$
  * expect: 6 comprobaciones FALLAN (mensajes arriba), 0 pendientes, 3 superadas.
- * expect-not: hint:
- */
+ * expect-not: hint: */
 #include "m-count-no-wo.c"

@@ -5,6 +5,5 @@
  * expect-exit: 1
  * expect: escribió más allá del final de v (elemento 44; v es (2, 2), elementos 0 a 3)
  * expect: llamada en curso: qkv_split(q, k, v, qkv, 2, 2, 2)
- * expect-re: ^función +pendientes +superadas +fallidas$
- */
+ * expect-re: ^función +pendientes +superadas +fallidas$ */
 #include "r-oob-v40.c"

@@ -6,6 +6,5 @@
  * expect: qkv_project, caso 'no cuadrado T=3 d_model=4 d_k=2 d_v=3': k está mal
  * expect: primer elemento erróneo (0, 0): se esperaba
  * expect: tolerancia |obtenido - esperado| <=
- * expect: pista: tu k es X W_Q: K = X W_K
- */
+ * expect: pista: tu k es X W_Q: K = X W_K */
 #include "m-project-k-uses-wq.c"

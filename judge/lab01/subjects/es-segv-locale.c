@@ -4,6 +4,5 @@
  * expect-exit: nonzero
  * expect@plain: CRASH qkv_project, caso 'q = NULL': se detuvo (señal 11, SIGSEGV, un acceso a memoria no válido
  * expect@sanitize: CRASH qkv_project, caso 'q = NULL': UndefinedBehaviorSanitizer:
- * expect: llamada en curso: qkv_project(NULL, k, v, x, w_q, w_k, w_v, 2, 2, 2, 2)
- */
+ * expect: llamada en curso: qkv_project(NULL, k, v, x, w_q, w_k, w_v, 2, 2, 2, 2) */
 #include "r-segv.c"

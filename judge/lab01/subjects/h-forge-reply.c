@@ -8,8 +8,7 @@
  * run-only: qkv_pack
  * expect-exit: 1
  * expect: qkv_pack, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': stopped answering the harness
- * expect-re: ^qkv_pack +0 +0 +9$
- */
+ * expect-re: ^qkv_pack +0 +0 +9$ */
 #include <string.h>
 #include "wire.h"
 #define MUTANT_qkv_pack

@@ -4,8 +4,7 @@
  * run-only: attention_param_count
  * expect-exit: 1
  * expect: made a system call that a lab function may not make: kill (to send a signal to another process)
- * expect-re: ^attention_param_count +0 +0 +9$
- */
+ * expect-re: ^attention_param_count +0 +0 +9$ */
 #define MUTANT_attention_param_count
 #include "base.h"
 #include "hostile.h"

@@ -1,15 +1,12 @@
-/* h-known-cases.c - attention_param_count checks its arguments as it
- * should, then looks the count up in a table of the layers the checks
- * used to try - the answer the report gave for each - and for any other
- * layer leaves out W_O. It passed every old check. The random layers
- * (drawn from each run's seed, so no table can hold them) show it.
+/* h-known-cases.c - attention_param_count checks its arguments, then looks
+ * the count up in a table of the layers the old checks tried (the answers
+ * their report gave), and for any other layer leaves out W_O: it passed
+ * every old check. The random layers (from each run's seed) show it.
  * run-only: attention_param_count
  * expect-exit: 1
  * expect-re: ^  FAIL  attention_param_count, case 'random d_model=[0-9]+ n_heads=[0-9]+ \(seed [0-9]+\)': attention_param_count\(&count, [0-9]+, [0-9]+\) set count = [0-9]+; expected [0-9]+$
  * expect: hint: you left out W_O
- * expect-re: ^attention_param_count +0 +8 +1$
- */
-#include <limits.h>
+ * expect-re: ^attention_param_count +0 +8 +1$ */
 #define MUTANT_attention_param_count
 #include "base.h"
 
@@ -21,9 +18,7 @@ static const struct { int d_model, n_heads; long count; } known[] = {
 
 mm_status attention_param_count(long *count, int d_model, int n_heads)
 {
-    MM_NEED_BUFFER(count);
-    MM_NEED_POSITIVE(d_model);
-    MM_NEED_POSITIVE(n_heads);
+    COUNT_CHECK_ARGS();
     if (d_model % n_heads != 0)
         return mm_fail(MM_EINVAL, "attention_param_count: %d does not divide %d", n_heads,
                        d_model);

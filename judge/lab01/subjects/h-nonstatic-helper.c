@@ -17,21 +17,10 @@ void product(double *out, const double *x, const double *w, int T, int d_model, 
         }
 }
 
-mm_status qkv_project(double *q, double *k, double *v, const double *x,
-                      const double *w_q, const double *w_k, const double *w_v,
-                      int T, int d_model, int d_k, int d_v)
+mm_status qkv_project(double *q, double *k, double *v, const double *x, const double *w_q,
+                      const double *w_k, const double *w_v, int T, int d_model, int d_k, int d_v)
 {
-    MM_NEED_BUFFER(q);
-    MM_NEED_BUFFER(k);
-    MM_NEED_BUFFER(v);
-    MM_NEED_BUFFER(x);
-    MM_NEED_BUFFER(w_q);
-    MM_NEED_BUFFER(w_k);
-    MM_NEED_BUFFER(w_v);
-    MM_NEED_POSITIVE(T);
-    MM_NEED_POSITIVE(d_model);
-    MM_NEED_POSITIVE(d_k);
-    MM_NEED_POSITIVE(d_v);
+    PROJECT_CHECK_ARGS();
     product(q, x, w_q, T, d_model, d_k);
     product(k, x, w_k, T, d_model, d_k);
     product(v, x, w_v, T, d_model, d_v);

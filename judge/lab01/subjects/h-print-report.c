@@ -7,15 +7,13 @@
  * expect: OUTPUT qkv_project, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': your code printed this
  * expect-re: ^        \| All 9 checks pass: Lab 01
  * expect-not-re: ^All 9 checks pass
- * expect-re: ^qkv_project +0 +0 +9$
- */
+ * expect-re: ^qkv_project +0 +0 +9$ */
 #include <stdio.h>
 #define MUTANT_qkv_project
 #include "base.h"
 
-mm_status qkv_project(double *q, double *k, double *v, const double *x,
-                      const double *w_q, const double *w_k, const double *w_v,
-                      int T, int d_model, int d_k, int d_v)
+mm_status qkv_project(double *q, double *k, double *v, const double *x, const double *w_q,
+                      const double *w_k, const double *w_v, int T, int d_model, int d_k, int d_v)
 {
     printf("\nfunction                    pending     passed     failed\n");
     printf("qkv_project                       0          9          0\n");

@@ -3,8 +3,7 @@
  * checker's "changed its input" test. Refused (u-redefine-memcmp.c: linked
  * anyway, the judge compares in its own process and sees the change).
  * expect-exit: 1
- * expect: defines memcmp, which is not one of the lab's functions
- */
+ * expect: defines memcmp, which is not one of the lab's functions */
 #include <stddef.h>
 #include <string.h>
 #define MUTANT_qkv_split
@@ -12,10 +11,9 @@
 
 int memcmp(const void *a, const void *b, size_t n) { (void)a; (void)b; (void)n; return 0; }
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv || T <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (SPLIT_BAD_ARGS) return MM_EINVAL;
     int width = 2 * d_k + d_v;
     for (int t = 0; t < T; t++)
         for (int j = 0; j < width; j++) {

@@ -1,20 +1,16 @@
-/* hd-allowed-calls.c - lab 01 solved with C library functions that the
- * old vetting's list of allowed names left out, though they only compute:
- * fma in the products, setjmp/longjmp to leave the argument checks,
- * strtod, lrint, fdim, memchr. The vetting refuses a call by what it can
- * do (processes, files, signals, ...), not for missing from a list: every
- * check passes. (The old one refused the file: "uses fma, which a lab file
- * may not call", and the same of _setjmp, longjmp, lrint and strtod; fdim
- * and memchr, of constants here, the compiler computed itself.)
+/* hd-allowed-calls.c - lab 01 solved with C library functions that only
+ * compute but were missing from the old vetting's list of allowed names:
+ * fma in the products, setjmp/longjmp to leave the argument checks, strtod,
+ * lrint, fdim, memchr. The vetting refuses a call for what it can do
+ * (processes, files, signals, ...), not for missing from a list: every
+ * check passes. (The old one refused fma, _setjmp, longjmp, lrint and
+ * strtod; fdim and memchr, of constants here, the compiler computed.)
  * expect-exit: 0
  * expect: All 45 checks pass
  * expect-not: may not call
- * expect-re: ^total +0 +45 +0$
- */
+ * expect-re: ^total +0 +45 +0$ */
 #include <math.h>
 #include <setjmp.h>
-#include <stdlib.h>
-#include <string.h>
 #define MUTANT_qkv_pack
 #define MUTANT_product
 #include "base.h"
@@ -40,11 +36,6 @@ mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
     need(w_qkv && w_q && w_k && w_v);
     need(d_model > 0 && d_k > 0 && d_v > 0);
     need(memchr("ok", 'k', 2) != NULL && lrint(strtod("2.0", NULL)) == 2);
-    int width = 2 * d_k + d_v;
-    for (int i = 0; i < d_model; i++)
-        for (int j = 0; j < width; j++)
-            w_qkv[i * width + j] = j < d_k ? w_q[i * d_k + j]
-                                 : j < 2 * d_k ? w_k[i * d_k + j - d_k]
-                                 : w_v[i * d_v + j - 2 * d_k];
+    pack_rows(w_qkv, w_q, w_k, w_v, d_model, d_k, d_v);
     return MM_OK;
 }

@@ -1,18 +1,16 @@
 /* hd-close-channel.c - qkv_pack is right, but "tidies up" by closing every
- * descriptor from 3 up, believing them its own: among them the two of the
- * channel between the harness's code in its process and the judge. close
- * is allowed (it is harmless to anything but the learner's own process);
- * the judge says what it did. (The old judge called it "ended the process
- * with exit status 5, from inside qkv_pack", and the old vetting refused
- * close.)
+ * descriptor from 3 up: among them the two of the channel between the
+ * harness's code in its process and the judge. close is allowed (harmless
+ * to all but the learner's own process); the judge says what it did (the
+ * old judge: "ended the process with exit status 5"; its vetting refused
+ * close).
  * run-only: qkv_pack
  * expect-exit: 1
  * expect: CRASH qkv_pack, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': closed the channel to the judge: descriptor 3, on which the harness's code in your process receives the judge's requests, was closed by your code
  * expect: call in flight: qkv_pack(w_qkv, w_q, w_k, w_v, 2, 2, 2)
  * expect-not: exit status
  * expect-not: between calls
- * expect-re: ^qkv_pack +0 +2 +7$
- */
+ * expect-re: ^qkv_pack +0 +2 +7$ */
 #include <unistd.h>
 #define MUTANT_qkv_pack
 #include "base.h"
@@ -20,19 +18,8 @@
 mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
                    const double *w_v, int d_model, int d_k, int d_v)
 {
-    MM_NEED_BUFFER(w_qkv);
-    MM_NEED_BUFFER(w_q);
-    MM_NEED_BUFFER(w_k);
-    MM_NEED_BUFFER(w_v);
-    MM_NEED_POSITIVE(d_model);
-    MM_NEED_POSITIVE(d_k);
-    MM_NEED_POSITIVE(d_v);
-    int width = 2 * d_k + d_v;
-    for (int i = 0; i < d_model; i++)
-        for (int j = 0; j < width; j++)
-            w_qkv[i * width + j] = j < d_k ? w_q[i * d_k + j]
-                                 : j < 2 * d_k ? w_k[i * d_k + j - d_k]
-                                 : w_v[i * d_v + j - 2 * d_k];
+    PACK_CHECK_ARGS();
+    pack_rows(w_qkv, w_q, w_k, w_v, d_model, d_k, d_v);
     for (int fd = 3; fd < 64; fd++) close(fd);     /* "the files I opened" */
     return MM_OK;
 }

@@ -1,12 +1,10 @@
 /* hd-control-write.c - qkv_pack finds the memory the harness shares with
- * its process (from /proc/self/maps where it may read it, in the sanitizer
- * build; else from where its first buffer lies in it, as
- * judge/harness/buffers.c lays the buffers out) and writes into the
- * control block at its start, where the harness's code in the process
- * notes what it is doing: that the call is over (phase 1, call 0), and
- * then it crashes on a NULL pointer. The old judge believed the forged
- * notes: "it happened between calls, not inside one". Now the learner's
- * code sees that page protected: its first write stops it, named.
+ * its process (hd-shared-base.h) and writes into the control block at its
+ * start, where the harness's code in the process notes what it is doing:
+ * that the call is over (phase 1, call 0); then it crashes on a NULL
+ * pointer. The old judge believed the forged notes: "it happened between
+ * calls, not inside one". Now that page is protected from the learner's
+ * code: its first write stops it, named.
  * build: unvetted
  * run-only: qkv_pack
  * expect-exit: 1
@@ -15,8 +13,7 @@
  * expect-re@sanitize: ^          AddressSanitizer: SEGV on a WRITE at judge/lab01/subjects/hd-control-write.c:[0-9]+ \(in qkv_pack\)$
  * expect@sanitize:           it wrote into the harness's control block (byte 0 of the memory the harness shares with your code's process), which your code must not touch
  * expect-not: between calls
- * expect-re: ^qkv_pack +0 +0 +9$
- */
+ * expect-re: ^qkv_pack +0 +0 +9$ */
 #include <stdint.h>
 static double *volatile nowhere;
 #include "hd-shared-base.h"

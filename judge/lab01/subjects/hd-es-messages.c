@@ -44,8 +44,7 @@ mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
     return MM_OK;
 }
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
     sleep(10);
     return MM_OK;
@@ -60,9 +59,5 @@ mm_status attention_param_count(long *count, int d_model, int n_heads)
     }
     MM_NEED_POSITIVE(d_model);
     MM_NEED_POSITIVE(n_heads);
-    if (d_model % n_heads != 0) return MM_EINVAL;
-    long d = d_model, d_k = d_model / n_heads;
-    if (d > LONG_MAX / 4 / d) return MM_ERANGE;
-    *count = 4 * d * d_k * n_heads;
-    return MM_OK;
+    COUNT_RETURN(4 * d * d_k * n_heads);
 }

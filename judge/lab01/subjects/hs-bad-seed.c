@@ -4,6 +4,5 @@
  * run-env: LAB_SEED=12x
  * expect-exit: 2
  * expect: LAB_SEED=12x: a seed is a whole number from 1 to 999999999
- * expect-not: checks pass
- */
+ * expect-not: checks pass */
 #include "base.h"

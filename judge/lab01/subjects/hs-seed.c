@@ -4,6 +4,5 @@
  * run-env: LAB_SEED=4242
  * expect-exit: 0
  * expect: checking your functions (random cases from seed 4242)...
- * expect-re: ^All [0-9]+ checks pass
- */
+ * expect-re: ^All [0-9]+ checks pass */
 #include "base.h"

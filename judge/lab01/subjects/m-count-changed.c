@@ -5,9 +5,7 @@
  * expect-exit: nonzero
  * expect: attention_param_count, case 'd_model=65 n_heads=4': attention_param_count(&count, 65, 4) failed with MM_EINVAL but changed count from 7654321 to -1
  * expect: hint: write *count only once every check has passed
- * expect-re: ^attention_param_count +0 +5 +4$
- */
-#include <limits.h>
+ * expect-re: ^attention_param_count +0 +5 +4$ */
 #define MUTANT_attention_param_count
 #include "base.h"
 
@@ -17,9 +15,5 @@ mm_status attention_param_count(long *count, int d_model, int n_heads)
     *count = -1;
     MM_NEED_POSITIVE(d_model);
     MM_NEED_POSITIVE(n_heads);
-    if (d_model % n_heads != 0) return MM_EINVAL;
-    long d = d_model, d_k = d_model / n_heads;
-    if (d > LONG_MAX / 4 / d) return MM_ERANGE;
-    *count = n_heads * 3 * d * d_k + d * d;
-    return MM_OK;
+    COUNT_RETURN(n_heads * 3 * d * d_k + d * d);
 }

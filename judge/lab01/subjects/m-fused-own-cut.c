@@ -5,15 +5,12 @@
  * expect-exit: nonzero
  * expect: hint: qkv holds X W_QKV as it should, but q, k and v are not cut out of it the way your qkv_split does
  * expect: hint: you read qkv as Q, then K, then V, one whole matrix after another
- * expect-re: ^qkv_split +0 +9 +0$
- */
-#include <string.h>
+ * expect-re: ^qkv_split +0 +9 +0$ */
 #define MUTANT_qkv_project_fused
 #include "base.h"
 
-mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
-                            const double *x, const double *w_qkv,
-                            int T, int d_model, int d_k, int d_v)
+mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv, const double *x,
+                            const double *w_qkv, int T, int d_model, int d_k, int d_v)
 {
     if (!q || !k || !v || d_k <= 0 || d_v <= 0) return MM_EINVAL;
     MM_TRY(mm_matmul(qkv, x, w_qkv, T, d_model, 2 * d_k + d_v, false));

@@ -1,17 +1,14 @@
 /* m-fused-transposed.c - qkv_project_fused reads W_QKV transposed.
  * run-only: qkv_project_fused
  * expect-exit: nonzero
- * expect: hint: you read W_QKV transposed
- */
+ * expect: hint: you read W_QKV transposed */
 #define MUTANT_qkv_project_fused
 #include "base.h"
 
-mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
-                            const double *x, const double *w_qkv,
-                            int T, int d_model, int d_k, int d_v)
+mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv, const double *x,
+                            const double *w_qkv, int T, int d_model, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv || !x || !w_qkv) return MM_EINVAL;
-    if (T <= 0 || d_model <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (FUSED_BAD_ARGS) return MM_EINVAL;
     int width = 2 * d_k + d_v;
     for (int t = 0; t < T; t++)
         for (int j = 0; j < width; j++) {

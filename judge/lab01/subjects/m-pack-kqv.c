@@ -2,16 +2,14 @@
  * run-only: qkv_pack
  * expect-exit: nonzero
  * expect: hint: your W_QKV has the K block where Q belongs (your order is K | Q | V)
- * expect-re: ^qkv_pack +0 +[0-9]+ +[1-9][0-9]*$
- */
+ * expect-re: ^qkv_pack +0 +[0-9]+ +[1-9][0-9]*$ */
 #define MUTANT_qkv_pack
 #include "base.h"
 
 mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
                    const double *w_v, int d_model, int d_k, int d_v)
 {
-    if (!w_qkv || !w_q || !w_k || !w_v) return MM_EINVAL;
-    if (d_model <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (PACK_BAD_ARGS) return MM_EINVAL;
     int width = 2 * d_k + d_v;
     for (int i = 0; i < d_model; i++) {
         double *row = w_qkv + i * width;

@@ -3,8 +3,7 @@
  * run-only: qkv_project
  * expect-exit: nonzero
  * expect: hint: q holds the expected values plus 7654321.25
- * expect: without setting it to 0 first
- */
+ * expect: without setting it to 0 first */
 #define MUTANT_product
 #include "base.h"
 

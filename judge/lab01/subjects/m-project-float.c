@@ -3,8 +3,7 @@
  * run-only: qkv_project
  * expect-exit: nonzero
  * expect-re: qkv_project, case 'random T=[0-9]+ d_model=[0-9]+ d_k=[0-9]+ d_v=[0-9]+ \(seed [0-9]+\)': q is wrong
- * expect-re: tolerance \|got - expected\| <= 1e-10 \* [0-9.]+ \+ 1e-09 \|expected\|$
- */
+ * expect-re: tolerance \|got - expected\| <= 1e-10 \* [0-9.]+ \+ 1e-09 \|expected\|$ */
 #define MUTANT_product
 #include "base.h"
 

@@ -5,8 +5,7 @@
  * expect-exit: nonzero
  * expect: qkv_project, case 'non-square T=3 d_model=4 d_k=2 d_v=3': q is wrong
  * expect: hint: you read the weight matrices transposed
- * expect-re: ^qkv_project +0 +[0-9]+ +[1-9][0-9]*$
- */
+ * expect-re: ^qkv_project +0 +[0-9]+ +[1-9][0-9]*$ */
 #define MUTANT_product
 #include "base.h"
 

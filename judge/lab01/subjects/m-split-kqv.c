@@ -7,16 +7,13 @@
  * expect: hint: your qkv_split has the K block where Q belongs (your order is K | Q | V)
  * expect: hint: qkv holds X W_QKV as it should, but your qkv_split cuts it wrong on this input
  * expect-re: ^qkv_split +0 +2 +7$
- * expect-re: ^qkv_project_fused +0 +2 +7$
- */
-#include <string.h>
+ * expect-re: ^qkv_project_fused +0 +2 +7$ */
 #define MUTANT_qkv_split
 #include "base.h"
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv || T <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (SPLIT_BAD_ARGS) return MM_EINVAL;
     for (int t = 0; t < T; t++) {
         const double *row = qkv + (size_t)t * (2 * d_k + d_v);   /* K | Q | V */
         memcpy(k + (size_t)t * d_k, row, d_k * sizeof *k);

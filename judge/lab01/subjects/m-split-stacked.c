@@ -2,17 +2,13 @@
  * matrices one after another.
  * run-only: qkv_split
  * expect-exit: nonzero
- * expect: hint: you read qkv as Q, then K, then V, one whole matrix after another
- */
-#include <string.h>
+ * expect: hint: you read qkv as Q, then K, then V, one whole matrix after another */
 #define MUTANT_qkv_split
 #include "base.h"
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv) return MM_EINVAL;
-    if (T <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (SPLIT_BAD_ARGS) return MM_EINVAL;
     size_t n_k = (size_t)T * d_k;
     memcpy(q, qkv, n_k * sizeof *q);
     memcpy(k, qkv + n_k, n_k * sizeof *k);

@@ -5,16 +5,13 @@
  * expect-exit: nonzero
  * expect: hint: you stepped through the rows of qkv with the width of one block
  * expect-re: qkv_project_fused, case 'random T=[0-9]+ d_model=[0-9]+ d_k=[0-9]+ d_v=[0-9]+ \(seed [0-9]+\)': q is wrong
- * expect: hint: qkv holds X W_QKV as it should, but your qkv_split cuts it wrong on this input
- */
+ * expect: hint: qkv holds X W_QKV as it should, but your qkv_split cuts it wrong on this input */
 #define MUTANT_qkv_split
 #include "base.h"
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv) return MM_EINVAL;
-    if (T <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (SPLIT_BAD_ARGS) return MM_EINVAL;
     for (int t = 0; t < T; t++) {
         for (int j = 0; j < d_k; j++) q[t * d_k + j] = qkv[t * d_k + j];
         for (int j = 0; j < d_k; j++) k[t * d_k + j] = qkv[d_k + t * d_k + j];

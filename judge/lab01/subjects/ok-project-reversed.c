@@ -4,8 +4,7 @@
  * every check still passes.
  * run-only: qkv_project
  * expect-exit: 0
- * expect: All 9 checks pass
- */
+ * expect: All 9 checks pass */
 #define MUTANT_product
 #include "base.h"
 

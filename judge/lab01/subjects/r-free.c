@@ -2,23 +2,15 @@
  * The harness refuses that free and reports it.
  * run-only: qkv_pack
  * expect-exit: nonzero
- * expect: qkv_pack called free or realloc 1 time on memory it did not allocate
- */
-#include <stdlib.h>
+ * expect: qkv_pack called free or realloc 1 time on memory it did not allocate */
 #define MUTANT_qkv_pack
 #include "base.h"
 
 mm_status qkv_pack(double *w_qkv, const double *w_q, const double *w_k,
                    const double *w_v, int d_model, int d_k, int d_v)
 {
-    if (!w_qkv || !w_q || !w_k || !w_v) return MM_EINVAL;
-    if (d_model <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
-    int width = 2 * d_k + d_v;
-    for (int i = 0; i < d_model; i++)
-        for (int j = 0; j < width; j++)
-            w_qkv[i * width + j] = j < d_k ? w_q[i * d_k + j]
-                                 : j < 2 * d_k ? w_k[i * d_k + j - d_k]
-                                 : w_v[i * d_v + j - 2 * d_k];
+    if (PACK_BAD_ARGS) return MM_EINVAL;
+    pack_rows(w_qkv, w_q, w_k, w_v, d_model, d_k, d_v);
     free((double *)w_q);                      /* "done with it" */
     return MM_OK;
 }

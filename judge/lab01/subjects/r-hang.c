@@ -6,17 +6,13 @@
  * expect-exit: nonzero
  * expect: HANG  attention_param_count, case 'd_model=12 n_heads=3': did not return within
  * expect: call in flight: attention_param_count(&count, 12, 3)
- * expect-re: ^attention_param_count +0 +1 +8$
- */
-#include <limits.h>
+ * expect-re: ^attention_param_count +0 +1 +8$ */
 #define MUTANT_attention_param_count
 #include "base.h"
 
 mm_status attention_param_count(long *count, int d_model, int n_heads)
 {
-    MM_NEED_BUFFER(count);
-    MM_NEED_POSITIVE(d_model);
-    MM_NEED_POSITIVE(n_heads);
+    COUNT_CHECK_ARGS();
     if (d_model % n_heads != 0) return MM_EINVAL;
     long d = d_model, d_k = d_model / n_heads, n = d * d;
     if (d > LONG_MAX / 4 / d) return MM_ERANGE;

@@ -6,19 +6,14 @@
  * expect-exit: 1
  * expect: FAIL  qkv_project_fused, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': q is wrong (k, v and qkv are wrong too)
  * expect: hint: the wrong elements of q are the expected values plus -8765432.5, what fresh memory from malloc holds under the harness
- * expect-re: ^qkv_project_fused +0 +3 +6$
- */
-#include <stdlib.h>
-#include <string.h>
+ * expect-re: ^qkv_project_fused +0 +3 +6$ */
 #define MUTANT_qkv_project_fused
 #include "base.h"
 
-mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv,
-                            const double *x, const double *w_qkv,
-                            int T, int d_model, int d_k, int d_v)
+mm_status qkv_project_fused(double *q, double *k, double *v, double *qkv, const double *x,
+                            const double *w_qkv, int T, int d_model, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv || !x || !w_qkv) return MM_EINVAL;
-    if (T <= 0 || d_model <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (FUSED_BAD_ARGS) return MM_EINVAL;
     int width = 2 * d_k + d_v;
     double *sum = malloc((size_t)T * width * sizeof *sum);
     if (!sum) return MM_ENOMEM;

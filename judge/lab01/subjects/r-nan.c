@@ -4,8 +4,7 @@
  * run-only: qkv_project
  * expect-exit: nonzero
  * expect: qkv_project, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': q has NaN at (0, 0)
- * expect-re: ^qkv_project +0 +2 +7$
- */
+ * expect-re: ^qkv_project +0 +2 +7$ */
 #include <math.h>
 #define MUTANT_product
 #include "base.h"

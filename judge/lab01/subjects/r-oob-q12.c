@@ -4,21 +4,14 @@
  * run-only: qkv_split
  * expect-exit: 1
  * expect: CRASH qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': wrote past the end of q (element 17; q is (3, 2), elements 0 to 5)
- * expect-re: ^qkv_split +0 +2 +7$
- */
+ * expect-re: ^qkv_split +0 +2 +7$ */
 #define MUTANT_qkv_split
 #include "base.h"
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv || T <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
-    int width = 2 * d_k + d_v;
-    for (int t = 0; t < T; t++) {
-        for (int j = 0; j < d_k; j++) q[t * d_k + j] = qkv[t * width + j];
-        for (int j = 0; j < d_k; j++) k[t * d_k + j] = qkv[t * width + d_k + j];
-        for (int j = 0; j < d_v; j++) v[t * d_v + j] = qkv[t * width + 2 * d_k + j];
-    }
+    if (SPLIT_BAD_ARGS) return MM_EINVAL;
+    split_rows(q, k, v, qkv, T, d_k, d_v);
     q[T * d_k + 11] = q[0];                  /* a stray "last element" */
     return MM_OK;
 }

@@ -4,16 +4,13 @@
  * run-only: qkv_split qkv_project_fused
  * expect-exit: nonzero
  * expect: CRASH qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': read past the end of qkv (element 21; qkv is (3, 7), elements 0 to 20)
- * expect-re: ^qkv_split +0 +2 +7$
- */
+ * expect-re: ^qkv_split +0 +2 +7$ */
 #define MUTANT_qkv_split
 #include "base.h"
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv) return MM_EINVAL;
-    if (T <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (SPLIT_BAD_ARGS) return MM_EINVAL;
     int width = 2 * d_k + d_v;
     for (int t = 0; t < T; t++) {
         for (int j = 0; j < d_k; j++) q[t * d_k + j] = qkv[t * width + j];

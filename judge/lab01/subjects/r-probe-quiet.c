@@ -7,16 +7,13 @@
  * expect-exit: 1
  * expect-once: qkv_project_fused, case 'non-square T=3 d_model=4 d_k=2 d_v=3': leaked memory
  * expect: hint: qkv holds X W_QKV as it should, but your qkv_split cuts it wrong on this input
- * expect-re: ^qkv_project_fused +0 +2 +7$
- */
-#include <stdlib.h>
+ * expect-re: ^qkv_project_fused +0 +2 +7$ */
 #define MUTANT_qkv_split
 #include "base.h"
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv || T <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (SPLIT_BAD_ARGS) return MM_EINVAL;
     int width = 2 * d_k + d_v;
     double *row = malloc((size_t)width * sizeof *row);     /* never freed */
     if (!row) return MM_ENOMEM;

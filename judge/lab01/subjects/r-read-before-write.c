@@ -5,16 +5,13 @@
  * expect-exit: 1
  * expect: FAIL  qkv_split, case 'worked example of chapter 01: X = [[1,0],[0,1]], W_Q = [[1,0],[0,1]], W_K = [[0,1],[1,0]], W_V = [[2,0],[0,3]]': v is wrong
  * expect: hint: 4 elements of v are near -8765432.5, what fresh memory from malloc holds under the harness: your code read memory from malloc before writing it
- * expect-re: ^qkv_split +0 +2 +7$
- */
-#include <stdlib.h>
+ * expect-re: ^qkv_split +0 +2 +7$ */
 #define MUTANT_qkv_split
 #include "base.h"
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
-    if (!q || !k || !v || !qkv || T <= 0 || d_k <= 0 || d_v <= 0) return MM_EINVAL;
+    if (SPLIT_BAD_ARGS) return MM_EINVAL;
     int width = 2 * d_k + d_v;
     double *row = malloc((size_t)width * sizeof *row);
     if (!row) return MM_ENOMEM;

@@ -5,28 +5,16 @@
  * expect-exit: 1
  * expect: FAIL  qkv_project, case 'non-square T=3 d_model=4 d_k=2 d_v=3': q is wrong
  * expect: hint: this case passes when it is the first call in a fresh process
- * expect-re: ^qkv_project +0 +3 +6$
- */
+ * expect-re: ^qkv_project +0 +3 +6$ */
 #define MUTANT_qkv_project
 #include "base.h"
 
-mm_status qkv_project(double *q, double *k, double *v, const double *x,
-                      const double *w_q, const double *w_k, const double *w_v,
-                      int T, int d_model, int d_k, int d_v)
+mm_status qkv_project(double *q, double *k, double *v, const double *x, const double *w_q,
+                      const double *w_k, const double *w_v, int T, int d_model, int d_k, int d_v)
 {
     static double cache[3][64 * 64];
     static int cached;
-    MM_NEED_BUFFER(q);
-    MM_NEED_BUFFER(k);
-    MM_NEED_BUFFER(v);
-    MM_NEED_BUFFER(x);
-    MM_NEED_BUFFER(w_q);
-    MM_NEED_BUFFER(w_k);
-    MM_NEED_BUFFER(w_v);
-    MM_NEED_POSITIVE(T);
-    MM_NEED_POSITIVE(d_model);
-    MM_NEED_POSITIVE(d_k);
-    MM_NEED_POSITIVE(d_v);
+    PROJECT_CHECK_ARGS();
     if (!cached) {
         for (int i = 0; i < d_model * d_k; i++) cache[0][i] = w_q[i], cache[1][i] = w_k[i];
         for (int i = 0; i < d_model * d_v; i++) cache[2][i] = w_v[i];

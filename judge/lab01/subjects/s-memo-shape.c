@@ -1,39 +1,25 @@
 /* s-memo-shape.c - qkv_project keeps its last results in static arrays and,
- * when it is called again on the same shape, returns them without looking
- * at the inputs ("the same sizes, the same call"). Every fixed case has a
- * shape of its own, so this passed the old checks; the random cases come
- * twice with one shape and fresh values (the same buffers at the same
- * addresses), and the second gets the first one's results. The harness
- * runs that case again alone and names the state.
+ * called again on the same shape, returns them without looking at the
+ * inputs. Every fixed case has a shape of its own, so this passed the old
+ * checks; the random cases come twice with one shape and fresh values (in
+ * the same buffers), and the second gets the first one's results. The
+ * harness runs that case again alone and names the state.
  * run-only: qkv_project
  * expect-exit: 1
  * expect-re: ^  FAIL  qkv_project, case 'random, the same shape again with fresh values: T=[0-9]+ d_model=[0-9]+ d_k=[0-9]+ d_v=[0-9]+ \(seed [0-9]+\)': q is wrong \(k and v are wrong too\)$
  * expect: hint: this case passes when it is the first call in a fresh process
- * expect-re: ^qkv_project +0 +8 +1$
- */
-#include <string.h>
+ * expect-re: ^qkv_project +0 +8 +1$ */
 #define MUTANT_qkv_project
 #include "base.h"
 
 enum { MEMO = 4096 };                       /* doubles per output */
 
-mm_status qkv_project(double *q, double *k, double *v, const double *x,
-                      const double *w_q, const double *w_k, const double *w_v,
-                      int T, int d_model, int d_k, int d_v)
+mm_status qkv_project(double *q, double *k, double *v, const double *x, const double *w_q,
+                      const double *w_k, const double *w_v, int T, int d_model, int d_k, int d_v)
 {
     static int shape[4];
     static double memo[3][MEMO];
-    MM_NEED_BUFFER(q);
-    MM_NEED_BUFFER(k);
-    MM_NEED_BUFFER(v);
-    MM_NEED_BUFFER(x);
-    MM_NEED_BUFFER(w_q);
-    MM_NEED_BUFFER(w_k);
-    MM_NEED_BUFFER(w_v);
-    MM_NEED_POSITIVE(T);
-    MM_NEED_POSITIVE(d_model);
-    MM_NEED_POSITIVE(d_k);
-    MM_NEED_POSITIVE(d_v);
+    PROJECT_CHECK_ARGS();
     size_t n_k = (size_t)T * d_k, n_v = (size_t)T * d_v;
     bool fits = n_k <= MEMO && n_v <= MEMO;
     if (fits && shape[0] == T && shape[1] == d_model && shape[2] == d_k && shape[3] == d_v) {

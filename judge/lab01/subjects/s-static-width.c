@@ -1,28 +1,19 @@
 /* s-static-width.c - qkv_split keeps the row width of its first call in a
- * static variable. Each function's checks share one learner process, on
- * cases of different shapes: the second case fails, and the harness, which
- * runs a failed case again alone in a fresh process, says that it passes
- * there - state kept between calls.
+ * static variable. A function's checks share one learner process, on cases
+ * of different shapes: the second case fails, and the harness, running it
+ * again alone in a fresh process, says that it passes there.
  * run-only: qkv_split
  * expect-exit: 1
  * expect: FAIL  qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': q is wrong
  * expect: hint: this case passes when it is the first call in a fresh process; here it came after 1 earlier call in the same process (the first: qkv_split(q, k, v, qkv, 2, 2, 2)). Your code keeps something from one call to the next
- * expect-re: ^qkv_split +0 +[4-6] +[3-5]$
- */
+ * expect-re: ^qkv_split +0 +[4-6] +[3-5]$ */
 #define MUTANT_qkv_split
 #include "base.h"
 
-mm_status qkv_split(double *q, double *k, double *v, const double *qkv,
-                    int T, int d_k, int d_v)
+mm_status qkv_split(double *q, double *k, double *v, const double *qkv, int T, int d_k, int d_v)
 {
     static int width;                        /* "it never changes" */
-    MM_NEED_BUFFER(q);
-    MM_NEED_BUFFER(k);
-    MM_NEED_BUFFER(v);
-    MM_NEED_BUFFER(qkv);
-    MM_NEED_POSITIVE(T);
-    MM_NEED_POSITIVE(d_k);
-    MM_NEED_POSITIVE(d_v);
+    SPLIT_CHECK_ARGS();
     if (!width) width = 2 * d_k + d_v;
     for (int t = 0; t < T; t++) {
         const double *row = qkv + (size_t)t * width;

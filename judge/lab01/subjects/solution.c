@@ -2,6 +2,5 @@
  * every check passes.
  * expect-exit: 0
  * expect: All 45 checks pass
- * expect-re: ^total +0 +45 +0$
- */
+ * expect-re: ^total +0 +45 +0$ */
 #include "base.h"

@@ -8,6 +8,5 @@
  * expect-re: ^qkv_split	0	9	0$
  * expect-re: ^qkv_project_fused	0	9	0$
  * expect-re: ^attention_param_count	0	9	0$
- * expect-not-re: ^[^	]*$
- */
+ * expect-not-re: ^[^	]*$ */
 #include "base.h"

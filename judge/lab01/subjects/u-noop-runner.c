@@ -3,6 +3,5 @@
  * fails.
  * build: unvetted
  * expect-exit: 1
- * expect-re: ^total +0 +0 +45$
- */
+ * expect-re: ^total +0 +0 +45$ */
 #include "h-noop-runner.c"

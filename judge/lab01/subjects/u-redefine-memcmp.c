@@ -5,6 +5,5 @@
  * run-only: qkv_split
  * expect-exit: 1
  * expect: qkv_split, case 'non-square T=3 d_model=4 d_k=2 d_v=3': changed its input qkv: element (0, 0) was
- * expect-re: ^qkv_split +0 +2 +7$
- */
+ * expect-re: ^qkv_split +0 +2 +7$ */
 #include "h-redefine-memcmp.c"

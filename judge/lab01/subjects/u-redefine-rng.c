@@ -4,6 +4,5 @@
  * build: unvetted
  * expect-exit: 1
  * expect: does not link with the lab's driver:
- * expect: multiple definition of `mm_rng_normal'
- */
+ * expect: multiple definition of `mm_rng_normal' */
 #include "h-redefine-rng.c"

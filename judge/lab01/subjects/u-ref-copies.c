@@ -3,6 +3,5 @@
  * build: unvetted
  * expect-exit: 1
  * expect: Your file judge/lab01/subjects/u-ref-copies.c compiles, but it does not link with the lab's driver:
- * expect: undefined reference to `ref_qkv_project'
- */
+ * expect: undefined reference to `ref_qkv_project' */
 #include "h-ref-copies.c"

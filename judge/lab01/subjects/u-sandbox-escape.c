@@ -1,19 +1,16 @@
 /* u-sandbox-escape.c - right functions (base.h), plus a constructor, linked
- * without the symbol checks, that runs before the driver's main: it opens
- * the repository's Makefile and starts a process, both with the system
- * call made directly. Before the sandbox, both worked, outside any
- * confinement (the constructor ran before the driver's seccomp filter).
- * In the sandbox the repository is not there, and the early filter stops
- * the process at its fork, before it is ready.
+ * without the symbol checks, that runs before the driver's main and, with
+ * system calls made directly, opens the repository's Makefile and starts a
+ * process. Before the sandbox both worked, before the driver's seccomp
+ * filter; in the sandbox the repository is not there, and the early filter
+ * stops the process at its fork, before it is ready.
  * build: unvetted
  * expect-exit: 1
  * expect-re: ^        \| Makefile: not there$
  * expect-not: Makefile: read
  * expect: the process that runs your code could not start: it ended before it was ready (signal 31, SIGSYS: a system call the sandbox forbids
- * expect-re: ^total +0 +0 +45$
- */
+ * expect-re: ^total +0 +0 +45$ */
 #include "base.h"
-#include <string.h>
 #include "hostile.h"
 
 enum { RAW_OPEN = 2 };

@@ -1,15 +1,13 @@
 /* u-sandbox-read.c - attention_param_count right, but it first tries to
- * read the repository's Makefile and to create a file in /tmp, with the
- * system calls made directly (no symbol for the vetting to see). The plain
- * driver refuses every open (EPERM, -1); the sanitizer's driver may open
- * files to read (its reports need /proc/self/maps), and before the sandbox
- * it read the Makefile: now the repository is not there (ENOENT, -2), and
- * the sanitizer's driver still may not write (EACCES, -13).
+ * read the repository's Makefile and to create a file in /tmp, with system
+ * calls made directly (no symbol for the vetting to see). The plain driver
+ * refuses every open (EPERM, -1); the sanitizer's may open files to read
+ * (its reports need /proc/self/maps) and read the Makefile before the
+ * sandbox: now it is not there (ENOENT, -2), and writing is refused (EACCES, -13).
  * expect-exit: 0
  * expect-re@plain: ^        \| Makefile: -1, /tmp: -1$
  * expect-re@sanitize: ^        \| Makefile: -2, /tmp: -13$
- * expect-re: ^attention_param_count +0 +9 +0$
- */
+ * expect-re: ^attention_param_count +0 +9 +0$ */
 #include <stdio.h>
 #define MUTANT_attention_param_count
 #include "base.h"
@@ -27,15 +25,6 @@ mm_status attention_param_count(long *count, int d_model, int n_heads)
         if (fd >= 0) raw_syscall(RAW_CLOSE, fd, 0, 0, 0);
         if (tmp >= 0) raw_syscall(RAW_CLOSE, tmp, 0, 0, 0);
     }
-    MM_NEED_BUFFER(count);
-    MM_NEED_POSITIVE(d_model);
-    MM_NEED_POSITIVE(n_heads);
-    if (d_model % n_heads != 0)
-        return mm_fail(MM_EINVAL, "attention_param_count: n_heads (%d) does not divide "
-                       "d_model (%d)", n_heads, d_model);
-    long d = d_model, d_k = d_model / n_heads;
-    if (d > LONG_MAX / 4 / d)
-        return mm_fail(MM_ERANGE, "attention_param_count: too many for a long");
-    *count = n_heads * 3 * d * d_k + d * d;
-    return MM_OK;
+    COUNT_CHECK_ARGS();
+    COUNT_RIGHT_RETURN();
 }
