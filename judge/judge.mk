@@ -1,22 +1,15 @@
-# judge/judge.mk - the judge of the C labs, 01 to 04 (Lab 00's checkers:
-# judge/lab00/lab.mk), included by the top Makefile after labs/labs.mk and
-# judge/lab00/lab.mk.
-#
-# For each lab NN, two programs. The judge ($(BUILD)/judge/labNN/judge): the
-# lab's checks (judge/labNN/*.c but calls.c), the harness and the whole
-# library as the reference. The driver: the learner's object, driver.c, the
-# lab's adapters (judge/labNN/calls.c) and the library parts the learner may
-# call (LABNN_LIB), built by build-driver.sh in the sandbox (sandbox.sh),
-# which refuses a file with symbols a lab file may not have. That gives
+# judge/judge.mk - the judge of the C labs, 01 to 04 (judge/README.md; Lab
+# 00's checkers: judge/lab00/lab.mk), included by the top Makefile after
+# labs/labs.mk and judge/lab00/lab.mk. For each lab NN, the judge
+# ($(BUILD)/judge/labNN/judge: the lab's checks, the harness, the library as
+# the reference) and a driver per learner's file (built by build-driver.sh
+# in the sandbox; LAB_SANITIZE=1: with the sanitizers, under sanitize/
+# instead of plain/); and the targets
 #   labNN          the learner's checks with full detail (make lab NN=...)
 #   check-labNN    the same, briefly (fails only if a started check fails)
 #   check-harness-labNN   the judge's self-test on judge/labNN/subjects/
-# LAB_SANITIZE=1 builds the drivers with AddressSanitizer and UBSan (under
-# $(BUILD)/judge/labNN/sanitize/ instead of plain/); the judge reads their
-# reports. LAB_ARGS passes options to the judge (--filter FUNCTION,
-# --timeout SECONDS, --summary, --seed N); LAB_LANG=es (or a Spanish LANG)
-# prints the report in Spanish. With --summary in LAB_ARGS the build's own
-# lines go to stderr, so that stdout holds only the summary.
+# LAB_ARGS passes options to the judge; with --summary the build's own lines
+# go to stderr, so that stdout holds only the summary.
 
 JUDGE_CLABS := 01 02 03 04
 # the functions each lab's file defines, in the order of the lab's lab_functions:
@@ -48,6 +41,12 @@ lab_say =
 else
 lab_say = @printf '  %-6s %s\n' '$(1)' '$(2)' $(LAB_TO)
 endif
+# lab_cc(FLAGS) - the recipe that compiles $< into $@ with FLAGS
+define lab_cc
+@mkdir -p $(@D)
+$(call lab_say,CC,$@)
+$(Q)$(CC) $(1) -MMD -MP -c $< -o $@
+endef
 
 # What a learner's build may see, in the sandbox (sandbox.sh): the library's
 # headers and lab.h, the harness's build script, and the driver's own objects
@@ -82,31 +81,20 @@ lab$(1)_driver_deps := $$(lab$(1)_b)/driver.o $$(lab$(1)_b)/calls.o $$(lab$(1)_l
 
 # the judge: the checks, the harness, the library as the reference
 $$(lab$(1)_top)/judge-obj/%.o: judge/lab$(1)/%.c | $$(BUILD)/tangle.stamp
-	@mkdir -p $$(@D)
-	$$(call lab_say,CC,$$@)
-	$$(Q)$$(CC) $$(LAB_CFLAGS) -MMD -MP -c $$< -o $$@
+	$$(call lab_cc,$$(LAB_CFLAGS))
 $$(lab$(1)_top)/judge-obj/harness-%.o: $$(LAB_HARNESS)/%.c | $$(BUILD)/tangle.stamp
-	@mkdir -p $$(@D)
-	$$(call lab_say,CC,$$@)
-	$$(Q)$$(CC) $$(LAB_CFLAGS) -DLAB_SANDBOX_SH='"$$(abspath $$(LAB_HARNESS)/sandbox.sh)"' \
-	  -MMD -MP -c $$< -o $$@
+	$$(call lab_cc,$$(LAB_CFLAGS) -DLAB_SANDBOX_SH='"$$(abspath $$(LAB_HARNESS)/sandbox.sh)"')
 $$(lab$(1)_judge): $$(lab$(1)_judge_objs) $$(LIB)
 	$$(call lab_say,CCLD,$$@)
 	$$(Q)$$(CC) $$(MM_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS) -lseccomp
 
 # the driver's own parts, in the variant's flags
 $$(lab$(1)_b)/driver.o: $$(LAB_HARNESS)/driver.c | $$(BUILD)/tangle.stamp
-	@mkdir -p $$(@D)
-	$$(call lab_say,CC,$$@)
-	$$(Q)$$(CC) $$(LAB_DRIVER_CFLAGS) $$(LAB_SAN) -MMD -MP -c $$< -o $$@
+	$$(call lab_cc,$$(LAB_DRIVER_CFLAGS) $$(LAB_SAN))
 $$(lab$(1)_b)/calls.o: $$(LAB$(1)_CALLS) | $$(BUILD)/tangle.stamp
-	@mkdir -p $$(@D)
-	$$(call lab_say,CC,$$@)
-	$$(Q)$$(CC) $$(LAB_DRIVER_CFLAGS) $$(LAB_SAN) -MMD -MP -c $$< -o $$@
+	$$(call lab_cc,$$(LAB_DRIVER_CFLAGS) $$(LAB_SAN))
 $$(lab$(1)_b)/lib/%.o: tangled/%.c
-	@mkdir -p $$(@D)
-	$$(call lab_say,CC,$$@)
-	$$(Q)$$(CC) $$(LAB_DRIVER_CFLAGS) $$(LAB_SAN) -MMD -MP -c $$< -o $$@
+	$$(call lab_cc,$$(LAB_DRIVER_CFLAGS) $$(LAB_SAN))
 
 # the learner's file: a plain message if it does not compile or is refused
 $$(lab$(1)_b)/learner/driver: $$(LAB$(1)_LEARNER) $$(lab$(1)_driver_deps)
@@ -126,13 +114,8 @@ check-lab$(1): $$(lab$(1)_judge) $$(lab$(1)_b)/learner/driver
 CHECK_TARGETS += check-lab$(1)
 endef
 
-# ---- the self-tests ---------------------------------------------------------------
-# One format for every lab: a subject is a file of judge/labNN/subjects/ that
-# states, in `expect...:` and `run-...:` lines, what the lab's checker must
-# print about it and its exit status (run-subject.sh reads them). A C lab's
-# subject is a learner's file (built in place of the learner's); Lab 00's
-# is an answers file or a NumPy file.
-# run-subject.sh, quiet unless V=1
+# ---- the self-tests: a subject of judge/labNN/subjects/ states what the lab's
+# checker must print about it (run-subject.sh reads it, quiet unless V=1)
 LAB_RUN_SUBJECT = sh judge/selftest/run-subject.sh $(if $(filter 1,$(V)),-v)
 LAB_PRISTINE   := sh judge/selftest/pristine.sh
 # the C labs' judge, under the self-test: a short deadline per call (some
@@ -142,16 +125,13 @@ LAB_SELFTEST_ARGS = --timeout $(if $(LAB_SANITIZE),6,3)
 .PHONY: lab-selftest-always
 lab-selftest-always:
 
-# lab_c_selftest(NN) - check-harness-labNN for a C lab built by
-# the rules above: every judge/labNN/subjects/*.c made into a driver as
-# if it were the learner's file (build.out: the build's messages, or its
-# refusal; the subject's run-lang or run-env language), run by the judge,
-# and held to what it states, in the build LAB_SANITIZE chooses (plain or
-# sanitize: statements marked @plain or @sanitize hold in that one only).
-# Then no process may be left from it. The subject skeleton.c includes
-# pristine-skeleton.c, the untouched learner's file (pristine.sh). A lab's
-# .mk may set labNN_selftest_extra, more targets the self-test runs, before
-# the call.
+# lab_c_selftest(NN) - check-harness-labNN: every judge/labNN/subjects/*.c
+# made into a driver as if it were the learner's file (build.out: the
+# build's messages or refusal, in the subject's run-lang or run-env
+# language), run by the judge and held to what it states in the build
+# LAB_SANITIZE chooses; then no process may be left from it. The subject
+# skeleton.c includes pristine-skeleton.c (pristine.sh). labNN_selftest_extra,
+# set before the call: more targets the self-test runs.
 define lab_c_selftest
 lab$(1)_st := $$(lab$(1)_b)/selftest
 # what a subject's build may see besides a learner's (sandbox.sh): the

@@ -1,15 +1,9 @@
 /* buffers.c - the buffers a check hands the learner's function, from the
- * judge's side: made by lab_in and lab_out, laid out in the learner's
- * shared memory for a call, and read back after it.
- *
- * Each buffer gets pages of its own, its data ending exactly at the end of
- * its last page, with LAB_GUARD_PAGES protected pages after it: an access
- * past the end faults at once, and the driver notes the address
- * (buffer_at names the buffer). The bytes of its pages before the data
- * hold LAB_GUARD - (its number), and are verified after the call. Inputs
- * are compared with the values given. A buffer holds doubles, or (an input
- * made by lab_in_bytes) bytes: one byte an element, its data ending at the
- * end of its page all the same. */
+ * judge's side: made by lab_in and lab_out, laid out in the shared memory
+ * for a call (each ending at the end of its last page, LAB_GUARD_PAGES
+ * protected pages after it, LAB_GUARD - its number in the bytes before its
+ * data; an input of bytes, one an element, alike), and read back and
+ * verified after it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -172,21 +172,13 @@ vetted_uses() {
     }
     why != "" { print n, why }'
 }
-# what_en WHY, what_es WHY - what a name refused as WHY does
-what_en() {
+# what WHY - what a name refused as WHY does
+what() {
   case "$1" in
-    process) echo "starts, waits for or changes a process" ;;
-    program) echo "runs a program" ;;
-    thread) echo "starts, ends or waits for a thread" ;;
-    signal) echo "sends, handles or blocks signals" ;;
-  esac
-}
-what_es() {
-  case "$1" in
-    process) echo "crea, espera o cambia un proceso" ;;
-    program) echo "ejecuta un programa" ;;
-    thread) echo "crea, termina o espera un hilo" ;;
-    signal) echo "envía, maneja o bloquea señales" ;;
+    process) say "starts, waits for or changes a process" "crea, espera o cambia un proceso" ;;
+    program) say "runs a program" "ejecuta un programa" ;;
+    thread) say "starts, ends or waits for a thread" "crea, termina o espera un hilo" ;;
+    signal) say "sends, handles or blocks signals" "envía, maneja o bloquea señales" ;;
   esac
 }
 
@@ -245,8 +237,8 @@ if [ -z "$unvetted" ]; then
           no "$at" "$(say "uses $name: a library function returns a status (MM_EINVAL, ...) and never ends the program" \
                           "usa $name: una función de biblioteca devuelve un estado (MM_EINVAL, ...) y nunca termina el programa")" ;;
         process|program|thread|signal)
-          no "$at" "$(say "uses $name: a lab function starts no process, program or thread, and handles no signal ($name $(what_en "$why"))" \
-                          "usa $name: una función del laboratorio no crea procesos, programas ni hilos, ni maneja señales ($name $(what_es "$why"))")" ;;
+          no "$at" "$(say "uses $name: a lab function starts no process, program or thread, and handles no signal ($name $(what "$why"))" \
+                          "usa $name: una función del laboratorio no crea procesos, programas ni hilos, ni maneja señales ($name $(what "$why"))")" ;;
         file)
           no "$at" "$(say "uses $name, which works on files, directories or descriptors: a lab function reads its arguments and writes its buffers, nothing else (printf, to see what your code does, is allowed)" \
                           "usa $name, que trabaja con ficheros, directorios o descriptores: una función del laboratorio lee sus argumentos y escribe sus búferes, nada más (printf, para ver qué hace tu código, sí se permite)")" ;;

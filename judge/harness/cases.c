@@ -23,29 +23,25 @@ double *lab_normals(size_t n, double std, uint64_t seed)
     return p;
 }
 
-/* run_rng - a generator from this run's seed and salt (splitmix64's mixing,
- * so that nearby salts give unrelated streams) */
-static void run_rng(mm_rng *r, uint64_t salt)
+/* run_seed - a generator's seed from this run's seed and salt (splitmix64's
+ * mixing, so that nearby salts give unrelated streams) */
+static uint64_t run_seed(uint64_t salt)
 {
     uint64_t z = lab_seed() * 0x9E3779B97F4A7C15ull + salt;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    mm_rng_seed(r, z ^ (z >> 31));
+    return z ^ (z >> 31);
 }
 
 double *lab_random(size_t n, double std, uint64_t salt)
 {
-    double *p = lab_fresh(n, NULL);
-    mm_rng r;
-    run_rng(&r, salt);
-    for (size_t i = 0; i < n; i++) p[i] = std * mm_rng_normal(&r);
-    return p;
+    return lab_normals(n, std, run_seed(salt));
 }
 
 long lab_random_int(long lo, long hi, uint64_t salt)
 {
     mm_rng r;
-    run_rng(&r, salt ^ 0x5EEDull);
+    mm_rng_seed(&r, run_seed(salt ^ 0x5EEDull));
     if (hi <= lo) return lo;
     return lo + (long)(mm_rng_next(&r) % (uint64_t)(hi - lo + 1));
 }

@@ -1,15 +1,10 @@
-/* child.c - the learner's process, from the judge's side: start it, talk
- * to it with a deadline, and stop it so that nothing is left behind.
- *
- * The driver runs in the sandbox (sandbox.sh: bubblewrap's namespaces, in
- * which it sees only itself and the system's /usr, with a private /tmp and
- * no network), under a system-call filter in force from its first
- * instruction (the early filter below; the driver adds its own in main).
- * It runs in a process group of its own, with a parent-death signal (if
- * the judge dies, so does it), and is stopped by SIGKILL to the whole
- * group, whatever it does with its signals. The judge is the reaper of
- * anything under it (PR_SET_CHILD_SUBREAPER) and sweeps its children
- * before it exits; on SIGINT, SIGTERM or SIGHUP it stops them first. */
+/* child.c - the learner's process, from the judge's side: start it in the
+ * sandbox (sandbox.sh, seeing only itself and /usr) under the early filter
+ * below, in a process group of its own with a parent-death signal; talk to
+ * it with a deadline; stop it by SIGKILL to the whole group. The judge is
+ * the reaper of anything under it (PR_SET_CHILD_SUBREAPER) and sweeps its
+ * children before it exits; on SIGINT, SIGTERM or SIGHUP it stops them
+ * first. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

@@ -1,34 +1,15 @@
 /* driver.c - the child process that runs the learner's code, and nothing
- * of the judge: it is linked with the learner's object, the lab's table of
- * adapters (driver.h) and the public library only.
- *
- * It maps the shared memory, confines itself (no new processes, no
- * programs, no signals to others, no files; see confine), says hello, and
- * then serves calls (wire.h) until its request pipe closes or the judge
- * kills it. Around each call it:
- *   - opens the pages of the call's buffers, and closes them after (every
- *     other page of the shared memory stays PROT_NONE, so a stray access
- *     faults at once, and the fault handler notes the address for the
- *     judge); in the sanitizer build it hands the learner heap copies
- *     instead, which AddressSanitizer watches, and copies them back;
- *   - counts the blocks the learner allocates and does not free, refuses a
- *     free of memory it did not allocate (and tells a block freed twice, a
- *     pointer inside a block and a buffer of the call from the rest),
- *     fills fresh memory with LAB_POISON, and (plain build) keeps a canary
- *     after each block; the learner's live blocks hold LAB_HEAP_LIMIT
- *     bytes at most, in both builds;
- *   - keeps what the learner prints with stdio in the shared memory;
- *   - notes the phase (in the call, after it) in the control block, and
- *     after the call exercises the heap, so that damage the call did shows
- *     while it is still the call's; then verifies that the descriptors of
- *     its channel to the judge are still its own.
- * The control block and the output area are written through a mapping of
- * their own: where the learner's code sees the shared memory, they are
- * PROT_NONE. Shortly before a call's deadline a timer's signal notes what
- * the learner's code is doing (computing, or waiting in a system call) and
- * the CPU time it used, and holds it there, so that the judge can say what
- * a call that did not return was doing.
- * LAB_TODO() jumps back out of the learner's code and is replied as such. */
+ * of the judge: linked with the learner's object, the lab's adapters
+ * (driver.h) and the public library only (README.md says what it guards).
+ * It maps the shared memory, confines itself (confine), says hello, and
+ * serves calls (wire.h) until its request pipe closes or the judge kills
+ * it. Around each call it opens the pages of the call's buffers (or, in
+ * the sanitizer build, hands over heap copies AddressSanitizer watches),
+ * follows the learner's allocations, keeps what it prints, notes the phase
+ * in the control block, exercises the heap after the call (so that damage
+ * shows while it is still the call's) and verifies its channel to the
+ * judge. The control block and the output area are written through a
+ * mapping of their own. LAB_TODO() jumps back out of the learner's code. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

@@ -1,17 +1,9 @@
-/* driver.h - what a lab gives the driver: its functions as the driver
- * calls them. The driver is the child process that runs the learner's code
- * (driver.c); a lab's calls.c, linked with the learner's object and the
- * driver only, defines lab_entries: one adapter per learner function, in
- * the order of the lab's lab_functions. An adapter unpacks the buffers and
- * integers of a request into a call:
- *
- *   static mm_status call_qkv_split(void *const b[], const long n[])
- *   {
- *       return qkv_split(b[0], b[1], b[2], b[3], (int)n[0], (int)n[1], (int)n[2]);
- *   }
- *
- * b[i] is NULL where the check passes NULL. A lab with a descriptor
- * (harness.h) makes them from it: LAB_DRIVER_TABLES(LABNN); */
+/* driver.h - what a lab gives the driver (driver.c, the process that runs
+ * the learner's code): lab_entries, in its calls.c, one adapter per learner
+ * function in the order of lab_functions, made from the lab's descriptor
+ * (harness.h) by LAB_DRIVER_TABLES(LABNN);. An adapter unpacks a request's
+ * buffers b[] (NULL where the check passes NULL) and integers n[] into a
+ * call: return qkv_split(b[0], b[1], b[2], b[3], (int)n[0], (int)n[1], (int)n[2]); */
 #ifndef LAB_DRIVER_H
 #define LAB_DRIVER_H
 

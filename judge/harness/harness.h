@@ -1,17 +1,9 @@
-/* harness.h - the lab harness, as a lab's check code sees it.
- *
- * Two processes (README.md): the judge runs the checks, the reference
- * library and the report; the learner's functions run in a child process,
- * the driver, which gets the inputs and gives back the outputs through
- * shared memory. A check builds its buffers (lab_in, lab_out), computes the
- * reference's answer, asks for the learner's call (lab_call) and compares
- * (lab_check_values). A learner call that does not return - LAB_TODO(), a
- * crash, a hang, the process ending - is reported by the harness and ends
- * the check there: lab_call returns only from a call that returned.
- *
- * What a lab defines: lab_title, lab_id, lab_functions and lab_checks (the
- * judge's side), and lab_entries (driver.h, the driver's side); a lab with
- * a descriptor (below) makes them all from it. */
+/* harness.h - the lab harness, as a lab's check code sees it (README.md).
+ * A check runs in the judge: it builds its buffers (lab_in, lab_out),
+ * computes the reference's answer, asks for the learner's call (lab_call),
+ * which runs in the driver, and compares (lab_check_values). A call that
+ * does not return - LAB_TODO(), a crash, a hang - is reported by the
+ * harness and ends the check there. */
 #ifndef LAB_HARNESS_H
 #define LAB_HARNESS_H
 
@@ -21,14 +13,13 @@
 #include "minimodel/core/error.h"
 #include "wire.h"
 
-/* ---- what each lab defines ------------------------------------------------ */
-/* lab_title - e.g. { "Lab 01 (the Q, K, V projections)", "Lab 01 (las ...)" } */
-extern const char *const lab_title[2];
+/* ---- what each lab defines (and lab_entries, driver.h), all from its descriptor ---- */
+extern const char *const lab_title[2];      /* { "Lab 01 (the Q, ...)", "Lab 01 (las ...)" } */
 extern const char lab_id[];                 /* "01": make lab NN=01 */
 extern const char *const lab_functions[];   /* in the order to write them, NULL-ended */
 
-/* lab_check - one check: a case of one function. run(arg) is called in the
- * judge; checks of one function share the learner's process, in this order. */
+/* lab_check - one check, a case of one function: run(arg), in the judge;
+ * the checks of one function share the learner's process, in this order */
 typedef struct {
     const char *function;    /* one of lab_functions */
     const char *name;        /* "c1_worked_example": --filter matches function/name */
@@ -37,17 +28,13 @@ typedef struct {
 } lab_check;
 extern const lab_check lab_checks[];        /* ended by { NULL } */
 
-/* A lab's descriptor, judge/labNN/labNN.def, declares each function once:
- * one X-macro list, LABNN(TITLE, FUNCTION, CHECK), of
- *   TITLE(id, English title, Spanish title)
- *   FUNCTION(name, (the call's arguments: b[i] the buffers, n[i] the integers))
- *   CHECK(function, name, run, arg)
- * the functions in the order to write them, each followed by its checks in
- * the order they run. LAB_JUDGE_TABLES(LABNN); in the lab's check.c (after
- * the run functions) defines lab_id, lab_title, lab_functions and
- * lab_checks from it; LAB_DRIVER_TABLES(LABNN); in its calls.c the
- * driver's adapters (driver.h) - so the two processes' tables agree by
- * construction. */
+/* A lab's descriptor, judge/labNN/labNN.def, is one X-macro list,
+ * LABNN(TITLE, FUNCTION, CHECK): TITLE(id, English title, Spanish title),
+ * then each function, FUNCTION(name, (its call: b[i] the buffers, n[i] the
+ * integers)), in the order to write them, each followed by its checks in
+ * the order they run, CHECK(function, name, run, arg). LAB_JUDGE_TABLES(LABNN);
+ * in the lab's check.c (after the run functions) defines the tables above;
+ * LAB_DRIVER_TABLES(LABNN); in its calls.c the driver's (driver.h). */
 #define LAB_NOTHING_(...)
 #define LAB_TITLE_(id, en, es) \
     const char lab_id[] = id; const char *const lab_title[2] = { en, es };
@@ -60,10 +47,9 @@ extern const lab_check lab_checks[];        /* ended by { NULL } */
                                      { NULL, NULL, NULL, 0 } }
 
 /* ---- the language of the report ---------------------------------------------- */
-/* lab_es - the report is in Spanish (see lang.c) */
-bool lab_es(void);
-/* EN_ES(en, es) - the text of the report's language; with two string
- * literals it can be a printf format (the compiler checks both) */
+bool lab_es(void);    /* the report is in Spanish (lang.c) */
+/* EN_ES(en, es) - the text of the report's language (two literals: a
+ * printf format the compiler checks both ways) */
 #define EN_ES(en, es) (lab_es() ? (es) : (en))
 
 /* ---- limits and marks ------------------------------------------------------- */
@@ -73,49 +59,38 @@ bool lab_es(void);
 #define LAB_UNWRITTEN 7654321.25     /* fills every output before the learner's call */
 
 /* ---- the case ----------------------------------------------------------------- */
-/* lab_case - describe the case of the running check, printf-style; every
- * message of the check starts "<function>, case '<description>': " */
+/* lab_case - name the running check's case, printf-style: each message of
+ * the check starts "<function>, case '<description>': " */
 void lab_case(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* lab_case_when - lab_case(fmt, ...), and "for <that description>" ("con
- * ..." in Spanish) into when (size bytes): how the messages about a check's
- * one bad call say which call it was, e.g. "for q = NULL" */
+/* lab_case_when - lab_case, and "for <the description>" ("con ...") into
+ * when (size bytes): how a check of one bad call says which, "for q = NULL" */
 void lab_case_when(char *when, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* lab_fn - the function this check is about */
-const char *lab_fn(void);
+const char *lab_fn(void);          /* the function this check is about */
+void *lab_temp(size_t bytes);      /* zeroed memory that lives until the check ends */
 
-/* lab_temp - bytes of zeroed memory that live until the check ends */
-void *lab_temp(size_t bytes);
-
-/* ---- what cases are made of --------------------------------------------------------- */
-/* lab_fresh - n doubles that live until the check ends (at least one):
- * copied from values (n) if given, else zeros */
+/* ---- what cases are made of (each living until the check ends) ------------------------ */
+/* lab_fresh - n doubles (at least one): copied from values if given, else zeros */
 double *lab_fresh(size_t n, const double *values);
-/* lab_normals - n doubles drawn N(0, std^2) from the library's generator
- * (mm_rng) started at seed, living until the check ends */
+/* lab_normals - n doubles drawn N(0, std^2) by the library's mm_rng started at seed */
 double *lab_normals(size_t n, double std, uint64_t seed);
 /* lab_seed - this run's seed (1 to 999999999): fresh each run, printed in
  * the report, given again with LAB_SEED=N or --seed N */
 uint64_t lab_seed(void);
 /* lab_random - n doubles drawn N(0, std^2) from this run's seed mixed with
- * salt (each case its own salt): values the learner's code cannot know
- * before the run, the same again with the same seed */
+ * salt (each case its own): unknown to the learner's code before the run */
 double *lab_random(size_t n, double std, uint64_t salt);
-/* lab_random_int - a whole number from lo to hi (inclusive), drawn as
- * lab_random draws, e.g. a size */
+/* lab_random_int - a whole number from lo to hi (inclusive), drawn alike */
 long lab_random_int(long lo, long hi, uint64_t salt);
-/* lab_mat_text - "[[1,0],[0,1]]": a small matrix a (rows, cols), each
- * element %g, as a case's name shows it, into buf (size bytes, cut there);
- * returns its length, at least size if it was cut */
+/* lab_mat_text - "[[1,0],[0,1]]": matrix a (rows, cols), each element %g,
+ * into buf (cut at size bytes); its length, at least size if cut */
 int lab_mat_text(char *buf, size_t size, const double *a, int rows, int cols);
-/* lab_alias_name - "q", or "q + 2" (off > 0): the name of an output a check
- * passes in the place of buffer other, off elements in (the lab's calls.c
- * makes the call so); the text lives until the check ends */
+/* lab_alias_name - "q", or "q + 2" (off > 0): an output a check passes in
+ * the place of buffer other, off elements in (the lab's calls.c does it) */
 const char *lab_alias_name(const char *other, int off);
 /* lab_alias_when - "for out and q the same buffer", or (off > 0) "for out
- * starting 2 element(s) into q": the call of such an output, as a message
- * says which call, into buf of size bytes */
+ * starting 2 element(s) into q", into buf (size bytes) */
 void lab_alias_when(char *buf, size_t size, const char *output, const char *other, int off);
 
 /* ---- buffers ------------------------------------------------------------------------ */
@@ -136,10 +111,8 @@ typedef struct {
 
 /* lab_in - an input (rows, cols) holding values (or zeros if values is NULL) */
 lab_mat *lab_in(const char *name, int rows, int cols, const double *values);
-/* lab_in_bytes - an input (rows, cols) of bytes holding values, one byte an
- * element: a C array of bool (values 0 and 1) or of char. Guarded and
- * verified like any input; the learner's function gets a pointer to the
- * bytes. */
+/* lab_in_bytes - an input (rows, cols) of bytes, one an element: a C array
+ * of bool or of char, guarded and verified like any input */
 lab_mat *lab_in_bytes(const char *name, int rows, int cols, const unsigned char *values);
 /* lab_out - an output (rows, cols) filled with LAB_UNWRITTEN */
 lab_mat *lab_out(const char *name, int rows, int cols);
@@ -150,11 +123,10 @@ long lab_long(const lab_mat *m);
 void lab_refill(lab_mat *m);
 
 /* ---- learner calls -------------------------------------------------------------- */
-/* lab_call - call the learner's function fn (one of lab_functions) in its
- * process, with n_bufs buffer arguments (NULL passes NULL) and n_ints
- * integer arguments, in that order; messages show it as fn(q, k, NULL, 3, 2).
- * Reports what went wrong around the call (a write outside a buffer, a
- * changed input, a leak, a free of memory it did not allocate, a sanitizer's
+/* lab_call - call the learner's fn (one of lab_functions) in its process,
+ * with n_bufs buffers (NULL passes NULL), then n_ints integers: shown as
+ * fn(q, k, NULL, 3, 2). Reports what went wrong around the call (a write
+ * outside a buffer, a changed input, a leak, a bad free, a sanitizer's
  * report) and returns the learner's status; a call that did not return ends
  * the check (pending for LAB_TODO(), failed otherwise). */
 mm_status lab_call(const char *fn, int n_bufs, lab_mat *const bufs[],
@@ -165,14 +137,12 @@ mm_status lab_call(const char *fn, int n_bufs, lab_mat *const bufs[],
 #define LAB_INTS(...) (int)(sizeof (long[]){ __VA_ARGS__ } / sizeof (long)), \
                       (long[]){ __VA_ARGS__ }
 
-/* lab_probe - the same call, made to locate a mistake after a failure: it
- * reports nothing of its own; false if the call did not return (then
- * *todo says whether it was LAB_TODO()) */
+/* lab_probe - the same call, to locate a mistake after a failure: reports
+ * nothing of its own; false if it did not return (*todo: by LAB_TODO()) */
 bool lab_probe(mm_status *status, bool *todo, const char *fn, int n_bufs,
                lab_mat *const bufs[], int n_ints, const long ints[]);
 
-/* lab_learner_error - mm_last_error() in the learner's process after its
- * last call ("" if none) */
+/* lab_learner_error - mm_last_error() of the learner's last call ("" if none) */
 const char *lab_learner_error(void);
 
 /* ---- verdicts ----------------------------------------------------------------------- */
@@ -182,22 +152,19 @@ void lab_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lab_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* lab_detail - more lines under the failure above (matrices, numbers) */
 void lab_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* lab_bug - the harness itself went wrong (e.g. the reference refused a
- * case): a failure that says so; the check ends */
+/* lab_bug - the harness itself went wrong (the reference refused a case):
+ * a failure that says so; the check ends */
 _Noreturn void lab_bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* LAB_REF(call) - the reference must accept what the checks give it */
 #define LAB_REF(call) \
     do { if ((call) != MM_OK) lab_bug("the reference failed: %s", mm_last_error()); } while (0)
 
-/* lab_expect_status - got == want, else a failure naming both (with
- * mm_status_name) and the learner's message; when says which call, e.g.
- * "for T = 0" */
+/* lab_expect_status - got == want, else a failure naming both and the
+ * learner's message; when says which call, "for T = 0" */
 bool lab_expect_status(mm_status got, mm_status want, const char *when);
-/* lab_null_hint - the hint after a NULL pointer argument was not refused
- * with MM_EINVAL: check it with MM_NEED_BUFFER */
+/* lab_null_hint, lab_size_hint - the hint after a NULL pointer (a size not
+ * positive) was not refused with MM_EINVAL: MM_NEED_BUFFER (MM_NEED_POSITIVE) */
 void lab_null_hint(void);
-/* lab_size_hint - the hint after a size not positive was not refused with
- * MM_EINVAL: check it with MM_NEED_POSITIVE */
 void lab_size_hint(void);
 
 /* lab_close - every |a - b| within the tolerance (non-finite values equal
@@ -213,28 +180,24 @@ double lab_scale(const double *x, size_t n);
 typedef void lab_diagnose(const double *const got[], const double *const want[],
                           double scale, void *ctx);
 
-/* lab_check_values - the value check of one learner call that should have
- * succeeded: its status must be MM_OK, then its n outputs got[] must equal
- * the reference's want[] within the tolerance. A mismatch is one failure:
- * which outputs are wrong, then the hints (the harness's own - never
- * written, summed into an unzeroed output, read from a guard, fresh malloc
- * memory - and diagnose's), then the wrong output next to the expected one
- * as small matrices, the first wrong cell marked, and the numbers. True if
- * the call passed. Every lab's checks of values end with it. */
+/* lab_check_values - the value check of a call that should have succeeded:
+ * status MM_OK, then its n outputs got[] equal to want[] within the
+ * tolerance; true if so. A mismatch is one failure: which outputs, the
+ * hints (the harness's - never written, summed into an unzeroed output,
+ * read from a guard, fresh malloc memory - then diagnose's), the wrong
+ * output beside the expected one as small matrices, and the numbers. */
 #define LAB_MAX_OUTPUTS 8
 bool lab_check_values(mm_status status, int n, lab_mat *const got[],
                       const double *const want[], lab_diagnose *diagnose, void *ctx);
 
-/* lab_explained - does a known mistake explain the learner's outputs?
- * For each of the n outputs, got[i] equals mistake[i] or want[i]; and for
- * at least one, got[i] equals mistake[i] where mistake[i] differs from
- * want[i] (a mistake that changes nothing on this input explains nothing). */
+/* lab_explained - a known mistake explains the learner's outputs: each of
+ * the n got[i] equals mistake[i] or want[i], and at least one equals a
+ * mistake[i] that differs from want[i] */
 bool lab_explained(int n, const double *const got[], const double *const want[],
                    const double *const mistake[], const size_t len[], double scale);
 
 /* lab_same - a equals b within the tolerance; any NaN equals any NaN (a
- * mistake's 0/0 need not have the learner's sign), an infinity only
- * itself: how a catalogue of mistakes compares values it computed */
+ * mistake's 0/0 need not have the learner's sign), an infinity only itself */
 bool lab_same(double a, double b, double scale);
 /* lab_all_same - lab_same for each of the n pairs a[i], b[i] */
 bool lab_all_same(const double *a, const double *b, size_t n, double scale);

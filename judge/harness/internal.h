@@ -2,13 +2,13 @@
  * not see (harness.h is the check's view). They are layered, each using
  * only those before it:
  *   lang.c     the report's language
- *   child.c    the learner's process: start, exchange, stop
+ *   child.c    the learner's process: start (sandbox, early filter), exchange, stop
  *   running.c  the running check: its record, its process, its memory, its end
  *   verdict.c  failures, hints, comparisons, lab_check_values
  *   buffers.c  a check's buffers, laid out for a call and read back
  *   cases.c    what cases are made of
  *   call.c     one learner call, and what one that did not return is said as
- *   runner.c   main: the checks in order, the re-runs, the report */
+ *   runner.c   main: the checks in order, the re-runs, the report, --summary */
 #ifndef LAB_INTERNAL_H
 #define LAB_INTERNAL_H
 
@@ -19,8 +19,8 @@
 #include "wire.h"
 
 /* ---- lang.c -------------------------------------------------------------------- */
-/* lab_lang_setup - take --lang=en|es (or --lang=, "as the locale says") out
- * of argv and decide the language; false on a --lang value it does not know */
+/* lab_lang_setup - take --lang=en|es (--lang=: as the locale says) out of argv
+ * and decide the language; false on a --lang value it does not know */
 bool lab_lang_setup(int *argc, char *argv[]);
 
 /* ---- child.c: the learner's process -------------------------------------------- */
@@ -53,20 +53,16 @@ typedef struct {
     size_t printed;              /* out[0, printed) came through stdio, the rest raw */
 } lab_exchange;
 
-/* child_start - start the driver at path; NULL with x describing why */
-lab_child *child_start(const char *path, lab_exchange *x);
+lab_child *child_start(const char *path, lab_exchange *x);   /* NULL, x says why */
 /* child_exchange - send req and wait (timeout seconds) for the reply */
 void child_exchange(lab_child *c, const lab_request *req, double timeout, lab_exchange *x);
-/* child_stop - kill its process group and reap it; c is freed */
-void child_stop(lab_child *c);
-/* child_setup - once, in the judge: become the reaper of whatever the
- * children leave, make the judge's memory unreadable to them */
+void child_stop(lab_child *c);    /* kill its process group, reap it, free c */
+/* child_setup - once: become the reaper of what the children leave, make
+ * the judge's memory unreadable to them */
 void child_setup(void);
-/* child_sandbox_note - NULL if the drivers run in the sandbox (sandbox.sh),
- * else why they cannot (the report says so) */
+/* child_sandbox_note - NULL if the drivers run in the sandbox, else why not */
 const char *child_sandbox_note(void);
-/* child_sweep - kill and reap any process left under the judge */
-void child_sweep(void);
+void child_sweep(void);           /* kill and reap any process left under the judge */
 
 /* ---- running.c: the running check, the state every file above shares ---------------- */
 typedef enum { MSG_FAIL, MSG_CRASH, MSG_HANG, MSG_HINT, MSG_DETAIL } lab_msg_kind;
@@ -105,44 +101,35 @@ typedef struct {
 } lab_run;
 extern lab_run lab_now;
 
-/* lab_run_check - run c as lab_now.check, until it ends (by returning or by
- * lab_end_check); its outcome. Its temporaries are freed. */
+/* lab_run_check - run c as lab_now.check until it returns or lab_end_check;
+ * its outcome (its temporaries freed) */
 int lab_run_check(const lab_check *c);
-/* lab_end_check - end the running check here: pending (LAB_TODO) or failed */
-_Noreturn void lab_end_check(int outcome);
+_Noreturn void lab_end_check(int outcome);   /* end it here: pending or failed */
 /* lab_message - add a message to the running check (not in a quiet re-run) */
 void lab_message(lab_msg_kind kind, const char *text);
-/* lab_insert_message - put a message in r's, at index at */
 void lab_insert_message(lab_record *r, int at, lab_msg_kind kind, const char *text);
-/* lab_prefix - "qkv_split, case '...': " in buf */
-void lab_prefix(char *buf, size_t size);
-/* lab_output - what the learner's process printed during a call */
-void lab_output(const lab_exchange *x);
-/* lab_child_now - the learner's process for the running check, started if
- * needed (a failure to start ends the check) */
+void lab_prefix(char *buf, size_t size);     /* "qkv_split, case '...': " */
+void lab_output(const lab_exchange *x);      /* what the learner printed in a call */
+/* lab_child_now - the running check's learner process, started if needed
+ * (a failure to start ends the check); lab_child_lost - it was stopped */
 lab_child *lab_child_now(void);
-/* lab_child_lost - the running check's process is gone (it was stopped) */
 void lab_child_lost(void);
-/* lab_timeout - seconds a call may take */
-double lab_timeout(void);
-/* lab_function_index - the index of name in lab_functions (their count if
- * it is not there) */
+double lab_timeout(void);                    /* seconds a call may take */
+/* lab_function_index - name's index in lab_functions (their count if absent) */
 int lab_function_index(const char *name);
-/* lab_note_call - a call of fn ended: it returned (todo_fn NULL), or
- * reached LAB_TODO() in the learner's function todo_fn */
+/* lab_note_call - a call of fn returned (todo_fn NULL) or reached LAB_TODO()
+ * in the learner's todo_fn */
 void lab_note_call(const char *fn, const char *todo_fn);
-/* lab_set_learner_error - remember mm_last_error() of the learner's last call */
-void lab_set_learner_error(const char *text);
+void lab_set_learner_error(const char *text);   /* mm_last_error() of the last call */
 
 /* ---- buffers.c ---------------------------------------------------------------------- */
 /* lay_out - place the call's buffers in c's shared memory (req->bufs) */
 void lay_out(lab_child *c, lab_request *req, lab_mat *const bufs[], int n_bufs);
-/* take_back - after a returned call: read the outputs, report writes next
- * to a buffer and changed inputs (unless quiet); true if none */
+/* take_back - after a returned call: read the outputs, report (unless
+ * quiet) writes next to a buffer and changed inputs; true if none */
 bool take_back(lab_child *c, const lab_request *req, lab_mat *const bufs[], int n_bufs,
                bool quiet);
-/* lab_element_at - the element of m that holds the byte at bytes from the
- * start of its data (negative: before the start) */
+/* lab_element_at - m's element holding byte bytes of its data (< 0: before) */
 long lab_element_at(const lab_mat *m, int64_t bytes);
 /* buffer_at - the buffer of req whose data or guard holds shm offset off,
  * and the element there (negative before the start); NULL if none */

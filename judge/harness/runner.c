@@ -1,23 +1,11 @@
-/* runner.c - the judge's main: it runs the lab's checks in order, each
- * function's checks against one learner process (so that state kept from
- * one call to the next shows), and prints the report: the failures grouped
- * by check, what the learner's code printed (labelled, cut short), the
- * progress table (pending, passed, failed per function) and one closing
- * line. A check passes only if it ran to its end with no failure: every
- * learner call it made returned and was compared. A failed check that came
- * after other calls in the same process is run again, quietly, in a fresh
- * one: if it passes there, the learner's code keeps state between calls
- * (once a re-run fails too, the function's later failures are not re-run).
- * After a call that did not return by its deadline, the function's other
- * checks are not run (each would wait as long) and count as failed.
- *
- * Options: --driver PATH (the learner's driver, required), --lang=en|es,
- * --filter FUNCTION/CHECK (a glob; repeatable), --timeout SECONDS (per
- * call), --brief (for make check: failures and the closing line),
- * --summary (only "function<TAB>pending<TAB>passed<TAB>failed" lines),
- * --seed N (the seed of the random cases; LAB_SEED=N in the environment
- * does the same; without either, a fresh one each run, printed so that
- * the run can be repeated). */
+/* runner.c - the judge's main: the lab's checks in order, each function's
+ * against one learner process, the re-runs in a fresh one and the hangs
+ * (README.md), and the report: the failures grouped by check, what the
+ * learner's code printed (labelled, cut short), the table of pending,
+ * passed and failed per function, and one closing line. Options:
+ * --driver PATH (required), --lang=en|es, --filter FUNCTION/CHECK (a
+ * glob; repeatable), --timeout SECONDS, --brief, --summary, --seed N
+ * (else LAB_SEED=N, else a fresh one, printed). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>

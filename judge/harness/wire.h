@@ -1,20 +1,13 @@
-/* wire.h - what the judge and the driver say to each other.
- *
- * The judge (the parent: checks, reference, report) starts the driver (the
- * child: the learner's functions and nothing of the judge) with four file
- * descriptors: requests come in on LAB_FD_REQ, replies go out on
- * LAB_FD_REP, the buffers of a call live in a shared memory file
- * (LAB_FD_SHM), and stdout/stderr are one pipe the judge reads as the
- * learner's output. The first page of the shared memory is the control
- * block, where the driver notes what it is doing, so that the judge can
- * tell, when the driver dies, what it died doing.
- *
- * One call: the judge lays the buffers out in the shared memory (each one
- * ending at a page boundary, with protected pages between them), writes a
- * lab_request; the driver makes the buffer pages accessible, calls the
- * learner's function and writes a lab_reply. Nothing in a reply is trusted
- * beyond what it says about the learner's own call: the judge reads the
- * outputs from the shared memory itself and compares them. */
+/* wire.h - what the judge and the driver say to each other (README.md).
+ * The driver gets requests on LAB_FD_REQ, writes replies on LAB_FD_REP,
+ * finds a call's buffers in shared memory (LAB_FD_SHM), and its stdout and
+ * stderr are one pipe the judge reads as the learner's output. One call:
+ * the judge lays the buffers out (each ending at a page boundary, protected
+ * pages between them) and writes a lab_request; the driver opens the
+ * buffers' pages, calls the learner's function and writes a lab_reply,
+ * trusted only about the learner's own call (the judge reads the outputs
+ * itself). The control block, the first page, says what the driver was
+ * doing when it died. */
 #ifndef LAB_WIRE_H
 #define LAB_WIRE_H
 
@@ -42,18 +35,17 @@ enum { LAB_FD_REQ = 3, LAB_FD_REP = 4, LAB_FD_SHM = 5 };
     X(open_by_handle_at, 6) X(name_to_handle_at, 6) X(bpf, 4) X(userfaultfd, 4)           \
     X(perf_event_open, 3) X(mount, 4) X(personality, 4)
 
-/* what the learner's code prints with stdio (stdout, stderr) during a call
- * goes to shared memory, not to a pipe: it costs no system call and
- * survives a crash. The first LAB_OUT_CAP bytes are kept, at LAB_OUT_OFF;
- * lab_control.out_total counts them all. (Raw writes to descriptors 1 and
- * 2 - the C library's own fatal messages, a sanitizer's report - go to the
- * output pipe.) The buffers of a call start after it. */
+/* what the learner's code prints with stdio during a call goes to shared
+ * memory (no system call, and it survives a crash): the first LAB_OUT_CAP
+ * bytes, at LAB_OUT_OFF (out_total counts them all); raw writes to
+ * descriptors 1 and 2 (glibc's fatal messages, a sanitizer's report) go to
+ * the pipe. The buffers of a call start after it. */
 #define LAB_OUT_OFF    4096
 #define LAB_OUT_CAP    (15 * 4096)
 #define LAB_BUFS_OFF   (LAB_OUT_OFF + LAB_OUT_CAP)
 
-/* fresh memory from the learner's malloc and realloc holds this value in
- * every aligned double (a finite value: it survives arithmetic visibly) */
+/* fresh memory from the learner's malloc holds this in every aligned double
+ * (finite: it survives arithmetic visibly) */
 #define LAB_POISON (-8765432.5)
 
 /* what a buffer is to the learner's function */
@@ -88,10 +80,9 @@ typedef struct {
     int32_t status;                 /* the learner's mm_status */
     int64_t leaked_blocks, leaked_bytes;   /* allocated in the call, not freed */
     int64_t bad_frees;              /* free/realloc of memory it did not allocate */
-    /* the first of them: what the pointer was (LAB_FREE_*), and for
-     * LAB_FREE_TWICE the block's size and the calls that allocated it and
-     * first freed it, for LAB_FREE_INSIDE the block's size and the offset,
-     * for LAB_FREE_ARG the buffer's index */
+    /* the first: what the pointer was (LAB_FREE_*); TWICE: the block's size,
+     * the calls that allocated and freed it; INSIDE: size and offset; ARG:
+     * the buffer's index */
     int32_t bad_kind, bad_arg;
     int64_t bad_size, bad_offset;
     uint32_t bad_alloc_seq, bad_free_seq;
@@ -101,27 +92,23 @@ typedef struct {
     char last_error[512];           /* mm_last_error() after the call */
 } lab_reply;
 
-/* what a pointer given to free or realloc was, if not a live block of the
- * learner's (lab_reply.bad_kind) */
+/* lab_reply.bad_kind: what a pointer freed was, if not a live learner block */
 enum { LAB_FREE_OTHER, LAB_FREE_TWICE, LAB_FREE_INSIDE, LAB_FREE_ARG };
 
 /* what the driver is doing (lab_control.phase) */
 enum { LAB_PHASE_START, LAB_PHASE_IDLE, LAB_PHASE_CALL, LAB_PHASE_AFTER };
 
-/* lab_control.sampled: no timer (the driver could not make one), a timer
- * armed for the call in flight, or its sample taken */
+/* lab_control.sampled: no timer (none could be made), one armed for the
+ * call in flight, or its sample taken */
 enum { LAB_SAMPLE_NONE, LAB_SAMPLE_ARMED, LAB_SAMPLE_TAKEN };
-/* lab_control.sample_state: computing, waiting in a system call that the
- * sample interrupted (which one unknown), unknown; or, for a system call
- * that would have been restarted, its number */
+/* lab_control.sample_state: computing, waiting in a system call the sample
+ * cut short (which one unknown), unknown; or a restarted system call's number */
 enum { LAB_STATE_RUNNING = -1, LAB_STATE_WAITING = -2, LAB_STATE_UNKNOWN = -3 };
 
-/* The control block, the first page of the shared memory. The driver
- * writes it through a mapping of its own, away from the buffers; where the
- * learner's code sees the shared memory (lab_control.base) its first
- * LAB_BUFS_OFF bytes are PROT_NONE, so a stray write there stops the
- * call. The judge verifies, after each call, that the fields fixed at the
- * start and those of an idle driver hold what they must. */
+/* The control block. The driver writes it through a mapping of its own;
+ * where the learner's code sees the shared memory (base) the first
+ * LAB_BUFS_OFF bytes are PROT_NONE. After each call the judge verifies the
+ * fields fixed at the start and those of an idle driver. */
 typedef struct {
     volatile int32_t phase;         /* LAB_PHASE_* */
     volatile uint32_t seq;          /* of the call in phase CALL or AFTER */
@@ -136,20 +123,17 @@ typedef struct {
     volatile uint64_t copy[LAB_MAX_ARGS];
     volatile int64_t damaged_size;  /* a learner block found written past, or 0 */
     volatile uint64_t out_total;    /* bytes printed with stdio in this call */
-    /* a descriptor of the channel to the judge (LAB_FD_REQ or LAB_FD_REP)
-     * found closed or replaced by the learner's code, or 0; the driver
-     * then ends with status LAB_EXIT_CHANNEL */
+    /* LAB_FD_REQ or LAB_FD_REP found closed or replaced by the learner's
+     * code (the driver then exits LAB_EXIT_CHANNEL), or 0 */
     volatile int32_t channel_lost;
-    /* what the learner's code was doing just before the deadline: the
-     * driver arms a timer at the start of each call (lab_request.timeout_ns
-     * less LAB_SAMPLE_EARLY at most); its handler notes the times and the
-     * state, and then holds the process until the judge stops it */
+    /* what the learner's code was doing near the deadline: a timer armed
+     * for each call (timeout_ns less LAB_SAMPLE_EARLY at most) notes the
+     * times and the state, then holds the process until the judge stops it */
     volatile int32_t sampled;       /* LAB_SAMPLE_* */
     volatile int32_t sample_state;  /* LAB_STATE_* or a system call's number */
     volatile int64_t sample_ns, sample_cpu_ns;   /* CLOCK_MONOTONIC, CPU time then */
     volatile int64_t call_ns, call_cpu_ns;       /* the same, when the call began */
-    /* the learner's heap: bytes its live blocks hold; in this call, the
-     * blocks asked for and the requests refused (no memory left) */
+    /* the learner's live bytes; this call's blocks asked for, and refused */
     volatile int64_t heap_bytes, heap_asks, heap_refused;
 } lab_control;
 

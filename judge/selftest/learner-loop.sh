@@ -1,20 +1,18 @@
 #!/bin/sh
-# learner-loop.sh WORK - the self-test of labs/labs.mk (LAB00_SUBJECTS: the
-# folder of Lab 00's generated subjects, judge/lab00/lab.mk): make watch,
-# make progress and make lab-reset, run in a copy of the repository under
-# WORK (WORK/repo: a git clone with the working tree's files laid over it,
-# so that resetting never touches the real learner's files; WORK/build: its
-# build folder, kept between runs).
+# learner-loop.sh WORK - the self-test of labs/labs.mk: make watch, make
+# progress and make lab-reset, run in WORK/repo, a git clone with the
+# working tree's files laid over it (so that resetting never touches the
+# real learner's files), building in WORK/build. LAB00_SUBJECTS: the folder
+# of Lab 00's generated subjects (judge/lab00/lab.mk).
 #
-# The copy gets one more lab, labs/lab09-fake (its line LAB09_FILES and its
-# target, written into the copy's config.mk below), whose report is
-# whatever its learner's file says: it shows that a lab takes part through
-# its LABNN_FILES line, that --summary is read, and that a lab that cannot
-# be checked is shown as such, whatever state Lab 01 is in.
+# The copy gets a fake lab, labs/lab09-fake (config.mk below), whose report
+# is whatever its learner's file says: a lab takes part through its
+# LABNN_FILES line, --summary is read, and a lab that cannot be checked is
+# shown as such, whatever state Lab 01 is in.
 #
-# Each test prints `ok` or `FAIL` and what it holds to. Then each mutant
-# (a change to the copy's labs/labs.mk that breaks one promise) must make
-# its test fail: so every test can fail. Exits 1 if anything is not so.
+# Each test prints `ok` or `FAIL` and what it holds to; then each mutant (a
+# change to the copy's labs/labs.mk that breaks one promise) must make its
+# test fail. Exits 1 if anything is not so.
 set -u
 work=$1
 src=$(pwd)
@@ -66,7 +64,6 @@ lab09:
 	@if [ '$(LAB_ARGS)' = --summary ]; then \
 	  grep -E '^[a-z_0-9]+ [0-9]+ [0-9]+ [0-9]+$$' $(LAB09_LEARNER) | tr ' ' '\t'; \
 	else \
-	  [ '$(LAB_ARGS)' != --summary ] || echo "check: unrecognized option '--summary'" >&2; \
 	  echo "Lab 09: checking your functions..."; echo; \
 	  printf '%-24s %10s %10s %10s\n' function pending passed failed; \
 	  grep -E '^[a-z_0-9]+ [0-9]+ [0-9]+ [0-9]+$$' $(LAB09_LEARNER) \
@@ -205,14 +202,16 @@ start_watch() {
      setsid env --default-signal=INT "$MAKE" BUILD="$build" watch NN=00 "$@") > "$log" 2>&1 &
   pid=$!
 }
-# checks_in LOG - how many checks the watch has run
-checks_in() { grep -cE "^make watch: .* (checked at|revisado a las)" "$1" 2> /dev/null || true; }
-# wait_for COUNT LOG - wait (up to 90 s: a loaded machine builds slowly) until
-# LOG shows COUNT checks
-wait_for() {
-  i=0
-  while [ "$(checks_in "$2")" -lt "$1" ] && [ $i -lt 900 ]; do sleep 0.1; i=$((i + 1)); done
-  [ "$(checks_in "$2")" -ge "$1" ]
+# within TENTHS CMD... - CMD holds within TENTHS tenths of a second (a loaded
+# machine is slow to build and to reap)
+within() {
+  n=$1 i=0; shift
+  until "$@"; do [ $i -lt "$n" ] || return 1; sleep 0.1; i=$((i + 1)); done
+}
+# wait_for COUNT LOG - LOG shows COUNT checks of the watch (within 90 s)
+wait_for() { within 900 checked "$@"; }
+checked() {
+  [ "$(grep -cE "^make watch: .* (checked at|revisado a las)" "$2" 2> /dev/null)" -ge "$1" ] 2> /dev/null
 }
 # session - the PIDs of the processes of session $sid (from /proc: the
 # fields after the command's closing parenthesis are state, ppid, pgrp, session)
@@ -227,25 +226,18 @@ session() {
     printf '%s ' "${p%/stat}"
   done
 }
-# gone PID - the process and its whole session are gone within 15 s
-gone() {
-  sid=$1 i=0
-  while [ $i -lt 150 ]; do        # 15 s: a loaded machine is slow to reap
-    [ -n "$(session)" ] || return 0
-    sleep 0.1; i=$((i + 1))
-  done
-  return 1
-}
+no_session() { [ -z "$(session)" ]; }
 # stop_watch SIGNAL TARGET - send SIGNAL to TARGET (a pid, or -pgid), then
-# check that nothing of the session remains; kill what does (the test fails)
+# check that nothing of the watch's session remains within 15 s; kill what
+# does (the test fails)
 stop_watch() {
   kill -"$1" "$2" 2> /dev/null
-  if gone "$pid"; then return 0; fi
-  left=$(session)
-  for p in $left; do
+  sid=$pid
+  within 150 no_session && return 0
+  for p in $(session); do
     say "      left behind: $p $(tr '\0\n' '  ' < "/proc/$p/cmdline" 2> /dev/null | cut -c1-70)"
+    kill -KILL "$p" 2> /dev/null
   done
-  for p in $left; do kill -KILL "$p" 2> /dev/null; done
   return 1
 }
 
@@ -281,7 +273,10 @@ t_watch() {
   check $? "watch LAB_LANG=es: in Spanish"
   stop_watch INT "-$pid" || true
 
-  t_watch_stop
+  start_watch "$log"
+  wait_for 1 "$log"
+  stop_watch INT "-$pid"
+  check $? "watch: Ctrl-C while waiting for a save leaves nothing behind"
   mkdir -p "$work/bin"
   find /usr/bin /bin -maxdepth 1 ! -name inotifywait ! -type d -exec ln -sf -t "$work/bin" {} + 2> /dev/null
   run env PATH="$work/bin" "$MAKE" BUILD="$build" watch NN=00; st=$?
@@ -297,16 +292,10 @@ t_lab() {
   check $? "lab NN=09: the lab's own report, not the grader's TAP"
 }
 
-# t_watch_stop - Ctrl-C while the watch waits for a save leaves nothing behind
-# waiting_for_save - inotifywait of the watch's session is running (15 s at most)
-waiting_for_save() {
-  sid=$pid i=0
-  while [ $i -lt 150 ]; do
-    for p in $(session); do
-      grep -q inotifywait "/proc/$p/cmdline" 2> /dev/null && return 0
-    done
-    sleep 0.1; i=$((i + 1))
-  done
+# inotifywaits - inotifywait of the watch's session is running
+inotifywaits() {
+  sid=$pid
+  for p in $(session); do grep -q inotifywait "/proc/$p/cmdline" 2> /dev/null && return 0; done
   return 1
 }
 
@@ -316,18 +305,10 @@ waiting_for_save() {
 t_watch_term() {
   log=$work/watch.log
   start_watch "$log"
-  wait_for 1 "$log" && waiting_for_save
+  wait_for 1 "$log" && within 150 inotifywaits
   check $? "watch: inotifywait waits for a save"
   stop_watch TERM "$pid"
   check $? "watch: SIGTERM to make alone while inotifywait waits leaves nothing behind"
-}
-
-t_watch_stop() {
-  log=$work/watch.log
-  start_watch "$log"
-  wait_for 1 "$log"
-  stop_watch INT "-$pid"
-  check $? "watch: Ctrl-C while waiting for a save leaves nothing behind"
 }
 
 # ---- mutants: each breaks one promise, and its test must fail ------------------------------

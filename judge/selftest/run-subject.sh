@@ -73,7 +73,6 @@ only=$(directive run-only | head -n 1)
 file=$(directive run-file | head -n 1)
 args=$(directive run-args | head -n 1)
 
-set -- "$@"
 [ -n "$lang" ] && set -- "$@" "--lang=$lang"
 for f in $only; do set -- "$@" --filter "$f"; done
 # shellcheck disable=SC2086
