@@ -53,12 +53,12 @@ typedef enum {
 } check_hint_id;
 /* check_hint - print hint h (lab_hint) in the report's language */
 void check_hint(check_hint_id h);
-/* the two hints with numbers or names in them, said in mistakes.c as well:
- * heads_alias_hint - a split or merge took out and in (their names)
- * sharing memory; forward_callee_hint - mha_forward failed in the
- * learner's own split or merge, whose error message why starts with its
- * name */
+/* the two hints that print names, functions of mistakes.c so that the
+ * compiler checks their formats. heads_alias_hint - a split or merge took
+ * out and in (their names) sharing memory */
 void heads_alias_hint(const char *out, const char *in);
+/* forward_callee_hint - mha_forward failed in the learner's split or
+ * merge; why, the learner's error message, starts with its name */
 void forward_callee_hint(const char *why);
 
 #endif

@@ -1,6 +1,7 @@
-/* mistakes.c - the common mistakes of lab 03, each computed on the failing
- * case's input: when one reproduces the learner's output (and differs from
- * the right answer there), its hint is printed. When mha_forward fails, the
+/* mistakes.c - every hint of lab 03: check.c's (at the end), and the
+ * common mistakes, each computed on the failing case's input: when one
+ * reproduces the learner's output (and differs from the right answer
+ * there), its hint is printed. When mha_forward fails, the
  * learner's own mha_split_heads and mha_merge_heads are called again, on
  * the right [Q | K | V] and on the heads' outputs, to tell a mistake of
  * mha_forward from one of the split or the merge it calls (both ways a

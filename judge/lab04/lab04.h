@@ -81,7 +81,8 @@ typedef enum {
 /* check_hint - print hint h (lab_hint) in the report's language */
 void check_hint(check_hint_id h);
 /* nan_row_hint - the causal layer refused its own NaN, and row row of
- * head head's weights is all NaN (said in mistakes.c as well) */
+ * head head's weights is all NaN (a function, so that the compiler checks
+ * the hint's format) */
 void nan_row_hint(int row, int head);
 
 #endif

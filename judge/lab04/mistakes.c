@@ -1,6 +1,7 @@
-/* mistakes.c - the common mistakes of lab 04, each computed on the failing
- * case's input: when one reproduces the learner's output (and differs from
- * the right answer there), its hint is printed. A mask can be wrong in its
+/* mistakes.c - every hint of lab 04: check.c's (at the end), and the
+ * common mistakes, each computed on the failing case's input: when one
+ * reproduces the learner's output (and differs from the right answer
+ * there), its hint is printed. A mask can be wrong in its
  * table (which keys a query sees: the diagonal hidden, transposed, length
  * counted wrong, the bools inverted) or in its encoding (0 and -INFINITY
  * swapped, 1 and 0 as numbers, 0 everywhere, a finite number for -INFINITY);
