@@ -171,16 +171,7 @@ static void check_heads(int which, bool merge)
     }
     bool ok = lab_check_values(st, 1, &out, want, diagnose_heads, &c);
     if (!ok && st == MM_EINVAL && which == HC_BITS)
-        lab_hint(merge ? EN_ES("a merge only moves values: it copies a NaN or an infinity as it "
-                               "is, and refuses nothing for its values",
-                               "una unión solo mueve valores: copia un NaN o un infinito tal "
-                               "cual, y no rechaza nada por sus valores")
-                       : EN_ES("a split only moves values: it copies a NaN or an infinity as it "
-                               "is, and refuses nothing for its values (mha_forward checks x "
-                               "itself)",
-                               "una división solo mueve valores: copia un NaN o un infinito tal "
-                               "cual, y no rechaza nada por sus valores (mha_forward comprueba x "
-                               "él mismo)"));
+        check_hint(merge ? CH_MERGE_COPIES : CH_SPLIT_COPIES);
 }
 
 static void check_split(int which) { check_heads(which, false); }
@@ -222,8 +213,7 @@ static bool heads_refused(bool merge, lab_mat *const b[2], const long n[3], cons
                            "elemento %zu es %g): una llamada rechazada con MM_EINVAL no "
                            "escribe nada"),
                      fn, when, o->name, e, o->p[e]);
-            lab_hint(EN_ES("check every argument before the first write",
-                           "comprueba todos los argumentos antes de la primera escritura"));
+            check_hint(CH_HEADS_CHECK_FIRST);
             break;
         }
     return true;
@@ -266,25 +256,13 @@ static void check_heads_sizes(int merge)
     if (!heads_refused(merge, b, (const long[3]){ 2, 1L << 16, 1L << 16 },
                        EN_ES("for n_heads = d_k = 2^16: n_heads d_k = 2^32 is not an int",
                              "con n_heads = d_k = 2^16: n_heads d_k = 2^32 no es un int")))
-        lab_hint(EN_ES("n_heads d_k is the width of m, an int: before you multiply, check "
-                       "that it fits (n_heads > INT_MAX / d_k is too large) and return "
-                       "mm_fail(MM_EINVAL, ...) naming both",
-                       "n_heads d_k es la anchura de m, un int: antes de multiplicar, "
-                       "comprueba que cabe (n_heads > INT_MAX / d_k es demasiado) y devuelve "
-                       "mm_fail(MM_EINVAL, ...) nombrando ambos"));
+        check_hint(CH_WIDTH_IN_INT);
     heads_rooms(b, merge);
     lab_case("T = 2^30, n_heads = d_k = 2^15");
     if (!heads_refused(merge, b, (const long[3]){ 1L << 30, 1L << 15, 1L << 15 },
                        EN_ES("for T = 2^30, n_heads = d_k = 2^15: m would hold 2^60 doubles",
                              "con T = 2^30, n_heads = d_k = 2^15: m tendría 2^60 doubles")))
-        lab_hint(EN_ES("the buffers hold T x n_heads d_k doubles, and that must fit: "
-                       "MM_NEED_SIZE_PRODUCT(T, n_heads * d_k) returns MM_EINVAL unless it is "
-                       "at most MM_MAX_ELEMENTS (check it once n_heads d_k is known to fit "
-                       "in an int)",
-                       "los búferes tienen T x n_heads d_k doubles, y eso tiene que caber: "
-                       "MM_NEED_SIZE_PRODUCT(T, n_heads * d_k) devuelve MM_EINVAL salvo que "
-                       "sea como mucho MM_MAX_ELEMENTS (compruébalo cuando ya sepas que "
-                       "n_heads d_k cabe en un int)"));
+        check_hint(CH_HEADS_SIZE_PRODUCT);
 }
 
 /* check_heads_alias - which 0: the output the same buffer as the input;
@@ -307,14 +285,7 @@ static void check_heads_alias(int arg)
     char when[96];
     lab_alias_when(when, sizeof when, out_name, in_name, off);
     if (heads_refused(merge, b, (const long[3]){ 2, 2, 1 }, when)) return;
-    lab_hint(EN_ES("%s and %s must not share memory: the copy would overwrite values still "
-                   "to be read. Refuse it with MM_EINVAL: MM_NEED_DISJOINT (core/error.h) "
-                   "compares the ranges of bytes of an array of MM_BUFFER(p, n), outputs "
-                   "first",
-                   "%s y %s no pueden compartir memoria: la copia sobrescribiría valores "
-                   "que aún hay que leer. Recházalo con MM_EINVAL: MM_NEED_DISJOINT "
-                   "(core/error.h) compara los rangos de bytes de un array de "
-                   "MM_BUFFER(p, n), primero las salidas"), out_name, in_name);
+    heads_alias_hint(out_name, in_name);
 }
 
 /* ---- mha_forward: the cases ---------------------------------------------------------------- */
@@ -534,43 +505,15 @@ static void check_forward(int which)
     if (st == MM_OK) return;
     const char *why = lab_learner_error();
     if (strncmp(why, "mha_split_heads", 15) == 0 || strncmp(why, "mha_merge_heads", 15) == 0)
-        lab_hint(EN_ES("the call that failed is your %.15s, from inside your mha_forward: see "
-                       "what it is given (the shapes) and its own checks",
-                       "la llamada que falló es tu %.15s, desde dentro de tu mha_forward: "
-                       "mira qué recibe (las formas) y sus propias comprobaciones"), why);
+        forward_callee_hint(why);
     else if (which == FW_EXTREME_BIAS && st == MM_EINVAL)
-        lab_hint(EN_ES("a bias may hold any finite number, however large or negative: +1e300 "
-                       "and -1e300 are values to add to the scores (a row all -1e300 is a row "
-                       "of equal scores: uniform weights), not hidden keys; only a NaN or +inf "
-                       "is refused",
-                       "un sesgo puede tener cualquier número finito, por grande o negativo que "
-                       "sea: +1e300 y -1e300 son valores que sumar a las puntuaciones (una fila "
-                       "toda -1e300 es una fila de puntuaciones iguales: pesos uniformes), no "
-                       "keys ocultas; solo se rechaza un NaN o +inf"));
+        check_hint(CH_LARGE_BIAS);
     else if (which == FW_LARGE_X && st == MM_ERANGE)
-        lab_hint(EN_ES("scores of about 1e200 are large, but they are doubles: nothing "
-                       "overflows unless e^score is taken as it is. Subtract each row's largest "
-                       "score before the exponential (chapter 02's stable softmax; sdpa does it)",
-                       "unas puntuaciones de unos 1e200 son grandes, pero son doubles: nada "
-                       "desborda salvo que se tome e^puntuación tal cual. Resta la mayor "
-                       "puntuación de cada fila antes de la exponencial (el softmax estable del "
-                       "capítulo 02; sdpa lo hace)"));
+        check_hint(CH_LARGE_SCORES);
     else if (st == MM_EINVAL && c.bias && strstr(why, "bias"))
-        lab_hint(EN_ES("a bias of -inf is not an error: it hides a key, whose weight is 0; a "
-                       "row whose every key is hidden has weights 0 and an output of 0 (sdpa "
-                       "does both)",
-                       "un sesgo de -inf no es un error: oculta una key, cuyo peso es 0; una "
-                       "fila con todas sus keys ocultas tiene pesos 0 y salida 0 (sdpa hace "
-                       "las dos cosas)"));
+        check_hint(CH_MINUS_INF_BIAS);
     else if (st == MM_EINVAL && strncmp(why, "sdpa", 4) == 0)
-        lab_hint(EN_ES("sdpa refused what your mha_forward gave it: look at its sizes (T, T, "
-                       "d_k, d_k for one head), its buffers (one head's (T, d_k) blocks, "
-                       "weights + h T T) and that out and weights of a head do not overlap "
-                       "its inputs",
-                       "sdpa rechazó lo que le dio tu mha_forward: mira sus tamaños (T, T, "
-                       "d_k, d_k para una cabeza), sus búferes (los bloques (T, d_k) de una "
-                       "cabeza, weights + h T T) y que out y weights de una cabeza no se "
-                       "solapen con sus entradas"));
+        check_hint(CH_SDPA_REFUSED);
 }
 
 /* ---- mha_forward: bad arguments ------------------------------------------------------------ */
@@ -592,12 +535,7 @@ static bool untouched(lab_mat *const b[N_BUFS], const char *when)
                                "escribió %s (el elemento (%zu, %zu) es %g): una llamada "
                                "rechazada con MM_EINVAL no escribe nada"),
                          when, m->name, e / m->cols, e % m->cols, m->p[e]);
-                lab_hint(EN_ES("check every argument - the pointers, T, the overlaps, the "
-                               "values of x and of the bias - before the first write to out "
-                               "or weights",
-                               "comprueba todos los argumentos - los punteros, T, los "
-                               "solapamientos, los valores de x y del sesgo - antes de la "
-                               "primera escritura en out o weights"));
+                check_hint(CH_FORWARD_CHECK_FIRST);
                 return false;
             }
     }
@@ -625,19 +563,12 @@ static void check_forward_nulls(int unused)
 static void check_forward_sizes(int unused)
 {
     (void)unused;
-    layer_sizes(N_BUFS, refused,
-                EN_ES("for T = INT_MAX: a (T, T) matrix of scores would hold about 2^62 "
-                      "doubles",
-                      "con T = INT_MAX: una matriz (T, T) de puntuaciones tendría unos 2^62 "
-                      "doubles"),
-                EN_ES("every buffer the layer needs is a product of sizes, and it must fit "
-                      "before you allocate it or hand it on: MM_NEED_SIZE_PRODUCT(T, 3 * "
-                      "(long)layer->d_model) for X W_QKV, MM_NEED_SIZE_PRODUCT(T, T) for one "
-                      "head's scores (and n_heads T T for weights)",
-                      "cada búfer que necesita la capa es un producto de tamaños, y tiene que "
-                      "caber antes de reservarlo o pasarlo: MM_NEED_SIZE_PRODUCT(T, 3 * "
-                      "(long)layer->d_model) para X W_QKV, MM_NEED_SIZE_PRODUCT(T, T) para "
-                      "las puntuaciones de una cabeza (y n_heads T T para weights)"));
+    if (!layer_sizes(N_BUFS, refused,
+                     EN_ES("for T = INT_MAX: a (T, T) matrix of scores would hold about 2^62 "
+                           "doubles",
+                           "con T = INT_MAX: una matriz (T, T) de puntuaciones tendría unos 2^62 "
+                           "doubles")))
+        check_hint(CH_LAYER_SIZE_PRODUCT);
 }
 
 /* check_forward_aliases - which 0: out, then weights, the same buffer as
@@ -673,21 +604,9 @@ static void check_forward_aliases(int which)
         overlap |= !right && off;
     }
     if (!ok)
-        lab_hint(EN_ES("an output that shares memory with another buffer - x, bias, the "
-                       "layer's weights, the other output - is overwritten while that one is "
-                       "still being read: refuse it with MM_EINVAL before anything else is "
-                       "done (weights only when it is not NULL)",
-                       "una salida que comparte memoria con otro búfer - x, bias, los pesos de "
-                       "la capa, la otra salida - lo sobrescribe mientras aún se lee: recházala "
-                       "con MM_EINVAL antes de hacer nada más (weights solo si no es NULL)"));
+        check_hint(CH_SAME_BUFFER);
     if (overlap)
-        lab_hint(EN_ES("two buffers can overlap without starting at the same address: "
-                       "compare the ranges of bytes, not the pointers - MM_NEED_DISJOINT "
-                       "(core/error.h) does it for an array of MM_BUFFER(p, n), outputs first",
-                       "dos búferes pueden solaparse sin empezar en la misma dirección: "
-                       "compara los rangos de bytes, no los punteros - MM_NEED_DISJOINT "
-                       "(core/error.h) lo hace para un array de MM_BUFFER(p, n), primero las "
-                       "salidas"));
+        check_hint(CH_OVERLAP);
 }
 
 /* bad_call_run - mha_forward on the rooms but x, bias, W_QKV and W_O (NULL: the rooms'
@@ -720,15 +639,7 @@ static void check_forward_values(int unused)
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
         ok &= bad_call_run(calls[i].name, calls[i].x, calls[i].bias, NULL, NULL, MM_EINVAL);
     if (!ok)
-        lab_hint(EN_ES("x must be finite - MM_NEED_FINITE(x, T, layer->d_model) refuses a NaN "
-                       "or an infinity with MM_EINVAL - and a bias finite or -inf (sdpa "
-                       "refuses a NaN or +inf bias with MM_EINVAL before it writes anything: "
-                       "return its status, MM_TRY). Check before you write out or weights",
-                       "x tiene que ser finita - MM_NEED_FINITE(x, T, layer->d_model) rechaza "
-                       "un NaN o un infinito con MM_EINVAL - y el sesgo finito o -inf (sdpa "
-                       "rechaza un sesgo NaN o +inf con MM_EINVAL antes de escribir nada: "
-                       "devuelve su estado, MM_TRY). Compruébalo antes de escribir en out o "
-                       "weights"));
+        check_hint(CH_NOT_FINITE);
 }
 
 /* check_forward_overflow - finite inputs whose products overflow: MM_ERANGE */
@@ -755,17 +666,7 @@ static void check_forward_overflow(int unused)
         ok &= bad_call_run(calls[i].name[lab_es()], calls[i].x, NULL, calls[i].wqkv, calls[i].wo,
                            MM_ERANGE);
     if (!ok)
-        lab_hint(EN_ES("finite inputs can still overflow: mm_matmul returns MM_ERANGE when "
-                       "X W_QKV or the product with W_O is not finite, and sdpa when a score "
-                       "overflows. Look at the status of every call and return it (MM_TRY) "
-                       "- unless your values are wrong (see the checks above): a wrong value "
-                       "need not overflow where the right one does",
-                       "unas entradas finitas pueden desbordar aun así: mm_matmul devuelve "
-                       "MM_ERANGE cuando X W_QKV o el producto por W_O no es finito, y sdpa "
-                       "cuando desborda una puntuación. Mira el estado de cada llamada y "
-                       "devuélvelo (MM_TRY) - salvo que tus valores estén mal (mira las "
-                       "comprobaciones de arriba): un valor erróneo no tiene por qué desbordar "
-                       "donde lo hace el correcto"));
+        check_hint(CH_OVERFLOW);
 }
 
 /* ---- the tables, from the descriptor -------------------------------------------------- */

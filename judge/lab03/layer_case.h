@@ -134,7 +134,9 @@ static inline int with_record(lab_mat *all[], lab_mat *const b[], int n)
 /* layer_kept - after a call of fn on a layer (d_model, n_heads): what its
  * struct held then (seen, from calls.c: layer.h) must be what it held
  * before; each field that changed is a failure that names it. reads[2]
- * says, in English and Spanish, who reads the layer */
+ * says, in English and Spanish, who reads the layer. Its hint is said
+ * here, not in a lab's mistakes.c: both labs' judges give it, and each
+ * links only its own mistakes.c */
 static inline void layer_kept(const lab_mat *seen, const char *fn, const char *const reads[2],
                               int d_model, int n_heads)
 {

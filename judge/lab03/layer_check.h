@@ -107,9 +107,9 @@ static inline void layer_nulls(int n_bufs, layer_refused *refused)
 }
 
 /* layer_sizes - T = 0 and -1 refused, then T = INT_MAX (when_max says
- * why it must be refused, hint what to do if it is not) */
-static inline void layer_sizes(int n_bufs, layer_refused *refused, const char *when_max,
-                               const char *hint)
+ * why it must be refused). False if T = INT_MAX was not refused: the
+ * caller gives its lab's hint (each lab allocates something else) */
+static inline bool layer_sizes(int n_bufs, layer_refused *refused, const char *when_max)
 {
     bool ok = true;
     lab_mat *b[B_BIAS + 1];
@@ -122,7 +122,7 @@ static inline void layer_sizes(int n_bufs, layer_refused *refused, const char *w
     if (!ok) lab_size_hint();
     rooms_with(b, n_bufs, NULL, NULL, NULL, NULL);
     lab_case("T = INT_MAX");
-    if (!refused(b, INT_MAX, MM_EINVAL, when_max)) lab_hint("%s", hint);
+    return refused(b, INT_MAX, MM_EINVAL, when_max);
 }
 
 #endif

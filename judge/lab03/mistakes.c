@@ -1,6 +1,7 @@
-/* mistakes.c - the common mistakes of lab 03, each computed on the failing
- * case's input: when one reproduces the learner's output (and differs from
- * the right answer there), its hint is printed. When mha_forward fails, the
+/* mistakes.c - every hint of lab 03: check.c's (at the end), and the
+ * common mistakes, each computed on the failing case's input: when one
+ * reproduces the learner's output (and differs from the right answer
+ * there), its hint is printed. When mha_forward fails, the
  * learner's own mha_split_heads and mha_merge_heads are called again, on
  * the right [Q | K | V] and on the heads' outputs, to tell a mistake of
  * mha_forward from one of the split or the merge it calls (both ways a
@@ -537,4 +538,156 @@ void diagnose_forward(const double *const got[], const double *const want[], dou
                        "después del softmax: los values que mezcla cada cabeza (el bloque de "
                        "V, las columnas de la cabeza h), la unión de las salidas de las "
                        "cabezas, o W_O"));
+}
+
+/* ---- the hints of check.c ------------------------------------------------------------------ */
+
+/* what a failed check most likely means (lab03.h names them) */
+static const char *const check_hints[N_CHECK_HINTS][2] = {
+    [CH_MERGE_COPIES] = {
+      "a merge only moves values: it copies a NaN or an infinity as it "
+      "is, and refuses nothing for its values",
+      "una unión solo mueve valores: copia un NaN o un infinito tal "
+      "cual, y no rechaza nada por sus valores" },
+    [CH_SPLIT_COPIES] = {
+      "a split only moves values: it copies a NaN or an infinity as it "
+      "is, and refuses nothing for its values (mha_forward checks x "
+      "itself)",
+      "una división solo mueve valores: copia un NaN o un infinito tal "
+      "cual, y no rechaza nada por sus valores (mha_forward comprueba x "
+      "él mismo)" },
+    [CH_HEADS_CHECK_FIRST] = {
+      "check every argument before the first write",
+      "comprueba todos los argumentos antes de la primera escritura" },
+    [CH_WIDTH_IN_INT] = {
+      "n_heads d_k is the width of m, an int: before you multiply, check "
+      "that it fits (n_heads > INT_MAX / d_k is too large) and return "
+      "mm_fail(MM_EINVAL, ...) naming both",
+      "n_heads d_k es la anchura de m, un int: antes de multiplicar, "
+      "comprueba que cabe (n_heads > INT_MAX / d_k es demasiado) y devuelve "
+      "mm_fail(MM_EINVAL, ...) nombrando ambos" },
+    [CH_HEADS_SIZE_PRODUCT] = {
+      "the buffers hold T x n_heads d_k doubles, and that must fit: "
+      "MM_NEED_SIZE_PRODUCT(T, n_heads * d_k) returns MM_EINVAL unless it is "
+      "at most MM_MAX_ELEMENTS (check it once n_heads d_k is known to fit "
+      "in an int)",
+      "los búferes tienen T x n_heads d_k doubles, y eso tiene que caber: "
+      "MM_NEED_SIZE_PRODUCT(T, n_heads * d_k) devuelve MM_EINVAL salvo que "
+      "sea como mucho MM_MAX_ELEMENTS (compruébalo cuando ya sepas que "
+      "n_heads d_k cabe en un int)" },
+    [CH_LARGE_BIAS] = {
+      "a bias may hold any finite number, however large or negative: +1e300 "
+      "and -1e300 are values to add to the scores (a row all -1e300 is a row "
+      "of equal scores: uniform weights), not hidden keys; only a NaN or +inf "
+      "is refused",
+      "un sesgo puede tener cualquier número finito, por grande o negativo que "
+      "sea: +1e300 y -1e300 son valores que sumar a las puntuaciones (una fila "
+      "toda -1e300 es una fila de puntuaciones iguales: pesos uniformes), no "
+      "keys ocultas; solo se rechaza un NaN o +inf" },
+    [CH_LARGE_SCORES] = {
+      "scores of about 1e200 are large, but they are doubles: nothing "
+      "overflows unless e^score is taken as it is. Subtract each row's largest "
+      "score before the exponential (chapter 02's stable softmax; sdpa does it)",
+      "unas puntuaciones de unos 1e200 son grandes, pero son doubles: nada "
+      "desborda salvo que se tome e^puntuación tal cual. Resta la mayor "
+      "puntuación de cada fila antes de la exponencial (el softmax estable del "
+      "capítulo 02; sdpa lo hace)" },
+    [CH_MINUS_INF_BIAS] = {
+      "a bias of -inf is not an error: it hides a key, whose weight is 0; a "
+      "row whose every key is hidden has weights 0 and an output of 0 (sdpa "
+      "does both)",
+      "un sesgo de -inf no es un error: oculta una key, cuyo peso es 0; una "
+      "fila con todas sus keys ocultas tiene pesos 0 y salida 0 (sdpa hace "
+      "las dos cosas)" },
+    [CH_SDPA_REFUSED] = {
+      "sdpa refused what your mha_forward gave it: look at its sizes (T, T, "
+      "d_k, d_k for one head), its buffers (one head's (T, d_k) blocks, "
+      "weights + h T T) and that out and weights of a head do not overlap "
+      "its inputs",
+      "sdpa rechazó lo que le dio tu mha_forward: mira sus tamaños (T, T, "
+      "d_k, d_k para una cabeza), sus búferes (los bloques (T, d_k) de una "
+      "cabeza, weights + h T T) y que out y weights de una cabeza no se "
+      "solapen con sus entradas" },
+    [CH_FORWARD_CHECK_FIRST] = {
+      "check every argument - the pointers, T, the overlaps, the "
+      "values of x and of the bias - before the first write to out "
+      "or weights",
+      "comprueba todos los argumentos - los punteros, T, los "
+      "solapamientos, los valores de x y del sesgo - antes de la "
+      "primera escritura en out o weights" },
+    [CH_LAYER_SIZE_PRODUCT] = {
+      "every buffer the layer needs is a product of sizes, and it must fit "
+      "before you allocate it or hand it on: MM_NEED_SIZE_PRODUCT(T, 3 * "
+      "(long)layer->d_model) for X W_QKV, MM_NEED_SIZE_PRODUCT(T, T) for one "
+      "head's scores (and n_heads T T for weights)",
+      "cada búfer que necesita la capa es un producto de tamaños, y tiene que "
+      "caber antes de reservarlo o pasarlo: MM_NEED_SIZE_PRODUCT(T, 3 * "
+      "(long)layer->d_model) para X W_QKV, MM_NEED_SIZE_PRODUCT(T, T) para "
+      "las puntuaciones de una cabeza (y n_heads T T para weights)" },
+    [CH_SAME_BUFFER] = {
+      "an output that shares memory with another buffer - x, bias, the "
+      "layer's weights, the other output - is overwritten while that one is "
+      "still being read: refuse it with MM_EINVAL before anything else is "
+      "done (weights only when it is not NULL)",
+      "una salida que comparte memoria con otro búfer - x, bias, los pesos de "
+      "la capa, la otra salida - lo sobrescribe mientras aún se lee: recházala "
+      "con MM_EINVAL antes de hacer nada más (weights solo si no es NULL)" },
+    [CH_OVERLAP] = {
+      "two buffers can overlap without starting at the same address: "
+      "compare the ranges of bytes, not the pointers - MM_NEED_DISJOINT "
+      "(core/error.h) does it for an array of MM_BUFFER(p, n), outputs first",
+      "dos búferes pueden solaparse sin empezar en la misma dirección: "
+      "compara los rangos de bytes, no los punteros - MM_NEED_DISJOINT "
+      "(core/error.h) lo hace para un array de MM_BUFFER(p, n), primero las "
+      "salidas" },
+    [CH_NOT_FINITE] = {
+      "x must be finite - MM_NEED_FINITE(x, T, layer->d_model) refuses a NaN "
+      "or an infinity with MM_EINVAL - and a bias finite or -inf (sdpa "
+      "refuses a NaN or +inf bias with MM_EINVAL before it writes anything: "
+      "return its status, MM_TRY). Check before you write out or weights",
+      "x tiene que ser finita - MM_NEED_FINITE(x, T, layer->d_model) rechaza "
+      "un NaN o un infinito con MM_EINVAL - y el sesgo finito o -inf (sdpa "
+      "rechaza un sesgo NaN o +inf con MM_EINVAL antes de escribir nada: "
+      "devuelve su estado, MM_TRY). Compruébalo antes de escribir en out o "
+      "weights" },
+    [CH_OVERFLOW] = {
+      "finite inputs can still overflow: mm_matmul returns MM_ERANGE when "
+      "X W_QKV or the product with W_O is not finite, and sdpa when a score "
+      "overflows. Look at the status of every call and return it (MM_TRY) "
+      "- unless your values are wrong (see the checks above): a wrong value "
+      "need not overflow where the right one does",
+      "unas entradas finitas pueden desbordar aun así: mm_matmul devuelve "
+      "MM_ERANGE cuando X W_QKV o el producto por W_O no es finito, y sdpa "
+      "cuando desborda una puntuación. Mira el estado de cada llamada y "
+      "devuélvelo (MM_TRY) - salvo que tus valores estén mal (mira las "
+      "comprobaciones de arriba): un valor erróneo no tiene por qué desbordar "
+      "donde lo hace el correcto" },
+};
+
+/* check_hint - lab03.h */
+void check_hint(check_hint_id h)
+{
+    lab_hint("%s", check_hints[h][lab_es()]);
+}
+
+/* heads_alias_hint - lab03.h */
+void heads_alias_hint(const char *out, const char *in)
+{
+    lab_hint(EN_ES("%s and %s must not share memory: the copy would overwrite values still "
+                   "to be read. Refuse it with MM_EINVAL: MM_NEED_DISJOINT (core/error.h) "
+                   "compares the ranges of bytes of an array of MM_BUFFER(p, n), outputs "
+                   "first",
+                   "%s y %s no pueden compartir memoria: la copia sobrescribiría valores "
+                   "que aún hay que leer. Recházalo con MM_EINVAL: MM_NEED_DISJOINT "
+                   "(core/error.h) compara los rangos de bytes de un array de "
+                   "MM_BUFFER(p, n), primero las salidas"), out, in);
+}
+
+/* forward_callee_hint - lab03.h */
+void forward_callee_hint(const char *why)
+{
+    lab_hint(EN_ES("the call that failed is your %.15s, from inside your mha_forward: see "
+                   "what it is given (the shapes) and its own checks",
+                   "la llamada que falló es tu %.15s, desde dentro de tu mha_forward: "
+                   "mira qué recibe (las formas) y sus propias comprobaciones"), why);
 }

@@ -50,4 +50,39 @@ bool combine_status_hint(const mask_case *c, mm_status want, mm_status got);
  * becomes, next to what -INFINITY gives (0) */
 void show_hidden_rows(const double *want, const double *got, int T);
 
+/* the hints of check.c's checks (most of them on bad arguments), said
+ * once each in mistakes.c with the catalogue of mistakes */
+typedef enum {
+    CH_CHECK_FIRST,            /* a call wrote before failing as it should */
+    CH_SELF_NOT_OVERLAP,       /* mask_combine refused other = bias */
+    CH_MINUS_INF_MASK,         /* mask_combine refused a valid case */
+    CH_FINITE_SUM,             /* mask_combine: MM_ERANGE, no sum overflows */
+    CH_LENGTH_RANGE,           /* mask_padding refused length 0 or T_k */
+    CH_MASK_SIZE_PRODUCT,      /* a mask of INT_MAX x INT_MAX, taken */
+    CH_LENGTH_REFUSED,         /* a length < 0 or > T_k, taken */
+    CH_BOOL_OVERLAP,           /* allowed overlapping bias, taken */
+    CH_SUM_OVERFLOW,           /* a sum that overflows, not MM_ERANGE */
+    CH_BAD_MASK_VALUE,         /* a NaN or +inf in a mask, taken */
+    CH_SUM_OVERFLOW_ANYWHERE,  /* the drawn overflowing pair, not MM_ERANGE */
+    CH_PLUS_INF_MASK,          /* the drawn +inf in bias, taken */
+    CH_COMBINE_OVERLAP,        /* bias and other overlapping, taken */
+    CH_FINITE_HIDDEN,          /* a hidden key with a tiny weight, not 0 */
+    CH_FUTURE_KEY,             /* the layer looked at a hidden key's overflow */
+    CH_INNER_NAN,              /* the layer refused a NaN of its own */
+    CH_MASK_CALL_FAILED,       /* the layer's call of mask_causal failed */
+    CH_PREFIX,                 /* appended tokens changed earlier ones */
+    CH_CAUSAL_SIZE_PRODUCT,    /* the causal layer took T = INT_MAX */
+    CH_PASS_X_STATUS,          /* the causal layer took x not finite */
+    CH_PASS_ALIAS_STATUS,      /* the causal layer took outputs sharing memory */
+    CH_PASS_RANGE_STATUS,      /* the causal layer's overflow, not MM_ERANGE */
+    CH_ONE_TOKEN,              /* one token's score overflows, not MM_ERANGE */
+    N_CHECK_HINTS
+} check_hint_id;
+/* check_hint - print hint h (lab_hint) in the report's language */
+void check_hint(check_hint_id h);
+/* nan_row_hint - the causal layer refused its own NaN, and row row of
+ * head head's weights is all NaN (a function, so that the compiler checks
+ * the hint's format) */
+void nan_row_hint(int row, int head);
+
 #endif

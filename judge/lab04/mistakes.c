@@ -1,6 +1,7 @@
-/* mistakes.c - the common mistakes of lab 04, each computed on the failing
- * case's input: when one reproduces the learner's output (and differs from
- * the right answer there), its hint is printed. A mask can be wrong in its
+/* mistakes.c - every hint of lab 04: check.c's (at the end), and the
+ * common mistakes, each computed on the failing case's input: when one
+ * reproduces the learner's output (and differs from the right answer
+ * there), its hint is printed. A mask can be wrong in its
  * table (which keys a query sees: the diagonal hidden, transposed, length
  * counted wrong, the bools inverted) or in its encoding (0 and -INFINITY
  * swapped, 1 and 0 as numbers, 0 everywhere, a finite number for -INFINITY);
@@ -726,4 +727,214 @@ void diagnose_causal(const double *const got[], const double *const want[], doub
                            "es NULL, pásalo a mha_forward, que escribe ahí las filas del "
                            "softmax de cada cabeza"));
     }
+}
+
+/* ---- the hints of check.c ------------------------------------------------------------------ */
+
+/* what a failed check most likely means (lab04.h names them) */
+static const char *const check_hints[N_CHECK_HINTS][2] = {
+    [CH_CHECK_FIRST] = {
+      "check every argument - and, in mask_combine, every element of "
+      "both masks and every sum - before the first write",
+      "comprueba todos los argumentos - y, en mask_combine, cada "
+      "elemento de las dos máscaras y cada suma - antes de la primera "
+      "escritura" },
+    [CH_SELF_NOT_OVERLAP] = {
+      "bias and other may be the same buffer - a mask combined with itself, "
+      "bias += bias - and that is not an overlap to refuse: only buffers that "
+      "share bytes without being the same one are (if (bias != other) "
+      "MM_NEED_DISJOINT(...))",
+      "bias y other pueden ser el mismo búfer - una máscara combinada consigo "
+      "misma, bias += bias - y eso no es un solapamiento que rechazar: solo lo "
+      "son los búferes que comparten bytes sin ser el mismo (if (bias != "
+      "other) MM_NEED_DISJOINT(...))" },
+    [CH_MINUS_INF_MASK] = {
+      "-inf is a hidden key, not an error: a mask holds finite values or "
+      "-inf, and mask_combine refuses only NaN and +inf (isnan(b) || b == "
+      "INFINITY)",
+      "-inf es una key oculta, no un error: una máscara tiene valores finitos "
+      "o -inf, y mask_combine solo rechaza NaN y +inf (isnan(b) || b == "
+      "INFINITY)" },
+    [CH_FINITE_SUM] = {
+      "only a sum of two finite values that is not finite overflows: -inf + "
+      "anything finite is -inf, a hidden key, and 8e307 + 8e307 = 1.6e308 is "
+      "still a double (the largest is about 1.8e308): add, then look at the sum "
+      "(isinf(b + o))",
+      "solo desborda una suma de dos valores finitos que no es finita: -inf + "
+      "cualquier finito es -inf, una key oculta, y 8e307 + 8e307 = 1.6e308 "
+      "sigue siendo un double (el mayor es 1.8e308, más o menos): suma, y "
+      "mira después la suma (isinf(b + o))" },
+    [CH_LENGTH_RANGE] = {
+      "length may be anything from 0 (no key visible) to T_k (every key "
+      "visible), both included: refuse only length < 0 or length > T_k",
+      "length puede ser cualquier valor de 0 (ninguna key visible) a T_k "
+      "(todas visibles), ambos incluidos: rechaza solo length < 0 o "
+      "length > T_k" },
+    [CH_MASK_SIZE_PRODUCT] = {
+      "a (T_q, T_k) mask holds T_q x T_k doubles, and that must fit before you "
+      "write it: MM_NEED_SIZE_PRODUCT(T_q, T_k) returns MM_EINVAL unless the "
+      "product is at most MM_MAX_ELEMENTS",
+      "una máscara (T_q, T_k) tiene T_q x T_k doubles, y eso tiene que caber "
+      "antes de escribirla: MM_NEED_SIZE_PRODUCT(T_q, T_k) devuelve MM_EINVAL "
+      "salvo que el producto sea como mucho MM_MAX_ELEMENTS" },
+    [CH_LENGTH_REFUSED] = {
+      "length counts the real keys: from 0 to T_k. Anything else is refused "
+      "with MM_EINVAL (mm_fail(MM_EINVAL, \"...\", ...) with a message naming "
+      "length and T_k)",
+      "length cuenta las keys reales: de 0 a T_k. Cualquier otro valor se "
+      "rechaza con MM_EINVAL (mm_fail(MM_EINVAL, \"...\", ...) con un mensaje "
+      "que nombre length y T_k)" },
+    [CH_BOOL_OVERLAP] = {
+      "bias and allowed must not share memory: writing bias would overwrite "
+      "the table still to be read. Refuse it with MM_EINVAL: MM_NEED_DISJOINT "
+      "on { MM_BUFFER(bias, n), MM_BUFFER(allowed, n) } compares their ranges "
+      "of bytes (n doubles for bias, n bools for allowed)",
+      "bias y allowed no pueden compartir memoria: escribir bias "
+      "sobrescribiría la tabla que aún hay que leer. Recházalo con MM_EINVAL: "
+      "MM_NEED_DISJOINT sobre { MM_BUFFER(bias, n), MM_BUFFER(allowed, n) } "
+      "compara sus rangos de bytes (n doubles para bias, n bools para "
+      "allowed)" },
+    [CH_SUM_OVERFLOW] = {
+      "two finite values can add up to an infinity: 1e308 + 1e308 is +inf, "
+      "-1e308 + (-1e308) is -inf, which would hide a key that both masks let "
+      "through. Refuse it with MM_ERANGE, before anything is written: "
+      "isfinite(b) && isfinite(o) && isinf(b + o)",
+      "dos valores finitos pueden sumar un infinito: 1e308 + 1e308 es +inf, "
+      "-1e308 + (-1e308) es -inf, que ocultaría una key que las dos máscaras "
+      "dejan pasar. Recházalo con MM_ERANGE, antes de escribir nada: "
+      "isfinite(b) && isfinite(o) && isinf(b + o)" },
+    [CH_BAD_MASK_VALUE] = {
+      "a mask holds finite values or -inf: a NaN or a +inf in either one is "
+      "refused with MM_EINVAL, before anything is written (a NaN would make "
+      "the sum NaN, and attention refuses it later; +inf plus -inf is NaN)",
+      "una máscara tiene valores finitos o -inf: un NaN o un +inf en "
+      "cualquiera de las dos se rechaza con MM_EINVAL, antes de escribir nada "
+      "(un NaN haría NaN la suma, y la atención la rechaza después; +inf más "
+      "-inf es NaN)" },
+    [CH_SUM_OVERFLOW_ANYWHERE] = {
+      "two finite values can add up to an infinity, wherever they are in the "
+      "masks: refuse it with MM_ERANGE, before anything is written - "
+      "isfinite(b) && isfinite(o) && isinf(b + o) for each pair",
+      "dos valores finitos pueden sumar un infinito, estén donde estén en las "
+      "máscaras: recházalo con MM_ERANGE, antes de escribir nada - "
+      "isfinite(b) && isfinite(o) && isinf(b + o) para cada par" },
+    [CH_PLUS_INF_MASK] = {
+      "+inf is not a mask value, in bias as in other: refuse it with "
+      "MM_EINVAL, before anything is written (a mask holds finite values or "
+      "-inf; +inf plus -inf would be NaN)",
+      "+inf no es un valor de máscara, ni en bias ni en other: recházalo con "
+      "MM_EINVAL, antes de escribir nada (una máscara tiene valores finitos o "
+      "-inf; +inf más -inf sería NaN)" },
+    [CH_COMBINE_OVERLAP] = {
+      "bias and other may be the same buffer, but must not overlap otherwise: "
+      "writing bias would change elements of other still to be read. Refuse "
+      "it with MM_EINVAL: if (bias != other) MM_NEED_DISJOINT(...) on their "
+      "ranges of bytes",
+      "bias y other pueden ser el mismo búfer, pero no solaparse de otro "
+      "modo: escribir bias cambiaría elementos de other que aún hay que leer. "
+      "Recházalo con MM_EINVAL: if (bias != other) MM_NEED_DISJOINT(...) "
+      "sobre sus rangos de bytes" },
+    [CH_FINITE_HIDDEN] = {
+      "a hidden key's weight is exactly 0 only if its bias is "
+      "-INFINITY (e^-inf = 0); a finite bias, however negative, leaves "
+      "it a weight of e^bias - small enough to pass the tolerance, not "
+      "small enough to be no weight",
+      "el peso de una key oculta es exactamente 0 solo si su sesgo es "
+      "-INFINITY (e^-inf = 0); un sesgo finito, por negativo que sea, "
+      "le deja un peso de e^sesgo - lo bastante pequeño para pasar la "
+      "tolerancia, no para ser ningún peso" },
+    [CH_FUTURE_KEY] = {
+      "the last token's key, hidden from every earlier query, gives a score that "
+      "overflows - and your layer computed it (or added the mask to it: inf + "
+      "(-inf) is NaN). A key the mask hides must not matter: with -INFINITY in the "
+      "mask, sdpa scores no key after a row's last visible one; a finite mask "
+      "(-1e9) gets it scored, and so does attention that scores every key before "
+      "it masks (drop a hidden key's score before you look at it)",
+      "la key del último token, oculta a todas las queries anteriores, da una "
+      "puntuación que desborda - y tu capa la calculó (o le sumó la máscara: inf "
+      "+ (-inf) es NaN). Una key que la máscara oculta no debe contar: con "
+      "-INFINITY en la máscara, sdpa no puntúa ninguna key después de la última "
+      "visible de una fila; una máscara finita (-1e9) hace que se puntúe, y "
+      "también una atención que puntúa todas las keys antes de aplicar la máscara "
+      "(descarta la puntuación de una key oculta antes de mirarla)" },
+    [CH_INNER_NAN] = {
+      "a NaN appeared inside your layer, and it refused it: a softmax computes "
+      "-inf - (-inf) = NaN on a row whose every key is hidden. With the causal "
+      "mask no row is (token t sees itself, j <= i); and a row that sees "
+      "nothing must get weights 0, not NaN - as chapter 02's softmax_row does",
+      "apareció un NaN dentro de tu capa, y lo rechazó: un softmax calcula "
+      "-inf - (-inf) = NaN en una fila con todas sus keys ocultas. Con la "
+      "máscara causal ninguna lo está (el token t se ve a sí mismo, j <= i); y "
+      "una fila que no ve nada debe recibir pesos 0, no NaN - como hace el "
+      "softmax_row del capítulo 02" },
+    [CH_MASK_CALL_FAILED] = {
+      "the call that failed is your mask_causal, from inside your "
+      "mha_forward_causal: see what it is given (T) and its own checks",
+      "la llamada que falló es tu mask_causal, desde dentro de tu "
+      "mha_forward_causal: mira qué recibe (T) y sus propias comprobaciones" },
+    [CH_PREFIX] = {
+      "with the causal mask, token t sees tokens 0 .. t and nothing after, "
+      "so appending tokens changes nothing before them (prefix invariance, "
+      "what the key/value cache relies on): your mask lets a token see "
+      "some that come after it",
+      "con la máscara causal, el token t ve los tokens 0 .. t y nada más, "
+      "así que añadir tokens no cambia nada antes de ellos (invariancia del "
+      "prefijo, en la que se apoya la caché de keys y values): tu máscara "
+      "deja que un token vea alguno de los que vienen después" },
+    [CH_CAUSAL_SIZE_PRODUCT] = {
+      "check T x T before you allocate the mask: MM_NEED_SIZE_PRODUCT(T, T) "
+      "returns MM_EINVAL unless it is at most MM_MAX_ELEMENTS (else T * T * "
+      "sizeof(double) wraps around in a size_t, and malloc gets a wrong size)",
+      "comprueba T x T antes de reservar la máscara: MM_NEED_SIZE_PRODUCT(T, T) "
+      "devuelve MM_EINVAL salvo que sea como mucho MM_MAX_ELEMENTS (si no, T * "
+      "T * sizeof(double) da la vuelta en un size_t, y malloc recibe un tamaño "
+      "erróneo)" },
+    [CH_PASS_X_STATUS] = {
+      "mha_forward refuses x that is not finite, with MM_EINVAL and before "
+      "it writes anything: return the status it gives (MM_TRY, or st = "
+      "mha_forward(...); ... return st;), after freeing your mask",
+      "mha_forward rechaza una x no finita, con MM_EINVAL y antes de escribir "
+      "nada: devuelve el estado que da (MM_TRY, o st = mha_forward(...); ... "
+      "return st;), después de liberar tu máscara" },
+    [CH_PASS_ALIAS_STATUS] = {
+      "mha_forward refuses outputs that share memory with each other or with "
+      "an input, with MM_EINVAL: return the status it gives",
+      "mha_forward rechaza salidas que comparten memoria entre sí o con una "
+      "entrada, con MM_EINVAL: devuelve el estado que da" },
+    [CH_PASS_RANGE_STATUS] = {
+      "mha_forward returns MM_ERANGE when a product overflows: return the "
+      "status it gives, whatever it is",
+      "mha_forward devuelve MM_ERANGE cuando un producto desborda: devuelve "
+      "el estado que da, sea cual sea" },
+    [CH_ONE_TOKEN] = {
+      "one token sees itself only: its weight is 1 if its score q . k / "
+      "sqrt(d_k) is a number, and here it is not - attention returns MM_ERANGE "
+      "(sdpa's status, through mha_forward). A shortcut for T = 1 that skips "
+      "the score skips that too",
+      "un token solo se ve a sí mismo: su peso es 1 si su puntuación q . k / "
+      "sqrt(d_k) es un número, y aquí no lo es - la atención devuelve "
+      "MM_ERANGE (el estado de sdpa, por mha_forward). Un atajo para T = 1 que "
+      "se salta la puntuación se salta también eso" },
+};
+
+/* check_hint - lab04.h */
+void check_hint(check_hint_id h)
+{
+    lab_hint("%s", check_hints[h][lab_es()]);
+}
+
+/* nan_row_hint - lab04.h */
+void nan_row_hint(int row, int head)
+{
+    lab_hint(EN_ES("row %d of head %d's weights is NaN, and then your layer refused its "
+                   "own NaN: a softmax computes -inf - (-inf) = NaN on a row whose every key "
+                   "is hidden. With the causal mask no row is (token t sees itself, j <= i); "
+                   "and a row that sees nothing must get weights 0, not NaN - chapter 02's "
+                   "softmax_row and sdpa do that, and so does mha_forward",
+                   "la fila %d de los pesos de la cabeza %d es NaN, y después tu capa "
+                   "rechazó su propio NaN: un softmax calcula -inf - (-inf) = NaN en una "
+                   "fila con todas sus keys ocultas. Con la máscara causal ninguna lo está "
+                   "(el token t se ve a sí mismo, j <= i); y una fila que no ve nada debe "
+                   "recibir pesos 0, no NaN - softmax_row y sdpa del capítulo 02 lo hacen, y "
+                   "mha_forward también"), row, head);
 }
