@@ -34,6 +34,8 @@ LAB_CFLAGS = $(MM_CPPFLAGS) $(CPPFLAGS) -I$(LAB_HARNESS) -Ilabs $(MM_CFLAGS) $(C
 # sanitizers are meant for (speed does not matter on the checks' sizes)
 LAB_DRIVER_CFLAGS = $(LAB_CFLAGS) -O1
 LAB_LANG_ARG = $(if $(LAB_LANG),--lang=$(LAB_LANG))
+# make lab NN=02 CHECK=sdpa/e2 (one check, or one function's) FIRST=1 (stop at the first failure)
+LAB_CHECK_ARGS = $(if $(CHECK),--filter '$(CHECK)') $(if $(filter 1,$(FIRST)),--first)
 # the build's lines: to stderr when stdout is a summary for a program to read
 LAB_TO = $(if $(findstring --summary,$(LAB_ARGS)),>&2)
 ifeq ($(V),1)
@@ -104,7 +106,7 @@ $$(lab$(1)_b)/learner/driver: $$(LAB$(1)_LEARNER) $$(lab$(1)_driver_deps)
 
 .PHONY: lab$(1) check-lab$(1)
 lab$(1): $$(lab$(1)_judge) $$(lab$(1)_b)/learner/driver
-	@$$(lab$(1)_judge) --driver $$(lab$(1)_b)/learner/driver $$(LAB_LANG_ARG) $$(LAB_ARGS)
+	@$$(lab$(1)_judge) --driver $$(lab$(1)_b)/learner/driver $$(LAB_LANG_ARG) $$(LAB_CHECK_ARGS) $$(LAB_ARGS)
 check-lab$(1): $$(lab$(1)_judge) $$(lab$(1)_b)/learner/driver
 	@$$(lab$(1)_judge) --driver $$(lab$(1)_b)/learner/driver --brief $$(LAB_LANG_ARG) $$(LAB_ARGS)
 

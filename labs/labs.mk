@@ -84,7 +84,7 @@ LL_reset_es := Tu archivo está guardado como %s, y %s vuelve a estar como el or
 # NN=1 and NN=01 name the same lab
 NN ?=
 override NN := $(if $(filter 0 1 2 3 4 5 6 7 8 9,$(NN)),0$(NN),$(NN))
-lab: ## [NN=00] check your work on one lab with full detail (NN = 00 to 04; LAB_FORMAT=tap: as graded)
+lab: ## [NN=00] check your work on one lab (NN = 00 to 04; CHECK=FUNCTION[/NAME] one function or check, FIRST=1, LAB_ARGS=--help; LAB_FORMAT=tap: as graded)
 	@$(call learner_need_nn,lab)
 	@$(call learner_quiet,$(if $(LAB_FORMAT),$(MAKE) -s lab-report NN=$(NN),$(MAKE) -s lab$(NN)))
 

@@ -2,7 +2,10 @@
 # check_learner_desk.sh - the learner's make targets say what they should and
 # nothing more (run from the workbook's top; make check-learner-desk):
 #   make lab NN=1 is make lab NN=01; a failing report is followed by no
-#   `make[1]: *** ... Error` line; a lab that does not exist gets the usage;
+#   `make[1]: *** ... Error` line; a failing check names the command that
+#   runs it alone; CHECK= runs one check, FIRST=1 stops at the first
+#   failure, LAB_ARGS=--help lists the options and the checks (EN, ES);
+#   a lab that does not exist gets the usage;
 #   make lab-try runs the lab's try.c with the learner's file: a function
 #   still marked LAB_TODO() is named as not started (in Spanish too), a
 #   written one prints its status and matrices (the heads set apart by |).
@@ -47,6 +50,30 @@ grep -v '^  CC' "$dir/lab1.out" > "$dir/lab1.report"
 grep -v '^  CC' "$dir/lab01.out" > "$dir/lab01.report"
 cmp -s "$dir/lab1.report" "$dir/lab01.report" && ok "make lab NN=1 prints what make lab NN=01 prints" \
   || fail "make lab NN=1 and NN=01 differ: $(diff "$dir/lab1.report" "$dir/lab01.report" | head -5)"
+
+has "$dir/lab01.out" 'this check alone: make lab NN=01 CHECK=attention_param_count/c1_mini_gpt' \
+  && ok "a failing check's block ends with the command that runs it alone" \
+  || fail "no 'this check alone: make lab NN=01 CHECK=attention_param_count/c1_mini_gpt' line in the report"
+
+# CHECK= runs one check (by the start of its name), FIRST=1 stops at the first failure
+mk -s lab NN=01 LAB01_FILES="$dir/qkv.c" CHECK=attention_param_count/c1 > "$dir/check.out" 2>&1
+grep -q '^attention_param_count  *0  *0  *1$' "$dir/check.out" && grep -q '^total  *0  *0  *1$' "$dir/check.out" \
+  && ok "make lab CHECK=attention_param_count/c1: that one check ran" \
+  || fail "make lab CHECK=attention_param_count/c1: not exactly one check ran: $(tail -12 "$dir/check.out")"
+mk -s lab NN=01 LAB01_FILES="$dir/qkv.c" FIRST=1 > "$dir/first.out" 2>&1
+has "$dir/first.out" 'Stopped at the first failing check, attention_param_count/c1_mini_gpt (FIRST=1)' \
+  && grep -q '^total  *36  *0  *1$' "$dir/first.out" \
+  && ok "make lab FIRST=1: stopped at the first failing check" \
+  || fail "make lab FIRST=1: $(tail -8 "$dir/first.out")"
+mk -s lab NN=01 LAB_ARGS=--help > "$dir/help.out" 2>&1
+st=$?
+[ $st -eq 0 ] && has "$dir/help.out" 'CHECK=FUNCTION/NAME' && has "$dir/help.out" '--first' \
+  && has "$dir/help.out" 'qkv_split/ c1_worked_example' && has "$dir/help.out" 'e2_bad_sizes' \
+  && ok "make lab LAB_ARGS=--help: the options and every check's name" \
+  || fail "make lab LAB_ARGS=--help: status $st, $(head -20 "$dir/help.out")"
+mk -s lab NN=01 LAB_ARGS=--help LAB_LANG=es > "$dir/help-es.out" 2>&1
+has "$dir/help-es.out" 'Las opciones del juez' && ok "--help in Spanish" \
+  || fail "make lab LAB_ARGS=--help LAB_LANG=es: $(head -5 "$dir/help-es.out")"
 
 mk -s lab NN=7 > "$dir/lab7.out" 2>&1
 st=$?

@@ -2,10 +2,11 @@
  * against one learner process, the re-runs in a fresh one and the hangs
  * (README.md), and the report: the failures grouped by check, what the
  * learner's code printed (labelled, cut short), the table of pending,
- * passed and failed per function, and one closing line. Options:
- * --driver PATH (required), --lang=en|es, --filter FUNCTION/CHECK (a
- * glob; repeatable), --timeout SECONDS, --brief, --summary, --seed N
- * (else LAB_SEED=N, else a fresh one, printed). */
+ * passed and failed per function, and one closing line. Options (--help
+ * lists them): --driver PATH (required), --lang=en|es, --filter
+ * FUNCTION[/CHECK] (a glob, or the start of a check's name; repeatable),
+ * --first (stop at the first failing check), --timeout SECONDS, --brief,
+ * --summary, --seed N (else LAB_SEED=N, else a fresh one, printed). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>
@@ -24,6 +25,8 @@ static const char *hung_fn;    /* a function that did not return: its other chec
 static const char *plain_fn;   /* a function that failed alone too: no more re-runs for it */
 static const char *state_fn;   /* a function whose state was already explained */
 static bool brief, summary;
+static bool first_only;        /* --first: stop after the first failing check */
+static int stopped_after = -1; /* with --first, the failing check it stopped after */
 #define MAX_FILTERS 16
 static const char *filters[MAX_FILTERS];
 static int n_filters;
@@ -78,14 +81,20 @@ static void state_hint(const lab_check *c, int calls_before, const char *history
     lab_insert_message(r, r->n_msgs ? 1 : 0, MSG_HINT, text);
 }
 
+/* selected - no filter, or one that names the check: its function, a glob
+ * of FUNCTION/CHECK, or (no glob character) the start of FUNCTION/CHECK, so
+ * that sdpa/e2 selects sdpa/e2_bad_sizes */
 static bool selected(const lab_check *c)
 {
     if (!n_filters) return true;
     char name[256];
     snprintf(name, sizeof name, "%s/%s", c->function, c->name);
-    for (int i = 0; i < n_filters; i++)
-        if (fnmatch(filters[i], name, 0) == 0 || strcmp(filters[i], c->function) == 0)
+    for (int i = 0; i < n_filters; i++) {
+        const char *f = filters[i];
+        bool prefix = strchr(f, '/') && !strpbrk(f, "*?[") && strncmp(name, f, strlen(f)) == 0;
+        if (prefix || fnmatch(f, name, 0) == 0 || strcmp(f, c->function) == 0)
             return true;
+    }
     return false;
 }
 
@@ -154,9 +163,14 @@ static void settle_pending(void)
 /* run_all - every selected check, in the lab's order */
 static void run_all(void)
 {
-    for (int i = 0; i < n_checks; i++) {
+    for (int i = 0; i < n_checks; i++)
         records[i].check = &lab_checks[i];
+    for (int i = 0; i < n_checks; i++) {
         if (selected(&lab_checks[i])) run_check(&records[i]);
+        if (first_only && records[i].ran && records[i].outcome == OUTCOME_FAILED) {
+            stopped_after = i;
+            break;
+        }
     }
     lab_child_lost();
     child_sweep();
@@ -238,6 +252,10 @@ static void print_failures(void)
         first = false;
         print_messages(r);
         if (out) print_output(r);
+        if (r->outcome == OUTCOME_FAILED && !summary)
+            printf(EN_ES("        this check alone: make lab NN=%s CHECK=%s/%s\n",
+                         "        solo esta comprobación: make lab NN=%s CHECK=%s/%s\n"),
+                   lab_id, r->check->function, r->check->name);
     }
 }
 
@@ -268,6 +286,12 @@ static void print_table(int n_functions, int (*count)[3], const int total[3])
 static void print_closing_line(const int total[3])
 {
     unsigned long long seed = lab_now.seed;
+    if (stopped_after >= 0 && !brief)
+        printf(EN_ES("Stopped at the first failing check, %s/%s (FIRST=1): the checks after "
+                     "it did not run.\n",
+                     "Parado en la primera comprobación que falla, %s/%s (FIRST=1): las "
+                     "siguientes no se ejecutaron.\n"),
+               lab_checks[stopped_after].function, lab_checks[stopped_after].name);
     if (brief) printf("lab %s: ", lab_id);
     int all = total[P] + total[OK] + total[F];
     if (total[F])
@@ -345,6 +369,70 @@ static uint64_t fresh_seed(void)
     return r % 999999999 + 1;
 }
 
+/* print_help - the options, and every check's name as CHECK= takes it;
+ * the exit status of --help (0) */
+static int print_help(void)
+{
+    const char *fn = lab_functions[0];          /* the examples: its first check of the contract */
+    const lab_check *example = &lab_checks[0];
+    for (const lab_check *c = lab_checks; c->function; c++)
+        if (strcmp(c->function, fn) == 0 && c->name[0] == 'e') {
+            example = c;
+            break;
+        }
+    printf(EN_ES("%s, through make: make lab NN=%s [CHECK=FUNCTION[/CHECK]] [FIRST=1] "
+                 "[LAB_LANG=es] [LAB_ARGS='OPTIONS']\n"
+                 "  CHECK=FUNCTION       the checks of one function (CHECK=%s)\n"
+                 "  CHECK=FUNCTION/NAME  one check, by its name or its start (CHECK=%s/%.2s), "
+                 "or a glob (CHECK='%s/c*')\n"
+                 "  FIRST=1              stop at the first failing check (--first)\n"
+                 "The judge's options (LAB_ARGS='...'):\n"
+                 "  --filter FUNCTION[/CHECK]  as CHECK= (repeat it for several)\n"
+                 "  --first                    as FIRST=1\n"
+                 "  --seed N                   the random cases of seed N again (or LAB_SEED=N)\n"
+                 "  --timeout SECONDS          the deadline of one call (%g s)\n"
+                 "  --brief                    the failures and the closing line only "
+                 "(make check's form)\n"
+                 "  --summary                  one line per function: "
+                 "NAME<TAB>pending<TAB>passed<TAB>failed\n"
+                 "  --lang=en|es               the report's language (or LAB_LANG=es)\n"
+                 "  --help                     this text\n"
+                 "The checks, in the order they run (cN: the attention; eN: the contract, "
+                 "bad arguments):\n",
+                 "%s, con make: make lab NN=%s [CHECK=FUNCIÓN[/COMPROBACIÓN]] [FIRST=1] "
+                 "[LAB_LANG=es] [LAB_ARGS='OPCIONES']\n"
+                 "  CHECK=FUNCIÓN        las comprobaciones de una función (CHECK=%s)\n"
+                 "  CHECK=FUNCIÓN/NOMBRE una comprobación, por su nombre o su comienzo "
+                 "(CHECK=%s/%.2s), o un glob (CHECK='%s/c*')\n"
+                 "  FIRST=1              parar en la primera comprobación que falla (--first)\n"
+                 "Las opciones del juez (LAB_ARGS='...'):\n"
+                 "  --filter FUNCIÓN[/COMPR.]  como CHECK= (repítela para varias)\n"
+                 "  --first                    como FIRST=1\n"
+                 "  --seed N                   los casos aleatorios de la semilla N otra vez "
+                 "(o LAB_SEED=N)\n"
+                 "  --timeout SEGUNDOS         el plazo de una llamada (%g s)\n"
+                 "  --brief                    solo los fallos y la línea final (la forma de "
+                 "make check)\n"
+                 "  --summary                  una línea por función: "
+                 "NOMBRE<TAB>pendientes<TAB>superadas<TAB>fallidas\n"
+                 "  --lang=en|es               el idioma del informe (o LAB_LANG=es)\n"
+                 "  --help                     este texto\n"
+                 "Las comprobaciones, en el orden en que se ejecutan (cN: la atención; eN: el "
+                 "contrato, argumentos erróneos):\n"),
+           lab_title[lab_es()], lab_id, fn, fn, example->name, fn, lab_now.timeout);
+    int col = 0;                   /* per function a line "  FUNCTION/ name name ...", wrapped */
+    for (int i = 0; lab_checks[i].function; i++) {
+        const lab_check *c = &lab_checks[i];
+        if (i == 0 || strcmp(c->function, lab_checks[i - 1].function) != 0)
+            col = printf("%s  %s/", i ? "\n" : "", c->function) - (i ? 1 : 0);
+        else if (col + 1 + (int)strlen(c->name) > 92)
+            col = printf("\n     ") - 1;
+        col += printf(" %s", c->name);
+    }
+    printf("\n");
+    return 0;
+}
+
 /* read_options - the options into lab_now and the report's flags; false
  * (said on stderr) if they are not usable */
 static bool read_options(int argc, char *argv[])
@@ -356,13 +444,15 @@ static bool read_options(int argc, char *argv[])
             filters[n_filters++] = argv[++i];
         else if (strcmp(a, "--timeout") == 0 && i + 1 < argc) lab_now.timeout = atof(argv[++i]);
         else if (strcmp(a, "--brief") == 0) brief = true;
+        else if (strcmp(a, "--first") == 0) first_only = true;
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) exit(print_help());
         else if (strcmp(a, "--summary") == 0) summary = true;
         else if (strcmp(a, "--seed") == 0 && i + 1 < argc) {
             if (!(lab_now.seed = parse_seed("--seed ", argv[++i]))) return false;
         } else {
             fprintf(stderr, "lab harness: unknown option %s (the options are --filter "
-                    "FUNCTION[/CHECK], --timeout SECONDS, --seed N, --brief, --summary, "
-                    "--lang=en|es)\n", a);
+                    "FUNCTION[/CHECK], --first, --timeout SECONDS, --seed N, --brief, "
+                    "--summary, --lang=en|es, --help)\n", a);
             return false;
         }
     }
