@@ -369,6 +369,22 @@ static uint64_t fresh_seed(void)
     return r % 999999999 + 1;
 }
 
+/* print_check_names - per function a line "  FUNCTION/ name name ...",
+ * wrapped at 92 columns */
+static void print_check_names(void)
+{
+    int col = 0;
+    for (int i = 0; lab_checks[i].function; i++) {
+        const lab_check *c = &lab_checks[i];
+        if (i == 0 || strcmp(c->function, lab_checks[i - 1].function) != 0)
+            col = printf("%s  %s/", i ? "\n" : "", c->function) - (i ? 1 : 0);
+        else if (col + 1 + (int)strlen(c->name) > 92)
+            col = printf("\n     ") - 1;
+        col += printf(" %s", c->name);
+    }
+    printf("\n");
+}
+
 /* print_help - the options, and every check's name as CHECK= takes it;
  * the exit status of --help (0) */
 static int print_help(void)
@@ -420,16 +436,7 @@ static int print_help(void)
                  "Las comprobaciones, en el orden en que se ejecutan (cN: la atención; eN: el "
                  "contrato, argumentos erróneos):\n"),
            lab_title[lab_es()], lab_id, fn, fn, example->name, fn, lab_now.timeout);
-    int col = 0;                   /* per function a line "  FUNCTION/ name name ...", wrapped */
-    for (int i = 0; lab_checks[i].function; i++) {
-        const lab_check *c = &lab_checks[i];
-        if (i == 0 || strcmp(c->function, lab_checks[i - 1].function) != 0)
-            col = printf("%s  %s/", i ? "\n" : "", c->function) - (i ? 1 : 0);
-        else if (col + 1 + (int)strlen(c->name) > 92)
-            col = printf("\n     ") - 1;
-        col += printf(" %s", c->name);
-    }
-    printf("\n");
+    print_check_names();
     return 0;
 }
 
