@@ -148,7 +148,22 @@ def shipped(rel):
 QKV = solved_qkv()
 SKELETON = shipped("labs/lab01-qkv/qkv.c")
 TODO = "    LAB_TODO();\n"
-PACK = QKV.split("mm_status qkv_pack(")[1].split("{\n", 1)[1].split("\n}\n", 1)[0] + "\n"
+PACK = """    MM_NEED_BUFFER(w_qkv);
+    MM_NEED_BUFFER(w_q);
+    MM_NEED_BUFFER(w_k);
+    MM_NEED_BUFFER(w_v);
+    MM_NEED_POSITIVE(d_model);
+    MM_NEED_POSITIVE(d_k);
+    MM_NEED_POSITIVE(d_v);
+    int width = 2 * d_k + d_v;
+    for (int i = 0; i < d_model; i++) {
+        double *row = w_qkv + (size_t)i * width;
+        for (int j = 0; j < d_k; j++) row[j] = w_q[(size_t)i * d_k + j];
+        for (int j = 0; j < d_k; j++) row[d_k + j] = w_k[(size_t)i * d_k + j];
+        for (int j = 0; j < d_v; j++) row[2 * d_k + j] = w_v[(size_t)i * d_v + j];
+    }
+    return MM_OK;
+"""    # carla's qkv_pack, the body she wrote (her file has nothing else of ours)
 FORGE = r"""#include <stdio.h>
 
 /* forge - print what a judge would print for a perfect file: --summary lines
@@ -249,7 +264,7 @@ zipped("eve.zip", [("__MACOSX/eve-submission/._qkv.c", b"Mac resource fork\n"),
                    ("eve-submission/workbook/labs/lab00-by-hand/numpy_attention.py",
                     b"# " + b"x" * (2 << 20) + b"\n"),
                    ("../escape.txt", b"outside\n"), ("/tmp/grade-absolute.txt", b"absolute\n")])
-head = "*w_v,\n                      int T, int d_model, int d_k, int d_v)\n{\n"     # qkv_project's
+head = "const double *w_v, int T, int d_model, int d_k, int d_v)\n{\n"     # qkv_project's
 tar_gz("fay.tar.gz", tarfile.USTAR_FORMAT,
        [("lab01-qkv/qkv.c", slip(QKV, head, head + "    q[0] = 0;    /* fay: writes q before checking it: "
                                  "a crash when q is NULL */\n").encode()),
