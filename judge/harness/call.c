@@ -844,12 +844,20 @@ mm_status lab_call(const char *fn, int n_bufs, lab_mat *const bufs[], int n_ints
     mm_status status = MM_OK;
     char died[2400];
     int how = call(fn, n_bufs, bufs, n_ints, ints, false, &status, died, sizeof died);
+    const char *lost_hint = lab_now.lost_hint;
+    lab_now.lost_hint = NULL;
     if (how < 0) lab_end_check(OUTCOME_PENDING);
     if (how > 0) {
         lab_message((lab_msg_kind)how, died);
+        if (lost_hint) lab_hint("%s", lost_hint);
         lab_end_check(OUTCOME_FAILED);
     }
     return status;
+}
+
+void lab_hint_if_lost(const char *text)
+{
+    lab_now.lost_hint = text;
 }
 
 bool lab_probe(mm_status *status, bool *todo, const char *fn, int n_bufs,

@@ -137,6 +137,13 @@ mm_status lab_call(const char *fn, int n_bufs, lab_mat *const bufs[],
 #define LAB_INTS(...) (int)(sizeof (long[]){ __VA_ARGS__ } / sizeof (long)), \
                       (long[]){ __VA_ARGS__ }
 
+/* lab_hint_if_lost - the hint (a text that lives until the check ends)
+ * to give if the next lab_call does not return - it crashed or hung -, as
+ * such a call ends the check before any hint could follow it: what that
+ * case most likely means (e.g. sizes whose product no buffer can hold,
+ * taken as if they fit) */
+void lab_hint_if_lost(const char *text);
+
 /* lab_probe - the same call, to locate a mistake after a failure: reports
  * nothing of its own; false if it did not return (*todo: by LAB_TODO()) */
 bool lab_probe(mm_status *status, bool *todo, const char *fn, int n_bufs,

@@ -98,6 +98,7 @@ typedef struct {
     char start_failure[2400];  /* why the learner's process could not start, if it could not */
     bool *returned;            /* per function (lab_function_index): a call of it returned */
     int n_buffers;             /* the buffers the check made so far */
+    const char *lost_hint;     /* lab_hint_if_lost's, for the next lab_call */
 } lab_run;
 extern lab_run lab_now;
 

@@ -131,6 +131,7 @@ static void forget_memory(void)
     for (size_t i = 0; i < n_temps; i++) free(temps[i]);
     n_temps = 0;
     lab_now.n_buffers = 0;
+    lab_now.lost_hint = NULL;
 }
 
 /* ---- its learner process ---------------------------------------------------------------- */

@@ -574,6 +574,7 @@ static void check_sdpa_sizes(int unused)
     lab_case("T_q = d_k = 2^30");
     const char *when = EN_ES("for T_q = d_k = 2^30: q would hold 2^60 doubles",
                              "con T_q = d_k = 2^30: q tendría 2^60 doubles");
+    lab_hint_if_lost(contract_hint_text(CH_SIZE_PRODUCT));   /* it read or wrote 2^60 */
     if (!refused(b, (const long[4]){ 1L << 30, 2, 1L << 30, 2 }, MM_EINVAL, when))
         contract_hint(CH_SIZE_PRODUCT);
 }

@@ -57,6 +57,8 @@ typedef enum {
 } contract_hint_id;
 /* contract_hint - print hint h (lab_hint) in the report's language */
 void contract_hint(contract_hint_id h);
+/* contract_hint_text - hint h's text in the report's language */
+const char *contract_hint_text(contract_hint_id h);
 
 /* row_text - "(1000, 999, -inf)": a row of numbers (at most nine shown) as
  * messages show it; the text lives until the check ends */

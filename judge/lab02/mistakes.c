@@ -647,8 +647,13 @@ static const char *const contract_hints[N_CONTRACT_HINTS][2] = {
       "mm_fail(MM_ERANGE, ...) nombrando la query y la key" },
 };
 
-/* contract_hint - lab02.h */
+/* contract_hint, contract_hint_text - lab02.h */
 void contract_hint(contract_hint_id h)
 {
-    lab_hint("%s", contract_hints[h][lab_es()]);
+    lab_hint("%s", contract_hint_text(h));
+}
+
+const char *contract_hint_text(contract_hint_id h)
+{
+    return contract_hints[h][lab_es()];
 }

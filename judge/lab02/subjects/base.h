@@ -11,8 +11,8 @@
  *   SOFTMAX_HIDDEN_ROW   1: a row of -inf has weights 0
  * sdpa's argument checks, SDPA_CHECK_ARGS, go in the library's order
  * (pointers, sizes, each buffer's size, overlaps, values); a mutant may
- * define ARGS_NO_OVERLAP (no overlap check) or ARGS_NO_BIAS (no look at the
- * bias). */
+ * define ARGS_NO_PRODUCT (no check that each buffer's size fits),
+ * ARGS_NO_OVERLAP (no overlap check) or ARGS_NO_BIAS (no look at the bias). */
 #ifndef LAB02_BASE_H
 #define LAB02_BASE_H
 #include <math.h>
@@ -72,15 +72,22 @@ mm_status softmax_row(double *s, int n)
     MM_NEED_BUFFER(q);  MM_NEED_BUFFER(k);  MM_NEED_BUFFER(v);                      \
     MM_NEED_POSITIVE(T_q);  MM_NEED_POSITIVE(T_k);                                  \
     MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);                                  \
-    MM_NEED_SIZE_PRODUCT(T_q, d_k);  MM_NEED_SIZE_PRODUCT(T_k, d_k);                \
-    MM_NEED_SIZE_PRODUCT(T_k, d_v);  MM_NEED_SIZE_PRODUCT(T_q, d_v);                \
-    MM_NEED_SIZE_PRODUCT(T_q, T_k);                                                 \
+    SDPA_CHECK_PRODUCTS();                                                          \
     SDPA_CHECK_OVERLAPS();                                                          \
     MM_NEED_FINITE(q, T_q, d_k);  MM_NEED_FINITE(k, T_k, d_k);                      \
     MM_NEED_FINITE(v, T_k, d_v);                                                    \
     SDPA_CHECK_BIAS();                                                              \
 } while (0)
 
+#ifdef ARGS_NO_PRODUCT
+#define SDPA_CHECK_PRODUCTS() ((void)0)
+#else
+#define SDPA_CHECK_PRODUCTS() do {                                                  \
+    MM_NEED_SIZE_PRODUCT(T_q, d_k);  MM_NEED_SIZE_PRODUCT(T_k, d_k);                \
+    MM_NEED_SIZE_PRODUCT(T_k, d_v);  MM_NEED_SIZE_PRODUCT(T_q, d_v);                \
+    MM_NEED_SIZE_PRODUCT(T_q, T_k);                                                 \
+} while (0)
+#endif
 #ifdef ARGS_NO_OVERLAP
 #define SDPA_CHECK_OVERLAPS() ((void)0)
 #else
