@@ -5,7 +5,8 @@
 # the reference) and a driver per learner's file (built by build-driver.sh
 # in the sandbox; LAB_SANITIZE=1: with the sanitizers, under sanitize/
 # instead of plain/); and the targets
-#   labNN          the learner's checks with full detail (make lab NN=...)
+#   labNN          the learner's checks: the first failure in full, the others a
+#                  line each, ALL=1 all in full (make lab NN=...)
 #   check-labNN    the same, briefly (fails only if a started check fails)
 #   check-harness-labNN   the judge's self-test on judge/labNN/subjects/
 # LAB_ARGS passes options to the judge; with --summary the build's own lines
@@ -35,7 +36,9 @@ LAB_CFLAGS = $(MM_CPPFLAGS) $(CPPFLAGS) -I$(LAB_HARNESS) -Ilabs $(MM_CFLAGS) $(C
 LAB_DRIVER_CFLAGS = $(LAB_CFLAGS) -O1
 LAB_LANG_ARG = $(if $(LAB_LANG),--lang=$(LAB_LANG))
 # make lab NN=02 CHECK=sdpa/e2 (one check, or one function's) FIRST=1 (stop at the first failure)
-LAB_CHECK_ARGS = $(if $(CHECK),--filter '$(CHECK)') $(if $(filter 1,$(FIRST)),--first)
+# ALL=1 (every failing check in full; V=1 too, with the build's commands)
+LAB_CHECK_ARGS = $(if $(CHECK),--filter '$(CHECK)') $(if $(filter 1,$(FIRST)),--first) \
+  $(if $(filter 1,$(ALL) $(V)),--all)
 # the build's lines: to stderr when stdout is a summary for a program to read
 LAB_TO = $(if $(findstring --summary,$(LAB_ARGS)),>&2)
 ifeq ($(V),1)

@@ -1,12 +1,14 @@
 /* runner.c - the judge's main: the lab's checks in order, each function's
  * against one learner process, the re-runs in a fresh one and the hangs
- * (README.md), and the report: the failures grouped by check, what the
+ * (README.md), and the report: the failures grouped by check, the
+ * attention's (cN) first, then the contract's (eN) - the first failing
+ * check in full, the others a line each (--all: all in full) -, what the
  * learner's code printed (labelled, cut short), the table of pending,
  * passed and failed per function, and one closing line. Options (--help
  * lists them): --driver PATH (required), --lang=en|es, --filter
  * FUNCTION[/CHECK] (a glob, or the start of a check's name; repeatable),
- * --first (stop at the first failing check), --timeout SECONDS, --brief,
- * --summary, --seed N (else LAB_SEED=N, else a fresh one, printed). */
+ * --first (stop at the first failing check), --all, --timeout SECONDS,
+ * --brief, --summary, --seed N (else LAB_SEED=N, else a fresh one, printed). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>
@@ -26,6 +28,7 @@ static const char *plain_fn;   /* a function that failed alone too: no more re-r
 static const char *state_fn;   /* a function whose state was already explained */
 static bool brief, summary;
 static bool first_only;        /* --first: stop after the first failing check */
+static bool all_cases;         /* --all: every check in full, not the first alone */
 static int stopped_after = -1; /* with --first, the failing check it stopped after */
 #define MAX_FILTERS 16
 static const char *filters[MAX_FILTERS];
@@ -240,23 +243,186 @@ static void print_output(const lab_record *r)
                r->output_total - shown);
 }
 
-/* print_failures - each check's messages and output, in the lab's order */
-static void print_failures(void)
+/* print_block - a check in full: its messages, its output, the command that runs it alone */
+static void print_block(const lab_record *r)
 {
-    bool first = true;
+    print_messages(r);
+    if (r->output_total && (!brief || r->outcome == OUTCOME_FAILED)) print_output(r);
+    if (r->outcome == OUTCOME_FAILED && !summary)
+        printf(EN_ES("        this check alone: make lab NN=%s CHECK=%s/%s\n",
+                     "        solo esta comprobación: make lab NN=%s CHECK=%s/%s\n"),
+               lab_id, r->check->function, r->check->name);
+}
+
+/* in_contract - a check of the contract (bad arguments, named eN): the
+ * report gives them after those of the attention (cN) */
+static bool in_contract(const lab_check *c)
+{
+    return c->name[0] == 'e';
+}
+
+/* shown - the report says something of r: its messages, or its output
+ * (with --brief, a failing check's only) */
+static bool shown(const lab_record *r)
+{
+    return r->n_msgs || (r->output_total && (!brief || r->outcome == OUTCOME_FAILED));
+}
+
+/* first_in_full - the record the short report gives in full: the first
+ * failing one in the report's order, else the first it shows; -1 if none */
+static int first_in_full(void)
+{
+    int first_shown = -1;
+    for (int g = 0; g < 2; g++)
+        for (int i = 0; i < n_checks; i++) {
+            const lab_record *r = &records[i];
+            if (in_contract(r->check) != g || !shown(r)) continue;
+            if (r->outcome == OUTCOME_FAILED) return i;
+            if (first_shown < 0) first_shown = i;
+        }
+    return first_shown;
+}
+
+/* hint_once - true the first time the report gives this hint's text (it
+ * is noted as given), false after */
+static bool hint_once(const char *text)
+{
+    static const char *said[64];
+    static int n_said;
+    for (int i = 0; i < n_said; i++)
+        if (strcmp(said[i], text) == 0) return false;
+    if (n_said < 64) said[n_said++] = text;
+    return true;
+}
+
+/* note_hints - the hints of a check given in full, noted as given */
+static void note_hints(const lab_record *r)
+{
+    for (const lab_said *m = r->msgs; m < r->msgs + r->n_msgs; m++)
+        if (m->kind == MSG_HINT) hint_once(m->text);
+}
+
+/* after_case - a message of r without its start "FUNCTION, case 'CASE': "
+ * (as lab_prefix wrote it from r's function and case), or without
+ * "FUNCTION, " if the case changed since; else the message whole */
+static const char *after_case(const lab_record *r, const char *text)
+{
+    char pre[400];
+    if (r->case_text[0])
+        snprintf(pre, sizeof pre, EN_ES("%s, case '%s': ", "%s, caso '%s': "),
+                 r->check->function, r->case_text);
+    else
+        snprintf(pre, sizeof pre, "%s, %s: ", r->check->function, r->check->name);
+    if (strncmp(text, pre, strlen(pre)) == 0) return text + strlen(pre);
+    snprintf(pre, sizeof pre, "%s, ", r->check->function);
+    if (strncmp(text, pre, strlen(pre)) == 0) return text + strlen(pre);
+    return text;
+}
+
+/* print_cut - the first line of text, at most width characters of it
+ * ("..." where it is cut), and a newline */
+static void print_cut(const char *text, int width)
+{
+    size_t n = strcspn(text, "\n"), at = 0;
+    int chars = 0;
+    while (at < n && chars < width) {
+        at++;
+        while (at < n && ((unsigned char)text[at] & 0xC0) == 0x80) at++;
+        chars++;
+    }
+    put_safe(text, at);
+    printf("%s\n", at < n ? "..." : "");
+}
+
+#define SHORT_WIDTH 100    /* columns of a check's one line */
+#define SHORT_LINES 12     /* the one-line checks' lines, about */
+
+/* print_short - a check in one line: its tag (FAIL, CRASH, HANG), its
+ * FUNCTION/NAME and its first message after the case; then its first hint
+ * unless the report gave it already, and a line for what its code printed.
+ * The number of lines printed */
+static int print_short(const lab_record *r)
+{
+    static const char *const tag[] = { [MSG_FAIL] = "  FAIL  ", [MSG_CRASH] = "  CRASH ",
+                                       [MSG_HANG] = "  HANG  ", [MSG_HINT] = "  FAIL  ",
+                                       [MSG_DETAIL] = "  FAIL  " };
+    int lines = 0;
+    if (r->n_msgs) {
+        int col = printf("%s%s/%s: ", tag[r->msgs[0].kind], r->check->function, r->check->name);
+        print_cut(after_case(r, r->msgs[0].text), SHORT_WIDTH - col > 40 ? SHORT_WIDTH - col : 40);
+        lines++;
+    }
+    for (const lab_said *m = r->msgs; m < r->msgs + r->n_msgs; m++) {
+        if (m->kind != MSG_HINT) continue;
+        if (hint_once(m->text)) {
+            print_lines("        ", "              ", m->text, SIZE_MAX, SIZE_MAX);
+            lines++;
+            for (const char *p = m->text; *p; p++) lines += *p == '\n' && p[1];
+        }
+        break;
+    }
+    if (r->output_total && (!brief || r->outcome == OUTCOME_FAILED)) {
+        printf(EN_ES("  OUTPUT %s/%s: your code printed %zu bytes here (ALL=1 shows them)\n",
+                     "  SALIDA %s/%s: tu código imprimió %zu bytes aquí (ALL=1 los muestra)\n"),
+               r->check->function, r->check->name, r->output_total);
+        lines++;
+    }
+    return lines;
+}
+
+/* print_group - the records of one group (contract: the eN checks, under
+ * their heading; else the cN), in the lab's order: the full one (full) and,
+ * with --all, all in full; else each in one line while *lines (the
+ * one-line checks' lines so far) is under SHORT_LINES - the contract's
+ * first at least -, then how many failing checks were left out. *started:
+ * something was printed before. True if any record was shortened */
+static bool print_group(bool contract, int full, int *lines, bool *started)
+{
+    bool shortened = false, first = true;
+    int left_out = 0;
     for (int i = 0; i < n_checks; i++) {
         const lab_record *r = &records[i];
-        bool out = r->output_total && (!brief || r->outcome == OUTCOME_FAILED);
-        if (!r->n_msgs && !out) continue;
-        if (first) printf("\n");
+        if (in_contract(r->check) != contract || !shown(r)) continue;
+        if (!*started || (contract && first)) printf("\n");
+        if (contract && first)
+            printf(EN_ES("The contract (bad arguments: checks eN):\n",
+                         "El contrato (argumentos erróneos: comprobaciones eN):\n"));
+        *started = true;
+        if (all_cases || i == full) {
+            print_block(r);
+            note_hints(r);
+        } else if (*lines < SHORT_LINES || (contract && first)) {
+            *lines += print_short(r);
+        } else {
+            left_out += r->outcome == OUTCOME_FAILED;
+        }
+        shortened |= !all_cases && i != full;
         first = false;
-        print_messages(r);
-        if (out) print_output(r);
-        if (r->outcome == OUTCOME_FAILED && !summary)
-            printf(EN_ES("        this check alone: make lab NN=%s CHECK=%s/%s\n",
-                         "        solo esta comprobación: make lab NN=%s CHECK=%s/%s\n"),
-                   lab_id, r->check->function, r->check->name);
     }
+    if (left_out)
+        printf(EN_ES("  ... and %d more failing %s\n", "  ... y %d %s\n"), left_out,
+               left_out == 1 ? EN_ES("check", "comprobación más que falla")
+                             : EN_ES("checks", "comprobaciones más que fallan"));
+    return shortened;
+}
+
+/* print_failures - what each check said and its code printed: the
+ * attention's checks (cN) first, then the contract's (eN), each group in
+ * the lab's order. Without --all the first failing check is in full, the
+ * others a line each, and a note says how to see them whole */
+static void print_failures(void)
+{
+    int full = first_in_full(), lines = 0;
+    bool started = false;
+    bool shortened = print_group(false, full, &lines, &started);
+    shortened |= print_group(true, full, &lines, &started);
+    if (shortened)
+        printf(EN_ES("  To see more: one check in full, make lab NN=%s CHECK=FUNCTION/NAME;\n"
+                     "  every case of every check, make lab NN=%s ALL=1.\n",
+                     "  Para ver más: una comprobación entera, make lab NN=%s "
+                     "CHECK=FUNCIÓN/NOMBRE;\n"
+                     "  todos los casos de todas las comprobaciones, make lab NN=%s ALL=1.\n"),
+               lab_id, lab_id);
 }
 
 static void print_left(const char *s, int width)
@@ -268,18 +434,33 @@ static void print_left(const char *s, int width)
 
 enum { P = OUTCOME_PENDING, OK = OUTCOME_PASSED, F = OUTCOME_FAILED };
 
-/* print_table - pending, passed, failed per function (count) and in all */
-static void print_table(int n_functions, int (*count)[3], const int total[3])
+/* print_row - a row of the table: name, pending, passed and failed */
+static void print_row(const char *name, const int n[3])
+{
+    print_left(name, 24);
+    printf(" %10d %10d %10d\n", n[P], n[OK], n[F]);
+}
+
+/* print_table - pending, passed, failed per function and in all (total);
+ * under a function with a failing check, the same for its checks of the
+ * attention (cN) and of the contract (eN): count[f][contract] */
+static void print_table(int n_functions, int (*count)[2][3], const int total[3])
 {
     printf("\n");
     print_left(EN_ES("function", "función"), 24);
     printf(" %10s %10s %10s\n", EN_ES("pending", "pendientes"),
            EN_ES("passed", "superadas"), EN_ES("failed", "fallidas"));
-    for (int f = 0; f < n_functions; f++)
-        if (count[f][P] || count[f][OK] || count[f][F])
-            printf("%-24s %10d %10d %10d\n", lab_functions[f], count[f][P], count[f][OK],
-                   count[f][F]);
-    printf("%-24s %10d %10d %10d\n\n", "total", total[P], total[OK], total[F]);
+    for (int f = 0; f < n_functions; f++) {
+        int n[3];
+        for (int o = 0; o < 3; o++) n[o] = count[f][0][o] + count[f][1][o];
+        if (!n[P] && !n[OK] && !n[F]) continue;
+        print_row(lab_functions[f], n);
+        if (!n[F]) continue;
+        print_row(EN_ES("  attention (cN)", "  atención (cN)"), count[f][0]);
+        print_row(EN_ES("  contract (eN)", "  contrato (eN)"), count[f][1]);
+    }
+    print_row("total", total);
+    printf("\n");
 }
 
 /* print_closing_line - the verdict of the run, in one line (two on a failure) */
@@ -324,16 +505,19 @@ static void print_closing_line(const int total[3])
 /* report - the report of the run (or its summary); the judge's exit status */
 static int report(int n_functions)
 {
-    int (*count)[3] = calloc(n_functions + 1, sizeof *count), total[3] = { 0, 0, 0 };
+    int (*count)[2][3] = calloc(n_functions + 1, sizeof *count), total[3] = { 0, 0, 0 };
     if (!count) return 2;
-    for (int i = 0; i < n_checks; i++)
-        if (records[i].ran) {
-            count[lab_function_index(records[i].check->function)][records[i].outcome]++;
-            total[records[i].outcome]++;
-        }
+    for (int i = 0; i < n_checks; i++) {
+        const lab_record *r = &records[i];
+        if (!r->ran) continue;
+        count[lab_function_index(r->check->function)][in_contract(r->check)][r->outcome]++;
+        total[r->outcome]++;
+    }
     if (summary) {
-        for (int f = 0; f < n_functions; f++)
-            printf("%s\t%d\t%d\t%d\n", lab_functions[f], count[f][P], count[f][OK], count[f][F]);
+        for (int f = 0; f < n_functions; f++) {
+            int *a = count[f][0], *e = count[f][1];
+            printf("%s\t%d\t%d\t%d\n", lab_functions[f], a[P] + e[P], a[OK] + e[OK], a[F] + e[F]);
+        }
         return 0;
     }
     print_failures();
@@ -397,14 +581,16 @@ static int print_help(void)
             break;
         }
     printf(EN_ES("%s, through make: make lab NN=%s [CHECK=FUNCTION[/CHECK]] [FIRST=1] "
-                 "[LAB_LANG=es] [LAB_ARGS='OPTIONS']\n"
+                 "[ALL=1] [LAB_LANG=es] [LAB_ARGS='OPTIONS']\n"
                  "  CHECK=FUNCTION       the checks of one function (CHECK=%s)\n"
                  "  CHECK=FUNCTION/NAME  one check, by its name or its start (CHECK=%s/%.2s), "
                  "or a glob (CHECK='%s/c*')\n"
                  "  FIRST=1              stop at the first failing check (--first)\n"
+                 "  ALL=1                every failing check in full, not the first alone (--all)\n"
                  "The judge's options (LAB_ARGS='...'):\n"
                  "  --filter FUNCTION[/CHECK]  as CHECK= (repeat it for several)\n"
                  "  --first                    as FIRST=1\n"
+                 "  --all                      as ALL=1\n"
                  "  --seed N                   the random cases of seed N again (or LAB_SEED=N)\n"
                  "  --timeout SECONDS          the deadline of one call (%g s)\n"
                  "  --brief                    the failures and the closing line only "
@@ -416,14 +602,17 @@ static int print_help(void)
                  "The checks, in the order they run (cN: the attention; eN: the contract, "
                  "bad arguments):\n",
                  "%s, con make: make lab NN=%s [CHECK=FUNCIÓN[/COMPROBACIÓN]] [FIRST=1] "
-                 "[LAB_LANG=es] [LAB_ARGS='OPCIONES']\n"
+                 "[ALL=1] [LAB_LANG=es] [LAB_ARGS='OPCIONES']\n"
                  "  CHECK=FUNCIÓN        las comprobaciones de una función (CHECK=%s)\n"
                  "  CHECK=FUNCIÓN/NOMBRE una comprobación, por su nombre o su comienzo "
                  "(CHECK=%s/%.2s), o un glob (CHECK='%s/c*')\n"
                  "  FIRST=1              parar en la primera comprobación que falla (--first)\n"
+                 "  ALL=1                cada comprobación que falla, entera, no solo la primera "
+                 "(--all)\n"
                  "Las opciones del juez (LAB_ARGS='...'):\n"
                  "  --filter FUNCIÓN[/COMPR.]  como CHECK= (repítela para varias)\n"
                  "  --first                    como FIRST=1\n"
+                 "  --all                      como ALL=1\n"
                  "  --seed N                   los casos aleatorios de la semilla N otra vez "
                  "(o LAB_SEED=N)\n"
                  "  --timeout SEGUNDOS         el plazo de una llamada (%g s)\n"
@@ -452,13 +641,14 @@ static bool read_options(int argc, char *argv[])
         else if (strcmp(a, "--timeout") == 0 && i + 1 < argc) lab_now.timeout = atof(argv[++i]);
         else if (strcmp(a, "--brief") == 0) brief = true;
         else if (strcmp(a, "--first") == 0) first_only = true;
+        else if (strcmp(a, "--all") == 0) all_cases = true;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) exit(print_help());
         else if (strcmp(a, "--summary") == 0) summary = true;
         else if (strcmp(a, "--seed") == 0 && i + 1 < argc) {
             if (!(lab_now.seed = parse_seed("--seed ", argv[++i]))) return false;
         } else {
             fprintf(stderr, "lab harness: unknown option %s (the options are --filter "
-                    "FUNCTION[/CHECK], --first, --timeout SECONDS, --seed N, --brief, "
+                    "FUNCTION[/CHECK], --first, --all, --timeout SECONDS, --seed N, --brief, "
                     "--summary, --lang=en|es, --help)\n", a);
             return false;
         }

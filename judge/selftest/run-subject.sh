@@ -15,12 +15,16 @@
 #   expect-re: REGEX          some line of the output matches REGEX (grep -E)
 #   expect-not-re: REGEX      no line of the output matches REGEX
 #   expect-once: TEXT         the output holds TEXT on exactly one line
+#   expect-lines-at-most: N   the output is N lines or fewer
 #   run-lang: en | es         pass --lang=en|es (both checkers take it); without
 #                             it the locale is neutral (LANG=C) unless run-env sets it
 #   run-env: VAR=VALUE        set VAR in the checker's environment
 #   run-only: F...            a C lab: run only the checks of functions F...
 #                             (one --filter F each)
 #   run-args: ARG...          more arguments for the checker (e.g. --summary)
+#   run-report: short         a C lab: the report as make lab prints it (the
+#                             first failing check in full, the others a line
+#                             each); without it the judge runs with --all
 #   run-file: PATH            with --input: the checker reads PATH (relative to
 #                             the subject's folder) instead of the subject
 #   build: unvetted           a C lab: the learner's file is linked without the
@@ -72,11 +76,14 @@ lang=$(directive run-lang | head -n 1)
 only=$(directive run-only | head -n 1)
 file=$(directive run-file | head -n 1)
 args=$(directive run-args | head -n 1)
+report=$(directive run-report | head -n 1)
+at_most=$(directive expect-lines-at-most | head -n 1)
 
 [ -n "$lang" ] && set -- "$@" "--lang=$lang"
 for f in $only; do set -- "$@" --filter "$f"; done
 # shellcheck disable=SC2086
 set -- "$@" $args
+[ -n "$input" ] || [ "$report" = short ] || set -- "$@" --all
 if [ -n "$input" ]; then
   if [ -n "$file" ]; then set -- "$@" "$(dirname "$subject")/$file"; else set -- "$@" "$subject"; fi
 fi
@@ -115,6 +122,10 @@ while IFS="$us" read -r kind want; do
 done <<LINES
 $(statements | grep -E "^expect(-not|-re|-not-re|-once)?$us")
 LINES
+if [ -n "$at_most" ]; then
+  lines=$(wc -l < "$log")
+  [ "$lines" -le "$at_most" ] || problems="$problems; $lines lines, more than $at_most"
+fi
 [ "$n" -gt 0 ] || problems="$problems; states no expected text"
 
 if [ -n "$problems" ]; then
