@@ -302,9 +302,10 @@ static void note_hints(const lab_record *r)
         if (m->kind == MSG_HINT) hint_once(m->text);
 }
 
-/* after_case - a message of r without its start "FUNCTION, case 'CASE': "
- * (as lab_prefix wrote it from r's function and case), or without
- * "FUNCTION, " if the case changed since; else the message whole */
+/* after_case - a message of r without its start "FUNCTION, case 'CASE': ",
+ * as lab_prefix wrote it from r's function and case; if the check named
+ * another case since, without "FUNCTION, case '" up to the "': " that
+ * ends lab_prefix's start; else the message whole */
 static const char *after_case(const lab_record *r, const char *text)
 {
     char pre[400];
@@ -314,8 +315,9 @@ static const char *after_case(const lab_record *r, const char *text)
     else
         snprintf(pre, sizeof pre, "%s, %s: ", r->check->function, r->check->name);
     if (strncmp(text, pre, strlen(pre)) == 0) return text + strlen(pre);
-    snprintf(pre, sizeof pre, "%s, ", r->check->function);
-    if (strncmp(text, pre, strlen(pre)) == 0) return text + strlen(pre);
+    snprintf(pre, sizeof pre, EN_ES("%s, case '", "%s, caso '"), r->check->function);
+    const char *end = strstr(text, "': ");
+    if (strncmp(text, pre, strlen(pre)) == 0 && end) return end + 3;
     return text;
 }
 
