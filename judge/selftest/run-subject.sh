@@ -15,6 +15,7 @@
 #   expect-re: REGEX          some line of the output matches REGEX (grep -E)
 #   expect-not-re: REGEX      no line of the output matches REGEX
 #   expect-once: TEXT         the output holds TEXT on exactly one line
+#   expect-order: A >> B      the first line holding A comes before the first holding B
 #   expect-lines-at-most: N   the output is N lines or fewer
 #   run-lang: en | es         pass --lang=en|es (both checkers take it); without
 #                             it the locale is neutral (LANG=C) unless run-env sets it
@@ -118,9 +119,13 @@ while IFS="$us" read -r kind want; do
     expect-not-re) ! grep -qE -- "$want" "$log" || problems="$problems; a line matches /$want/" ;;
     expect-once) c=$(grep -cF -- "$want" "$log")
                  [ "$c" -eq 1 ] || problems="$problems; '$want' on $c lines, not 1" ;;
+    expect-order) a=$(grep -nF -- "${want%% >> *}" "$log" | head -n 1 | cut -d: -f1)
+                  b=$(grep -nF -- "${want#* >> }" "$log" | head -n 1 | cut -d: -f1)
+                  [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] \
+                    || problems="$problems; not in this order: '$want'" ;;
   esac
 done <<LINES
-$(statements | grep -E "^expect(-not|-re|-not-re|-once)?$us")
+$(statements | grep -E "^expect(-not|-re|-not-re|-once|-order)?$us")
 LINES
 if [ -n "$at_most" ]; then
   lines=$(wc -l < "$log")

@@ -1,0 +1,22 @@
+/* m-forward-head0-short.c - m-forward-head0.c's mha_forward, in the
+ * report make lab prints (no --all): the first failing check in full,
+ * each later one a line, a hint repeated word for word given once, about
+ * twelve such lines, then how many more fail and how to see them.
+ * run-only: mha_forward
+ * run-report: short
+ * expect-exit: 1
+ * expect-lines-at-most: 40
+ * expect: 12 of 12 elements of out (3, 4) wrong
+ * expect: this check alone: make lab NN=03 CHECK=mha_forward/c1_worked_example
+ * expect-once: this check alone:
+ * expect-re: ^  FAIL  mha_forward/c2_initial_weights: out is wrong \(weights is wrong too\)$
+ * expect-re: ^  FAIL  mha_forward/c8_bias: out is wrong \(weights is wrong too\)$
+ * expect-once: so all 2 heads give the same output: head h's are its own columns, h d_k .. h d_k + 2,
+ * expect-not: c13_random_long
+ * expect: ... and 6 more failing checks
+ * expect: one check in full, make lab NN=03 CHECK=FUNCTION/NAME;
+ * expect: every case of every check, make lab NN=03 ALL=1.
+ * expect-not: The contract (bad arguments
+ * expect-re: ^  attention \(cN\) +0 +3 +15$
+ */
+#include "m-forward-head0.c"
