@@ -3,8 +3,11 @@
 # nothing more (run from the workbook's top; make check-learner-desk):
 #   make lab NN=1 is make lab NN=01; a failing report is followed by no
 #   `make[1]: *** ... Error` line; a failing check names the command that
-#   runs it alone; CHECK= runs one check, FIRST=1 stops at the first
-#   failure, LAB_ARGS=--help lists the options and the checks (EN, ES);
+#   runs it alone; the report is short (the first failing check in full,
+#   the others a line each, the contract's after the attention's), ALL=1
+#   (or V=1) gives every failing check in full; CHECK= runs one check,
+#   FIRST=1 stops at the first failure, LAB_ARGS=--help lists the options
+#   and the checks (EN, ES);
 #   a lab that does not exist gets the usage;
 #   make lab-try runs the lab's try.c with the learner's file: a function
 #   still marked LAB_TODO() is named as not started (in Spanish too), a
@@ -55,6 +58,26 @@ has "$dir/lab01.out" 'this check alone: make lab NN=01 CHECK=attention_param_cou
   && ok "a failing check's block ends with the command that runs it alone" \
   || fail "no 'this check alone: make lab NN=01 CHECK=attention_param_count/c1_mini_gpt' line in the report"
 
+# the report is short: the first failing check in full, the others a line
+# each (the contract's under their heading, after the attention's); ALL=1
+# and V=1 give every failing check in full
+grep -v '^  CC' "$dir/lab01.out" > "$dir/short.out"
+grep -q '^  FAIL  attention_param_count/c2_small: ' "$dir/short.out" \
+  && [ "$(grep -c 'this check alone:' "$dir/short.out")" -eq 1 ] \
+  && has "$dir/short.out" 'every case of every check, make lab NN=01 ALL=1.' \
+  && [ "$(wc -l < "$dir/short.out")" -le 40 ] \
+  && awk '/^  FAIL  attention_param_count\/c5_random/ { a = NR } /^The contract/ { h = NR }
+          /^  FAIL  attention_param_count\/e1_not_divisible/ { e = NR }
+          END { exit !(a && a < h && h < e) }' "$dir/short.out" \
+  && ok "make lab: a short report, the first failing check in full, the contract's after" \
+  || fail "make lab: not the short report: $(cat "$dir/short.out")"
+for all in ALL=1 V=1; do
+  mk -s lab NN=01 LAB01_FILES="$dir/qkv.c" LAB_SEED=7 $all > "$dir/all.out" 2>&1
+  [ "$(grep -c 'this check alone:' "$dir/all.out")" -eq 9 ] && ! has "$dir/all.out" 'ALL=1.' \
+    && ok "make lab $all: each of the 9 failing checks in full" \
+    || fail "make lab $all: not every failing check in full: $(head -c 600 "$dir/all.out")"
+done
+
 # CHECK= runs one check (by the start of its name), FIRST=1 stops at the first failure
 mk -s lab NN=01 LAB01_FILES="$dir/qkv.c" CHECK=attention_param_count/c1 > "$dir/check.out" 2>&1
 grep -q '^attention_param_count  *0  *0  *1$' "$dir/check.out" && grep -q '^total  *0  *0  *1$' "$dir/check.out" \
@@ -68,6 +91,7 @@ has "$dir/first.out" 'Stopped at the first failing check, attention_param_count/
 mk -s lab NN=01 LAB_ARGS=--help > "$dir/help.out" 2>&1
 st=$?
 [ $st -eq 0 ] && has "$dir/help.out" 'CHECK=FUNCTION/NAME' && has "$dir/help.out" '--first' \
+  && has "$dir/help.out" 'ALL=1                every failing check in full' \
   && has "$dir/help.out" 'qkv_split/ c1_worked_example' && has "$dir/help.out" 'e2_bad_sizes' \
   && ok "make lab LAB_ARGS=--help: the options and every check's name" \
   || fail "make lab LAB_ARGS=--help: status $st, $(head -20 "$dir/help.out")"

@@ -336,7 +336,7 @@ static void print_cut(const char *text, int width)
     printf("%s\n", at < n ? "..." : "");
 }
 
-#define SHORT_WIDTH 100    /* columns of a check's one line */
+#define SHORT_WIDTH 130    /* columns of a check's one line, at most */
 #define SHORT_LINES 12     /* the one-line checks' lines, about */
 
 /* print_short - a check in one line: its tag (FAIL, CRASH, HANG), its
