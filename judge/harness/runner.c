@@ -243,11 +243,18 @@ static void print_output(const lab_record *r)
                r->output_total - shown);
 }
 
+/* output_shown - the report gives what r's code printed (with --brief, a
+ * failing check's only) */
+static bool output_shown(const lab_record *r)
+{
+    return r->output_total && (!brief || r->outcome == OUTCOME_FAILED);
+}
+
 /* print_block - a check in full: its messages, its output, the command that runs it alone */
 static void print_block(const lab_record *r)
 {
     print_messages(r);
-    if (r->output_total && (!brief || r->outcome == OUTCOME_FAILED)) print_output(r);
+    if (output_shown(r)) print_output(r);
     if (r->outcome == OUTCOME_FAILED && !summary)
         printf(EN_ES("        this check alone: make lab NN=%s CHECK=%s/%s\n",
                      "        solo esta comprobación: make lab NN=%s CHECK=%s/%s\n"),
@@ -261,11 +268,10 @@ static bool in_contract(const lab_check *c)
     return c->name[0] == 'e';
 }
 
-/* shown - the report says something of r: its messages, or its output
- * (with --brief, a failing check's only) */
+/* shown - the report says something of r: its messages, or its output */
 static bool shown(const lab_record *r)
 {
-    return r->n_msgs || (r->output_total && (!brief || r->outcome == OUTCOME_FAILED));
+    return r->n_msgs || output_shown(r);
 }
 
 /* first_in_full - the record the short report gives in full: the first
@@ -363,7 +369,7 @@ static int print_short(const lab_record *r)
         }
         break;
     }
-    if (r->output_total && (!brief || r->outcome == OUTCOME_FAILED)) {
+    if (output_shown(r)) {
         printf(EN_ES("  OUTPUT %s/%s: your code printed %zu bytes here (ALL=1 shows them)\n",
                      "  SALIDA %s/%s: tu código imprimió %zu bytes aquí (ALL=1 los muestra)\n"),
                r->check->function, r->check->name, r->output_total);
