@@ -2,7 +2,9 @@
  * starts with the function and the case), statuses, the comparison of a
  * learner's outputs with the reference's, and lab_check_values, the value
  * check every lab's checks end with: the headline, the hints, then the
- * wrong output next to the expected one as small matrices. */
+ * wrong output next to the expected one as small matrices (a stack of heads
+ * head by head); and lab_show_values, the same matrices for a value a
+ * check worked out to locate a mistake. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

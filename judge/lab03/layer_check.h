@@ -1,7 +1,10 @@
 /* layer_check.h - what the checks (check.c) of Lab 03's mha_forward and
  * Lab 04's mha_forward_causal share besides layer_case.h: the buffers of a
  * call (Lab 03's n_bufs = B_BIAS + 1, Lab 04's no bias: B_BIAS), chapter
- * 03's cases, the call, and the bad arguments both refuse alike. */
+ * 03's cases, the call, the bad arguments both refuse alike, and, after a
+ * wrong out, the stages that locate the mistake: each head's weights, and
+ * the heads side by side before W_O (the learner's function again, with
+ * W_O = I). */
 #ifndef LAB03_LAYER_CHECK_H
 #define LAB03_LAYER_CHECK_H
 
