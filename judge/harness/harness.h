@@ -107,6 +107,9 @@ typedef struct {
                             given hold n bytes, one per element */
     int id;              /* its number in the check: the guard is LAB_GUARD - id */
     bool damaged;        /* a write outside it or a change was already reported */
+    int block_rows;      /* a stack of heads: the rows of one (T), shown apart ("head 1");
+                            0: not a stack */
+    int block_cols;      /* heads side by side: the columns of one (d_k), shown apart */
 } lab_mat;
 
 /* lab_in - an input (rows, cols) holding values (or zeros if values is NULL) */
@@ -196,6 +199,14 @@ typedef void lab_diagnose(const double *const got[], const double *const want[],
 #define LAB_MAX_OUTPUTS 8
 bool lab_check_values(mm_status status, int n, lab_mat *const got[],
                       const double *const want[], lab_diagnose *diagnose, void *ctx);
+
+/* lab_show_values - intro, then got (a matrix the check worked out, not
+ * an output of the call: its name, shape, heads and values p) beside want,
+ * as a failed value check shows an output: at most max_rows rows (of one
+ * head, for a stack of heads) and 8 columns around the first difference,
+ * differing cells marked. Nothing
+ * if they are the same within the tolerance; true if shown */
+bool lab_show_values(const char *intro, const lab_mat *got, const double *want, int max_rows);
 
 /* lab_explained - a known mistake explains the learner's outputs: each of
  * the n got[i] equals mistake[i] or want[i], and at least one equals a

@@ -2,7 +2,9 @@
  * starts with the function and the case), statuses, the comparison of a
  * learner's outputs with the reference's, and lab_check_values, the value
  * check every lab's checks end with: the headline, the hints, then the
- * wrong output next to the expected one as small matrices. */
+ * wrong output next to the expected one as small matrices (a stack of heads
+ * head by head); and lab_show_values, the same matrices for a value a
+ * check worked out to locate a mistake. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -265,45 +267,137 @@ static int cell(char *buf, size_t size, double v, int mark, int width)
                     mark == 1 ? ']' : mark == 2 ? '*' : ' ');
 }
 
-/* show_matrices - expected and got of m around its first wrong element */
-static void show_matrices(const lab_mat *m, const double *want, const mismatch *e, double scale)
+/* view - the part of a matrix shown: rows r0 .. r0 + nr - 1, columns c0 .. c0 + nc - 1,
+ * each number width wide, a row of text block wide (numbers and column separators) */
+typedef struct {
+    int r0, nr, c0, nc, width, block;
+} view;
+
+/* block_label - "head 2": block number b of a matrix of stacked heads, into buf */
+static void block_label(char *buf, size_t size, int b)
 {
-    int r0 = 0, c0 = 0, fr = (int)(e->first / m->cols), fc = (int)(e->first % m->cols);
-    int nr = m->rows < SHOW ? m->rows : SHOW, nc = m->cols < SHOW ? m->cols : SHOW;
-    if (fr >= nr) r0 = fr - nr / 2 < m->rows - nr ? fr - nr / 2 : m->rows - nr;
-    if (fc >= nc) c0 = fc - nc / 2 < m->cols - nc ? fc - nc / 2 : m->cols - nc;
-    int width = 1;
+    snprintf(buf, size, EN_ES("head %d", "cabeza %d"), b);
+}
+
+/* split_cols - a separator goes before column c of m (a new block of columns) */
+static bool split_cols(const lab_mat *m, const view *v, int c)
+{
+    return m->block_cols > 0 && m->cols > m->block_cols && c > v->c0 && c % m->block_cols == 0;
+}
+
+/* make_view - the part of m shown around element first, at most max_rows rows (one_head:
+ * rows of the head, block_rows, that holds it only) */
+static view make_view(const lab_mat *m, const double *want, size_t first, int max_rows,
+                      bool one_head)
+{
+    view v = { 0, m->rows < max_rows ? m->rows : max_rows, 0, m->cols < SHOW ? m->cols : SHOW,
+               1, 0 };
+    int fr = (int)(first / m->cols), fc = (int)(first % m->cols);
+    if (fr >= v.nr) v.r0 = fr - v.nr / 2 < m->rows - v.nr ? fr - v.nr / 2 : m->rows - v.nr;
+    if (one_head && m->block_rows > 0) {
+        int top = fr - fr % m->block_rows, end = top + m->block_rows;
+        v.r0 = fr - v.nr / 2 > top ? fr - v.nr / 2 : top;
+        if (v.r0 + v.nr > end) v.r0 = end - v.nr > top ? end - v.nr : top;
+        if (v.r0 + v.nr > end) v.nr = end - v.r0;
+    }
+    if (fc >= v.nc) v.c0 = fc - v.nc / 2 < m->cols - v.nc ? fc - v.nc / 2 : m->cols - v.nc;
     char num[32];
-    for (int r = r0; r < r0 + nr; r++)
-        for (int c = c0; c < c0 + nc; c++) {
+    for (int r = v.r0; r < v.r0 + v.nr; r++)
+        for (int c = v.c0; c < v.c0 + v.nc; c++) {
             size_t i = (size_t)r * m->cols + c;
             int w1 = snprintf(num, sizeof num, "%.6g", want[i]);
             int w2 = snprintf(num, sizeof num, "%.6g", m->p[i]);
-            if (w1 > width) width = w1;
-            if (w2 > width) width = w2;
+            if (w1 > v.width) v.width = w1;
+            if (w2 > v.width) v.width = w2;
         }
+    v.block = v.nc * (v.width + 2);
+    for (int c = v.c0; c < v.c0 + v.nc; c++) v.block += split_cols(m, &v, c);
+    return v;
+}
+
+/* cols_label - the line over blocks of columns: each block's label where it starts */
+static void cols_label(char *buf, const lab_mat *m, const view *v)
+{
+    memset(buf, ' ', (size_t)v->block);
+    buf[v->block] = '\0';
+    int pos = 0;
+    for (int c = v->c0; c < v->c0 + v->nc; c++) {
+        pos += split_cols(m, v, c);
+        if (c == v->c0 || c % m->block_cols == 0) {
+            char label[32];
+            block_label(label, sizeof label, c / m->block_cols);
+            int cells = m->block_cols - c % m->block_cols;
+            if (cells > v->c0 + v->nc - c) cells = v->c0 + v->nc - c;
+            int room = cells * (v->width + 2) - 1, n = (int)strlen(label);
+            memcpy(buf + pos + 1, label, (size_t)(n < room ? n : room));
+        }
+        pos += v->width + 2;
+    }
+}
+
+/* matrix_row - row r of expected and got, side by side, appended to text at len */
+static int matrix_row(char *text, size_t size, int len, const lab_mat *m, const double *want,
+                      const view *v, size_t first, double scale, int r)
+{
+    char row[2][600];
+    int l0 = 0, l1 = 0;
+    for (int c = v->c0; c < v->c0 + v->nc; c++) {
+        size_t i = (size_t)r * m->cols + c;
+        int mark = i == first ? 1 : !close1(m->p[i], want[i], scale) ? 2 : 0;
+        if (split_cols(m, v, c)) {
+            l0 += snprintf(row[0] + l0, sizeof row[0] - l0, "|");
+            l1 += snprintf(row[1] + l1, sizeof row[1] - l1, "|");
+        }
+        l0 += cell(row[0] + l0, sizeof row[0] - l0, want[i], mark == 1, v->width);
+        l1 += cell(row[1] + l1, sizeof row[1] - l1, m->p[i], mark, v->width);
+    }
+    return len + snprintf(text + len, size - len, "\n%-*s    %s", v->block, row[0], row[1]);
+}
+
+/* show_matrices - intro (if any: then rows of one head only), then expected and got of m
+ * around its first wrong element, at most max_rows rows; a stack of heads (block_rows,
+ * block_cols) with its heads apart */
+static void show_matrices(const char *intro, const lab_mat *m, const double *want,
+                          size_t first, double scale, int max_rows)
+{
+    view v = make_view(m, want, first, max_rows, intro != NULL);
     char head[2][128];
-    const char *part = r0 || c0 || nr < m->rows || nc < m->cols
+    const char *part = v.r0 || v.c0 || v.nr < m->rows || v.nc < m->cols
                      ? EN_ES(", a part", ", una parte") : "";
     snprintf(head[0], sizeof head[0], EN_ES("expected %s (%d, %d)%s", "esperado %s (%d, %d)%s"),
              m->name, m->rows, m->cols, part);
     snprintf(head[1], sizeof head[1], EN_ES("got %s", "obtenido %s"), m->name);
-    int block = nc * (width + 2);
-    if (block < (int)strlen(head[0])) block = (int)strlen(head[0]);
+    if (v.block < (int)strlen(head[0])) v.block = (int)strlen(head[0]);
     char text[8192];
-    int len = snprintf(text, sizeof text, "%-*s    %s", block, head[0], head[1]);
-    for (int r = r0; r < r0 + nr && len < (int)sizeof text - 400; r++) {
-        char row[2][512];
-        int l0 = 0, l1 = 0;
-        for (int c = c0; c < c0 + nc; c++) {
-            size_t i = (size_t)r * m->cols + c;
-            int mark = i == e->first ? 1 : !close1(m->p[i], want[i], scale) ? 2 : 0;
-            l0 += cell(row[0] + l0, sizeof row[0] - l0, want[i], mark == 1, width);
-            l1 += cell(row[1] + l1, sizeof row[1] - l1, m->p[i], mark, width);
+    int len = snprintf(text, sizeof text, "%s%s%-*s    %s", intro ? intro : "",
+                       intro ? "\n" : "", v.block, head[0], head[1]);
+    if (m->block_cols > 0 && m->cols > m->block_cols && v.block < 500) {
+        char label[512];
+        cols_label(label, m, &v);
+        int end = v.block;
+        while (end > 0 && label[end - 1] == ' ') end--;
+        len += snprintf(text + len, sizeof text - len, "\n%s    %.*s", label, end, label);
+    }
+    bool stacked = m->block_rows > 0 && m->rows > m->block_rows;
+    for (int r = v.r0; r < v.r0 + v.nr && len < (int)sizeof text - 700; r++) {
+        if (stacked && (r == v.r0 || r % m->block_rows == 0)) {
+            char label[32];
+            block_label(label, sizeof label, r / m->block_rows);
+            len += snprintf(text + len, sizeof text - len, "\n%-*s    %s", v.block, label, label);
         }
-        len += snprintf(text + len, sizeof text - len, "\n%-*s    %s", block, row[0], row[1]);
+        len = matrix_row(text, sizeof text, len, m, want, &v, first, scale, r);
     }
     lab_detail("%s", text);
+}
+
+bool lab_show_values(const char *intro, const lab_mat *got, const double *want, int max_rows)
+{
+    double scale = lab_scale(want, got->n);
+    size_t first = 0;
+    while (first < got->n && close1(got->p[first], want[first], scale)) first++;
+    if (first == got->n) return false;
+    show_matrices(intro, got, want, first, scale, max_rows > 0 ? max_rows : SHOW);
+    return true;
 }
 
 /* ---- the value check ---------------------------------------------------------------- */
@@ -352,7 +446,7 @@ bool lab_check_values(mm_status status, int n, lab_mat *const got[],
         for (int i = 0; i < n; i++) gp[i] = got[i]->p;
         diagnose(gp, want, scale, ctx);
     }
-    show_matrices(m, w, e, scale);
+    show_matrices(NULL, m, w, e->first, scale, SHOW);
     char tol[128], rel[64] = "";
     tolerance_text(tol, sizeof tol, scale);
     if (e->max_rel > 0)

@@ -461,6 +461,115 @@ static void sdpa_case_make(sdpa_case *c, int which)
                 c->want_w[1], c->want_out[0], c->want_out[1]);
 }
 
+/* ---- sdpa: the scores a wrong weights implies ------------------------------------- */
+
+/* shifted_scores - case c's scores q k^T / sqrt(d_k) + bias (T_q, T_k), each row minus its
+ * largest; -inf where the weight is 0 (a hidden key, or one too far below the top) */
+static double *shifted_scores(const sdpa_case *c)
+{
+    int T_q = c->T_q, T_k = c->T_k, d_k = c->d_k;
+    double *s = lab_fresh((size_t)T_q * T_k, NULL);
+    for (int i = 0; i < T_q; i++) {
+        double *row = s + (size_t)i * T_k, top = -INFINITY;
+        for (int j = 0; j < T_k; j++) {
+            const double *q_i = c->q + (size_t)i * d_k, *k_j = c->k + (size_t)j * d_k;
+            double dot = 0.0;
+            for (int p = 0; p < d_k; p++) dot += q_i[p] * k_j[p];
+            row[j] = dot / sqrt((double)d_k) + (c->bias ? c->bias[(size_t)i * T_k + j] : 0.0);
+            top = fmax(top, row[j]);
+        }
+        for (int j = 0; j < T_k; j++)
+            row[j] = top == -INFINITY || exp(row[j] - top) == 0.0 ? -INFINITY : row[j] - top;
+    }
+    return s;
+}
+
+/* implied_scores - the scores weights w (T_q, T_k) imply, each row minus its largest: log w
+ * minus the row's largest; -inf where w is 0, NaN where it is below 0 or NaN */
+static double *implied_scores(const double *w, int T_q, int T_k)
+{
+    double *s = lab_fresh((size_t)T_q * T_k, NULL);
+    for (int i = 0; i < T_q; i++) {
+        const double *w_i = w + (size_t)i * T_k;
+        double top = -INFINITY;
+        for (int j = 0; j < T_k; j++)
+            if (w_i[j] > 0) top = fmax(top, log(w_i[j]));
+        for (int j = 0; j < T_k; j++)
+            s[(size_t)i * T_k + j] = w_i[j] > 0 ? log(w_i[j]) - top : w_i[j] == 0 ? -INFINITY
+                                                                                   : NAN;
+    }
+    return s;
+}
+
+/* score_ratio - got / want, the same for every pair of finite scores (want's not near 0) and
+ * both -inf alike elsewhere; NaN if there is no such ratio */
+static double score_ratio(const double *got, const double *want, size_t n)
+{
+    double r = NAN;
+    for (size_t e = 0; e < n; e++) {
+        if (!isfinite(got[e]) || !isfinite(want[e])) {
+            if (got[e] != want[e]) return NAN;
+            continue;
+        }
+        if (fabs(want[e]) < 1e-6) continue;
+        double q = got[e] / want[e];
+        if (isnan(r)) r = q;
+        else if (fabs(q - r) > 1e-6 * fabs(r)) return NAN;
+    }
+    return r;
+}
+
+/* scale_slip - the line that names the scale slip r (got / want, the scores) on case c, if
+ * it is one: no division by sqrt(d_k), one by d_k, or by sqrt(d_v) */
+static void scale_slip(const sdpa_case *c, double r)
+{
+    double sk = sqrt((double)c->d_k), sv = sqrt((double)c->d_v);
+    if (isnan(r) || fabs(r - 1) < 1e-6) return;
+    if (fabs(r - sk) < 1e-6 * sk)
+        lab_detail(EN_ES("your scores are sqrt(d_k) = %.6g times the expected ones: they "
+                         "were not divided by sqrt(d_k)",
+                         "tus puntuaciones son sqrt(d_k) = %.6g veces las esperadas: no se "
+                         "dividieron por sqrt(d_k)"), sk);
+    else if (fabs(r - 1 / sk) < 1e-6 / sk)
+        lab_detail(EN_ES("your scores are 1/sqrt(d_k) = 1/%.6g times the expected ones: "
+                         "they were divided by d_k (or by sqrt(d_k) twice), not by sqrt(d_k)",
+                         "tus puntuaciones son 1/sqrt(d_k) = 1/%.6g veces las esperadas: se "
+                         "dividieron por d_k (o dos veces por sqrt(d_k)), no por sqrt(d_k)"),
+                   sk);
+    else if (c->d_v != c->d_k && fabs(r - sk / sv) < 1e-6 * sk / sv)
+        lab_detail(EN_ES("your scores are sqrt(d_k / d_v) times the expected ones: they "
+                         "were divided by sqrt(d_v) = %.6g, not by sqrt(d_k) = %.6g",
+                         "tus puntuaciones son sqrt(d_k / d_v) veces las esperadas: se "
+                         "dividieron por sqrt(d_v) = %.6g, no por sqrt(d_k) = %.6g"), sv, sk);
+}
+
+/* show_scores - after a wrong weights on case c: the expected scores before the softmax
+ * beside those the learner's weights imply (each row minus its largest), and a scale slip
+ * if that is what they differ by */
+static void show_scores(const sdpa_case *c, const lab_mat *weights)
+{
+    int T_q = c->T_q, T_k = c->T_k;
+    const double *want = shifted_scores(c);
+    lab_mat got = { .name = "scores", .rows = T_q, .cols = T_k, .n = (size_t)T_q * T_k,
+                    .p = implied_scores(weights->p, T_q, T_k) };
+    if (!lab_show_values(EN_ES("the scores before the softmax, each row minus its largest "
+                               "(-inf: a weight of 0): q k^T / sqrt(d_k) + bias expected, "
+                               "got those your weights imply (log w):",
+                               "las puntuaciones antes del softmax, cada fila menos su máximo "
+                               "(-inf: un peso 0): q k^T / sqrt(d_k) + bias esperadas, "
+                               "obtenidas las que implican tus pesos (log w):"),
+                         &got, want, 4)) {
+        lab_detail("%s", EN_ES("the scores your weights imply are right, row by row: the "
+                               "mistake is in the normalisation (each row of weights sums "
+                               "to 1)",
+                               "las puntuaciones que implican tus pesos están bien, fila a "
+                               "fila: el error está en la normalización (cada fila de pesos "
+                               "suma 1)"));
+        return;
+    }
+    scale_slip(c, score_ratio(got.p, want, got.n));
+}
+
 static void check_sdpa(int which)
 {
     sdpa_case c;
@@ -475,7 +584,11 @@ static void check_sdpa(int which)
     mm_status st = lab_call("sdpa", LAB_BUFS(out[0], out[1], q, k, v, bias),
                             LAB_INTS(T_q, T_k, d_k, d_v));
     const double *want[2] = { c.want_out, c.want_w };
-    lab_check_values(st, c.weights ? 2 : 1, out, want, diagnose_sdpa, &c);
+    bool ok = lab_check_values(st, c.weights ? 2 : 1, out, want, diagnose_sdpa, &c);
+    double scale = fmax(lab_scale(c.want_out, (size_t)T_q * d_v), 1.0);
+    if (!ok && st == MM_OK && c.weights &&
+        !lab_close(out[1]->p, c.want_w, (size_t)T_q * T_k, scale))
+        show_scores(&c, out[1]);
     if (st != MM_OK) diagnose_sdpa_refusal(&c, out[1]);
     if (st == MM_EINVAL && c.bias && has_minus_inf(c.bias, T_q * T_k) &&
         strstr(lab_learner_error(), "bias"))

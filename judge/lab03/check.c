@@ -162,6 +162,7 @@ static void check_heads(int which, bool merge)
         given = lab_fresh(h0->n, h0->p);
     }
     lab_mat *out = merge ? lab_out("m", T, H * d_k) : lab_out("heads", H * T, d_k);
+    if (!merge) out->block_rows = T;                       /* shown head by head */
     lab_mat *in = merge ? lab_in("heads", H * T, d_k, given) : lab_in("m", T, H * d_k, given);
     mm_status st = lab_call(heads_fn(merge), LAB_BUFS(out, in), LAB_INTS(T, H, d_k));
     const double *want[1] = { merge ? c.m : c.heads };
@@ -492,6 +493,20 @@ static mm_status forward_call(lab_mat *const b[N_BUFS], long T, int d_model, int
     return layer_call("mha_forward", b, N_BUFS, T, d_model, n_heads, forward_reads);
 }
 
+/* forward_stages - after out was wrong on case c (b[] the call's buffers): each head's
+ * weights, then the heads side by side before W_O (the learner's mha_forward again, W_O = I) */
+static void forward_stages(const mha_case *c, lab_mat *const b[N_BUFS])
+{
+    size_t n = (size_t)c->T * c->d_model;
+    if (lab_close(b[B_OUT]->p, c->want_out, n, lab_scale(c->want_out, n))) return;
+    show_weights(c, b[B_WEIGHTS]);
+    double *eye = lab_fresh((size_t)c->d_model * c->d_model, NULL);
+    mha layer = eye_layer(c, eye);
+    double *concat = lab_fresh(n, NULL), *w = lab_fresh((size_t)c->n_heads * c->T * c->T, NULL);
+    LAB_REF(mha_forward(concat, w, &layer, c->x, c->bias, c->T));
+    show_concat(c, "mha_forward", N_BUFS, concat);
+}
+
 static void check_forward(int which)
 {
     mha_case c;
@@ -501,8 +516,11 @@ static void check_forward(int which)
     case_bufs(b, N_BUFS, &c);
     mm_status st = forward_call(b, c.T, c.d_model, c.n_heads);
     const double *want[2] = { c.want_out, c.want_w };
-    lab_check_values(st, c.weights ? 2 : 1, b, want, diagnose_forward, &c);
-    if (st == MM_OK) return;
+    if (lab_check_values(st, c.weights ? 2 : 1, b, want, diagnose_forward, &c)) return;
+    if (st == MM_OK) {
+        forward_stages(&c, b);
+        return;
+    }
     const char *why = lab_learner_error();
     if (strncmp(why, "mha_split_heads", 15) == 0 || strncmp(why, "mha_merge_heads", 15) == 0)
         forward_callee_hint(why);

@@ -25,6 +25,7 @@ typedef struct {
     bool weights;               /* the call passes a weights buffer (else NULL) */
     double *want_out;           /* (T, d_model), the reference's */
     double *want_w;             /* (n_heads, T, T), the reference's (even when weights is NULL) */
+    bool said_weights_right;    /* a hint said that every head's weights are right */
 } mha_case;
 
 /* layer_shape - a fixed layer: its shape, and where its weights come from */

@@ -1,7 +1,10 @@
 /* layer_check.h - what the checks (check.c) of Lab 03's mha_forward and
  * Lab 04's mha_forward_causal share besides layer_case.h: the buffers of a
  * call (Lab 03's n_bufs = B_BIAS + 1, Lab 04's no bias: B_BIAS), chapter
- * 03's cases, the call, and the bad arguments both refuse alike. */
+ * 03's cases, the call, the bad arguments both refuse alike, and, after a
+ * wrong out, the stages that locate the mistake: each head's weights, and
+ * the heads side by side before W_O (the learner's function again, with
+ * W_O = I). */
 #ifndef LAB03_LAYER_CHECK_H
 #define LAB03_LAYER_CHECK_H
 
@@ -55,6 +58,7 @@ static inline void case_bufs(lab_mat *b[], int n_bufs, const mha_case *c)
     int T = c->T, d = c->d_model;
     b[B_OUT] = lab_out("out", T, d);
     b[B_WEIGHTS] = c->weights ? lab_out("weights", c->n_heads * T, T) : NULL;
+    if (c->weights) b[B_WEIGHTS]->block_rows = T;          /* shown head by head */
     b[B_WQKV] = lab_in("layer->w_qkv", d, 3 * d, c->w_qkv);
     b[B_WO] = lab_in("layer->w_o", d, d, c->w_o);
     b[B_X] = lab_in("x", T, d, c->x);
@@ -87,6 +91,101 @@ static inline void rooms_with(lab_mat *b[], int n_bufs, const double *wqkv, cons
     b[B_WO] = lab_in(buf_name[B_WO], 2, 2, wo ? wo : eye);
     b[B_X] = lab_in("x", 2, 2, x ? x : eye);
     if (n_bufs > B_BIAS) b[B_BIAS] = lab_in("bias", 2, 2, bias ? bias : zero);
+}
+
+/* ---- where a wrong out goes wrong: the stages of a forward pass -------------------------- */
+
+/* eye_layer - case c's layer with W_O = I (eye, d_model^2 doubles, written here): its
+ * out is the heads' outputs side by side, the concatenation before W_O */
+static inline mha eye_layer(const mha_case *c, double *eye)
+{
+    int d = c->d_model;
+    for (int e = 0; e < d * d; e++) eye[e] = e % (d + 1) == 0 ? 1.0 : 0.0;
+    return (mha){ d, c->n_heads, c->d_k, (double *)c->w_qkv, eye };
+}
+
+/* head_wrong - head h's columns (d_k each) of the (T, d_model) got and want differ */
+static inline bool head_wrong(const mha_case *c, const double *got, const double *want, int h,
+                              double scale)
+{
+    for (int t = 0; t < c->T; t++) {
+        size_t at = (size_t)t * c->d_model + (size_t)h * c->d_k;
+        if (!lab_all_same(got + at, want + at, (size_t)c->d_k, scale)) return true;
+    }
+    return false;
+}
+
+/* heads_list - "head 1" or "heads 1, 2 and 3": the heads whose columns of got and want
+ * differ, into buf */
+static inline void heads_list(char *buf, size_t size, const mha_case *c, const double *got,
+                              const double *want)
+{
+    double scale = lab_scale(want, (size_t)c->T * c->d_model);
+    int n = 0, k = 0;
+    for (int h = 0; h < c->n_heads; h++) n += head_wrong(c, got, want, h, scale);
+    int len = snprintf(buf, size, "%s", n == 1 ? EN_ES("head", "la cabeza")
+                                               : EN_ES("heads", "las cabezas"));
+    for (int h = 0; h < c->n_heads && len < (int)size; h++) {
+        if (!head_wrong(c, got, want, h, scale)) continue;
+        k++;
+        len += snprintf(buf + len, size - len, "%s%d",
+                        k == 1 ? " " : k == n ? EN_ES(" and ", " y ") : ", ", h);
+    }
+}
+
+/* show_concat - case c's forward pass fn again, with W_O = I, on n_bufs buffers: its out
+ * (the heads side by side before W_O) beside the reference's, want (T, d_model), and
+ * which stage is wrong: the heads or W_O. Nothing if the call does not return MM_OK */
+static inline void show_concat(const mha_case *c, const char *fn, int n_bufs,
+                               const double *want)
+{
+    mha_case eye_case = *c;
+    double *eye = lab_fresh((size_t)c->d_model * c->d_model, NULL);
+    eye_case.w_o = eye_layer(c, eye).w_o;
+    eye_case.weights = false;
+    lab_mat *b[B_BIAS + 1];
+    case_bufs(b, n_bufs, &eye_case);
+    mm_status st;
+    bool todo;
+    if (!lab_probe(&st, &todo, fn, n_bufs, b, 3,
+                   (const long[3]){ c->T, c->d_model, c->n_heads }) || st != MM_OK)
+        return;
+    lab_mat *concat = b[B_OUT];
+    concat->name = "concat";
+    concat->block_cols = c->d_k;
+    char intro[300], heads[200];
+    snprintf(intro, sizeof intro,
+             EN_ES("the heads' outputs side by side, before W_O: your %s again on this case "
+                   "with W_O = I, so that its out is them",
+                   "las salidas de las cabezas una al lado de otra, antes de W_O: tu %s otra vez "
+                   "con este caso y W_O = I, así que su out son ellas"), fn);
+    if (!lab_show_values(intro, concat, want, 4)) {
+        lab_detail("%s", EN_ES("with W_O = I your out is right: the mistake is in applying W_O "
+                               "(out = concat W_O, with the layer's w_o)",
+                               "con W_O = I tu out está bien: el error está al aplicar W_O "
+                               "(out = concat W_O, con el w_o de la capa)"));
+        return;
+    }
+    heads_list(heads, sizeof heads, c, concat->p, want);
+    lab_detail(EN_ES("the concatenation is already wrong, in the columns of %s (d_k = %d a "
+                     "head): the mistake is before W_O",
+                     "la concatenación ya está mal, en las columnas de %s (d_k = %d por "
+                     "cabeza): el error está antes de W_O"), heads, c->d_k);
+}
+
+/* show_weights - the learner's weights (n_heads T, T), head by head, beside the
+ * reference's, when out was wrong; or, if they are right, that the mistake is after the
+ * softmax (unless a hint said so) */
+static inline void show_weights(const mha_case *c, const lab_mat *weights)
+{
+    if (!c->weights || !weights) return;
+    if (lab_show_values(EN_ES("the weights of each head, which out is made from:",
+                              "los pesos de cada cabeza, con los que se hace out:"),
+                        weights, c->want_w, 4))
+        return;
+    if (!c->said_weights_right)
+        lab_detail("%s", EN_ES("weights are right: the mistake is after the softmax",
+                               "weights está bien: el error está después del softmax"));
 }
 
 /* layer_nulls - out, the layer and x NULL in turn: each call refused */

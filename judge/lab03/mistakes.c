@@ -169,6 +169,7 @@ typedef enum {
     FW_EACH_RESHAPED,      /* Q, K, V each (T, d_model) reshaped to (n_heads, T, d_k) */
     FW_MERGE_RESHAPE,      /* the heads' outputs (n_heads, T, d_k) used as if (T, d_model) */
     FW_HEAD0,              /* head 0's Q, K, V for every head */
+    FW_HEAD_OFFSET,        /* head h's Q, K, V h d_k (not h T d_k) into their block */
     FW_K_FROM_V,           /* K taken from the V block of W_QKV */
     FW_ONE_WIDE_HEAD,      /* d_k = d_model: one head over the full width */
     FW_SCALE_D_MODEL,      /* scores scaled by 1/sqrt(d_model) */
@@ -260,6 +261,11 @@ static bool fw_as(fw_way way, const mha_case *c, double *out, double *w)
                 const double *q_h = heads + from * hs, *k_h = heads + (H + from) * hs,
                              *v_h = heads + (2 * H + from) * hs;
                 if (way == FW_K_FROM_V) k_h = v_h;
+                if (way == FW_HEAD_OFFSET) {    /* a column offset, on the stack of heads */
+                    q_h = heads + (size_t)h * d_k;
+                    k_h = q_h + H * hs;
+                    v_h = k_h + H * hs;
+                }
                 if (way == FW_SCALE_D_MODEL) {   /* (q c) . k / sqrt(d_k) = q . k / sqrt(d) */
                     double f = sqrt((double)d_k / d);
                     for (size_t e = 0; e < hs; e++) q_scaled[e] = q_h[e] * f;
@@ -280,7 +286,8 @@ static bool fw_as(fw_way way, const mha_case *c, double *out, double *w)
 }
 
 /* the numbers of a case a hint may show (fw_hints' args) */
-enum { A_NONE, A_T, A_D, A_2D, A_2D_1, A_3D, A_3D_1, A_H, A_DK, A_DK_1, A_TT, A_SQRT_DK, N_ARGS };
+enum { A_NONE, A_T, A_D, A_2D, A_2D_1, A_3D, A_3D_1, A_H, A_DK, A_DK_1, A_TT, A_SQRT_DK, A_TDK,
+       N_ARGS };
 
 /* fw_hints - the hint of each way, in English and Spanish: each %s is
  * filled, in order, with the case's number its row's args name */
@@ -318,6 +325,16 @@ static const struct {
         "todas las cabezas usaron las queries, keys y values de la cabeza 0, así que las %s "
         "cabezas dan la misma salida: las de la cabeza h son sus propias columnas, h d_k .. h d_k "
         "+ %s, de Q, de K y de V" } },
+    { FW_HEAD_OFFSET, { A_DK, A_TDK },
+      { "head h's queries, keys and values start h d_k elements into their block of the stack "
+        "of heads - where head h's columns start in a row of Q (T, d_model) - so your head h "
+        "read head 0's rows from row h on: in the stack (n_heads, T, d_k) each head holds T "
+        "rows of d_k = %s, and head h starts h T d_k = h * %s elements in",
+        "las queries, keys y values de la cabeza h empiezan h d_k elementos dentro de su bloque "
+        "de la pila de cabezas - donde empiezan las columnas de la cabeza h en una fila de Q "
+        "(T, d_model) - así que tu cabeza h leyó las filas de la cabeza 0 desde la fila h: en "
+        "la pila (n_heads, T, d_k) cada cabeza tiene T filas de d_k = %s, y la cabeza h empieza "
+        "h T d_k = h * %s elementos más allá" } },
     { FW_K_FROM_V, { A_D, A_2D_1, A_2D, A_3D_1 },
       { "your keys are the values: X W_QKV is [Q | K | V], the keys are its middle block, columns "
         "%s .. %s, and the values its last, %s .. %s",
@@ -369,7 +386,8 @@ static void fw_hint(fw_way way, const mha_case *c)
     int T = c->T, d = c->d_model, H = c->n_heads, d_k = c->d_k;
     const double v[N_ARGS] = { [A_T] = T, [A_D] = d, [A_2D] = 2 * d, [A_2D_1] = 2 * d - 1,
                                [A_3D] = 3 * d, [A_3D_1] = 3 * d - 1, [A_H] = H, [A_DK] = d_k,
-                               [A_DK_1] = d_k - 1, [A_TT] = T * T, [A_SQRT_DK] = sqrt(d_k) };
+                               [A_DK_1] = d_k - 1, [A_TT] = T * T, [A_SQRT_DK] = sqrt(d_k),
+                               [A_TDK] = T * d_k };
     for (size_t i = 0; i < sizeof fw_hints / sizeof fw_hints[0]; i++) {
         if (fw_hints[i].way != way) continue;
         char a[4][32];
@@ -381,7 +399,7 @@ static void fw_hint(fw_way way, const mha_case *c)
 }
 
 static const fw_way fw_tried[] = {
-    FW_QKV_AS_HEADS, FW_EACH_RESHAPED, FW_MERGE_RESHAPE, FW_HEAD0, FW_K_FROM_V,
+    FW_QKV_AS_HEADS, FW_EACH_RESHAPED, FW_MERGE_RESHAPE, FW_HEAD0, FW_HEAD_OFFSET, FW_K_FROM_V,
     FW_ONE_WIDE_HEAD, FW_SCALE_D_MODEL, FW_JOINT_SOFTMAX, FW_NO_BIAS, FW_NO_W_O,
     FW_WEIGHTS_ONE_SLOT,
 };
@@ -508,7 +526,7 @@ static bool blame_heads(const double *const got[], const double *const want[], d
 void diagnose_forward(const double *const got[], const double *const want[], double scale,
                       void *ctx)
 {
-    const mha_case *c = ctx;
+    mha_case *c = ctx;
     if (blame_heads(got, want, scale, c)) return;
     size_t len[2] = { (size_t)c->T * c->d_model, (size_t)c->n_heads * c->T * c->T };
     double *out = lab_fresh(len[0], NULL), *w = lab_fresh(len[1], NULL);
@@ -530,7 +548,8 @@ void diagnose_forward(const double *const got[], const double *const want[], dou
                        "out está bien pero weights no: cuando weights no es NULL, las filas "
                        "del softmax de la cabeza h, (T, T), van en weights + h T T (sdpa las "
                        "escribe ahí si le das ese puntero)"));
-    else if (c->weights && lab_all_same(got[1], want[1], len[1], scale))
+    else if (c->weights && lab_all_same(got[1], want[1], len[1], scale)) {
+        c->said_weights_right = true;
         lab_hint(EN_ES("every head's weights are right, so the mistake comes after the "
                        "softmax: the values each head blends (V's block, head h's columns), "
                        "the merge of the heads' outputs, or W_O",
@@ -538,6 +557,7 @@ void diagnose_forward(const double *const got[], const double *const want[], dou
                        "después del softmax: los values que mezcla cada cabeza (el bloque de "
                        "V, las columnas de la cabeza h), la unión de las salidas de las "
                        "cabezas, o W_O"));
+    }
 }
 
 /* ---- the hints of check.c ------------------------------------------------------------------ */

@@ -822,6 +822,86 @@ static void above_diagonal_zero(const causal_case *c, const lab_mat *w)
             }
 }
 
+/* mask_differs - the first head of w (n_heads, T, T) whose keys seen (a weight above 0) are
+ * not the causal ones (key j <= query i), and in it the first query and key that differ;
+ * false if none */
+static bool mask_differs(const causal_case *c, const double *w, int *h, int *i, int *j)
+{
+    int T = c->T;
+    for (*h = 0; *h < c->n_heads; (*h)++)
+        for (*i = 0; *i < T; (*i)++)
+            for (*j = 0; *j < T; (*j)++)
+                if ((*j <= *i) != (w[((size_t)*h * T + *i) * T + *j] > 0)) return true;
+    return false;
+}
+
+/* mask_row - query i's keys k0 .. k0 + n - 1 in head h of w, expected (the causal mask)
+ * beside seen: x a weight above 0, . a weight of 0, ? anything else (NaN, below 0), each
+ * one that differs marked *; appended to text at len, its new length */
+static int mask_row(char *text, size_t size, int len, const causal_case *c, const double *w,
+                    int h, int i, int k0, int n)
+{
+    char row[2][40];
+    for (int j = k0; j < k0 + n; j++) {
+        double v = w[((size_t)h * c->T + i) * c->T + j];
+        char want = j <= i ? 'x' : '.', got = v > 0 ? 'x' : v == 0 ? '.' : '?';
+        row[0][2 * (j - k0)] = want;
+        row[0][2 * (j - k0) + 1] = ' ';
+        row[1][2 * (j - k0)] = got;
+        row[1][2 * (j - k0) + 1] = got == want ? ' ' : '*';
+    }
+    row[0][2 * n] = row[1][2 * n] = '\0';
+    return len + snprintf(text + len, size - len, "\n%-*s    %s", 2 * n > 8 ? 2 * n : 8,
+                          row[0], row[1]);
+}
+
+/* show_mask - the keys each query sees in the first head of the learner's weights w where
+ * they are not the causal ones, expected beside got, as grids of characters (8 x 8 at most,
+ * around the first difference); true if shown */
+static bool show_mask(const causal_case *c, const double *w)
+{
+    int T = c->T, h, fi, fj;
+    if (!c->weights || !mask_differs(c, w, &h, &fi, &fj)) return false;
+    int n = T < 8 ? T : 8;
+    int r0 = fi - n / 2 < 0 ? 0 : fi - n / 2 > T - n ? T - n : fi - n / 2;
+    int k0 = fj - n / 2 < 0 ? 0 : fj - n / 2 > T - n ? T - n : fj - n / 2;
+    char text[2048], part[96] = "";
+    if (n < T)
+        snprintf(part, sizeof part, EN_ES(", queries %d .. %d and keys %d .. %d",
+                                          ", queries %d .. %d y keys %d .. %d"),
+                 r0, r0 + n - 1, k0, k0 + n - 1);
+    int len = snprintf(text, sizeof text,
+                       EN_ES("the keys each query sees in head %d%s (x: a weight above 0, "
+                             ".: a weight of 0, ?: NaN or below 0), the causal mask's beside "
+                             "your weights':\n%-*s    %s",
+                             "las keys que ve cada query en la cabeza %d%s (x: un peso mayor "
+                             "que 0, .: un peso 0, ?: NaN o menor que 0), las de la máscara "
+                             "causal junto a las de tus pesos:\n%-*s    %s"),
+                       h, part, 2 * n > 8 ? 2 * n : 8, EN_ES("expected", "esperado"),
+                       EN_ES("got", "obtenido"));
+    for (int i = r0; i < r0 + n; i++) len = mask_row(text, sizeof text, len, c, w, h, i, k0, n);
+    lab_detail("%s", text);
+    return true;
+}
+
+/* causal_stages - after a wrong result on case c (out[] the call's out and weights): the
+ * keys the first wrong head sees, if not the causal ones; when out is wrong, each head's
+ * weights (unless the keys were shown) and the heads side by side before W_O (the
+ * learner's mha_forward_causal again, W_O = I). Not on a long case */
+static void causal_stages(const causal_case *c, lab_mat *const out[2])
+{
+    if (c->T > 128) return;
+    size_t n = (size_t)c->T * c->d_model;
+    bool mask_shown = c->weights && show_mask(c, out[1]->p);
+    if (lab_close(out[0]->p, c->want_out, n, lab_scale(c->want_out, n))) return;
+    if (!mask_shown) show_weights(c, out[1]);
+    double *eye = lab_fresh((size_t)c->d_model * c->d_model, NULL);
+    mha layer = eye_layer(c, eye);
+    double *concat = lab_fresh(n, NULL), *w = lab_fresh((size_t)c->n_heads * c->T * c->T, NULL);
+    LAB_REF(mha_forward_causal(concat, w, &layer, c->x, c->T));
+    show_concat(c, "mha_forward_causal", N_BUFS, concat);
+}
+
 static void check_causal(int which)
 {
     causal_case c;
@@ -854,6 +934,7 @@ static void check_causal(int which)
         check_hint(CH_INNER_NAN);
     if (st != MM_OK && strncmp(why, "mask_causal", 11) == 0)
         check_hint(CH_MASK_CALL_FAILED);
+    if (st == MM_OK) causal_stages(&c, out);
 }
 
 /* prefix_kept - the first P = 7 rows of out, and of each head's weights,
