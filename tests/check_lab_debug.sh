@@ -68,12 +68,17 @@ has "$dir/c3.out" 'sdpa(out, weights, q, k, v, NULL, 4, 3, 2, 3) returned MM_OK'
   && grep -q '^  out (4, 3):$' "$dir/c3.out" \
   && ok "continue: the call returns, its outputs printed" || fail "no outputs after continue: $(tail -c 600 "$dir/c3.out")"
 
+build/labs/debug/lab02/replay --replay labs/lab02-sdpa/sdpa.c > "$dir/bad.out" 2>&1
+st=$?
+[ $st -eq 2 ] && has "$dir/bad.out" '--replay labs/lab02-sdpa/sdpa.c: not a call recorded for this lab' \
+  && ok "--replay on a file that is no record: named, status 2" || fail "--replay on sdpa.c: status $st, $(cat "$dir/bad.out")"
+
 printf 'info args\n' | mk lab-debug NN=2 CHECK=sdpa/c1 "$gdb_batch" > "$dir/nn2.out" 2>&1
 has "$dir/nn2.out" "sdpa/c1_worked_example fails on the case 'worked example" \
   && grep -q '^T_q = 2$' "$dir/nn2.out" && ok "NN=2 is NN=02" || fail "NN=2: $(tail -c 600 "$dir/nn2.out")"
 printf 'quit\n' | mk lab-debug NN=02 CHECK=sdpa/c1 LAB_LANG=es "$gdb_batch" > "$dir/es.out" 2>&1
 has "$dir/es.out" "sdpa/c1_worked_example falla en el caso 'ejemplo resuelto" \
-  && has "$dir/es.out" 'Tu sdpa corre ahora bajo gdb' && ok "in Spanish" \
+  && has "$dir/es.out" 'Tu función sdpa corre ahora bajo gdb' && ok "in Spanish" \
   || fail "LAB_LANG=es: $(head -c 600 "$dir/es.out")"
 
 mk lab-debug NN=02 CHECK=softmax_row/c1 "$gdb_batch" > "$dir/pass.out" 2>&1 < /dev/null

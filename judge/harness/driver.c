@@ -670,6 +670,18 @@ static void serve(const lab_request *r)
 
 /* ---- --replay FILE: one recorded call, in the learner's own process ------------------------ */
 
+/* replay_shape_ok - buffer i of rec holds what its shape and form say */
+static int replay_shape_ok(lab_recorded *rec, int i)
+{
+    const int64_t len = rec->req.bufs[i].len;
+    const int64_t n = (int64_t)rec->rows[i] * rec->cols[i];
+    rec->names[i][sizeof rec->names[i] - 1] = '\0';
+    if (rec->rows[i] <= 0 || rec->cols[i] <= 0) return 0;
+    if (rec->form[i] == LAB_FORM_LONG) return len == (int64_t)sizeof(long);
+    if (rec->form[i] == LAB_FORM_BYTES) return len == n;
+    return rec->form[i] == LAB_FORM_DOUBLES && len == n * (int64_t)sizeof(double);
+}
+
 /* replay_load - the call recorded in path (wire.h) into rec, and its
  * buffers' pages into their places in shm; NULL, or what is wrong */
 static const char *replay_load(const char *path, lab_recorded *rec)
@@ -682,7 +694,8 @@ static const char *replay_load(const char *path, lab_recorded *rec)
     for (int i = 0; ok && i < rec->req.n_bufs; i++) {
         const lab_wire_buf *b = &rec->req.bufs[i];
         if (b->kind == LAB_BUF_NULL) continue;
-        ok = mprotect(shm + b->span, (size_t)b->span_len, PROT_READ | PROT_WRITE) == 0 &&
+        ok = replay_shape_ok(rec, i) &&
+             mprotect(shm + b->span, (size_t)b->span_len, PROT_READ | PROT_WRITE) == 0 &&
              fread(shm + b->span, 1, (size_t)b->span_len, f) == (size_t)b->span_len;
     }
     fclose(f);
