@@ -98,7 +98,7 @@ DEB_PACKAGES := make gcc libc6-dev binutils noweb libcriterion-dev \
   lmodern latexmk pandoc nodejs katex libjs-katex fonts-katex python3 poppler-utils \
   fonts-dejavu-core chromium chromium-driver python3-selenium \
   inotify-tools libseccomp-dev valgrind gcovr python3-numpy python3-torch \
-  libopenblas-dev bubblewrap similarity-tester universal-ctags
+  libopenblas-dev bubblewrap similarity-tester universal-ctags gdb
 deps: ## install the toolchain from Debian packages (as root)
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(DEB_PACKAGES)

@@ -3,6 +3,7 @@
 #   make progress          one table over every lab, and what to do next
 #   make lab-reset NN=01   put the lab's file back as shipped, keeping yours aside
 #   make lab-try NN=01     run the lab's scratch program, try.c, with your file
+#   make lab-debug NN=02 CHECK=sdpa/c3   a failing check's call, again, under gdb
 # Messages in English, or in Spanish with LAB_LANG=es or a Spanish locale
 # (judge/harness/lang.sh says how), as the labs do.
 #
@@ -23,7 +24,7 @@ LAB02_FILES := labs/lab02-sdpa/sdpa.c
 LAB03_FILES := labs/lab03-mha/mha.c
 LAB04_FILES := labs/lab04-masking/mask.c
 
-.PHONY: lab watch progress lab-reset lab-try
+.PHONY: lab watch progress lab-reset lab-try lab-debug
 
 # the labs: NN of every LABNN_FILES (read when a recipe runs: config.mk may add one)
 LEARNER_LABS = $(sort $(patsubst LAB%_FILES,%,$(filter LAB%_FILES,$(.VARIABLES))))
@@ -143,6 +144,63 @@ lab-try: ## [NN=01] run your functions on your own inputs: labs/labNN-*/try.c (g
 	mkdir -p $(dir $(learner_try)) && \
 	$(CC) $(MM_CPPFLAGS) -Ilabs $(MM_CFLAGS) -Wno-unused-parameter -O0 -g -o $(learner_try) "$$try" \
 	  $(call learner_file,$(NN)) $(LAB$(NN)_LIB) $(LDLIBS) && $(learner_try)
+
+# ---- make lab-debug NN=... CHECK=... --------------------------------------------------------
+# The judge runs the checks CHECK names (FIRST=1) and records the first call
+# after which one failed (LAB_RECORD=DIR, judge/harness/wire.h); then the
+# driver, built as make lab-try builds its program (-O0 -g, the learner's
+# file and the lab's library, no judge, no sandbox), makes that call again
+# (--replay) under gdb, stopped at the function's first line. LAB_DEBUG_GDB
+# is the debugger's command (the self-test, tests/check_lab_debug.sh, runs
+# it without a terminal). The driver is linked as build-driver.sh links it.
+LAB_DEBUG_GDB ?= gdb -q -iex 'set debuginfod enabled off'
+learner_debug = $(BUILD)/labs/debug/lab$(NN)
+learner_wraps = $(foreach f,malloc calloc realloc free reallocarray aligned_alloc posix_memalign \
+  strdup strndup,-Wl,--wrap=$(f))
+LL_debug_usage_en := usage: make lab-debug NN=XX CHECK=FUNCTION/NAME, XX one of: %s (make lab NN=XX LAB_ARGS=--help lists the checks)
+LL_debug_usage_es := uso: make lab-debug NN=XX CHECK=FUNCIÓN/NOMBRE, con XX uno de: %s (make lab NN=XX LAB_ARGS=--help lista las comprobaciones)
+LL_no_gdb_en := make lab-debug needs gdb (%s was not found), from the Debian package gdb: run sudo make deps (or sudo apt-get install gdb).
+LL_no_gdb_es := make lab-debug necesita gdb (no se encontró %s), del paquete gdb de Debian: ejecuta sudo make deps (o sudo apt-get install gdb).
+LL_no_check_en := CHECK=%s names no check of lab %s: make lab NN=%s LAB_ARGS=--help lists them.
+LL_no_check_es := CHECK=%s no nombra ninguna comprobación del lab %s: make lab NN=%s LAB_ARGS=--help las lista.
+LL_debug_passes_en := CHECK=%s passes: nothing to step through.
+LL_debug_passes_es := CHECK=%s pasa: no hay nada que recorrer paso a paso.
+LL_debug_pending_en := CHECK=%s is pending: its function still calls LAB_TODO(). Delete that line and write the function first.
+LL_debug_pending_es := CHECK=%s está pendiente: su función aún llama a LAB_TODO(). Borra esa línea y escribe la función primero.
+LL_debug_no_call_en := CHECK=%s fails, but not in a call of your function that can be made again: make lab NN=%s CHECK=%s says why.
+LL_debug_no_call_es := CHECK=%s falla, pero no en una llamada a tu función que se pueda repetir: make lab NN=%s CHECK=%s dice por qué.
+LL_debug_intro_en := %s fails on the case \047%s\047.\nYour function %s now runs under gdb on exactly that call, in your own process (built at -O0 -g, no judge), stopped at its first line:\n  next            run the line shown (step: go into the function it calls)\n  print s[0]@n    the first n elements of the array s (print x: one variable)\n  info locals     your local variables\n  finish          run to the end of the function, and show what it returns\n  continue        run on: a crash stops at its line\n  bt              where you are: the chain of calls\n  quit            leave gdb\n
+LL_debug_intro_es := %s falla en el caso \047%s\047.\nTu función %s corre ahora bajo gdb con esa misma llamada, en tu propio proceso (compilado con -O0 -g, sin el juez), parada en su primera línea:\n  next            ejecuta la línea mostrada (step: entra en la función que llama)\n  print s[0]@n    los n primeros elementos del array s (print x: una variable)\n  info locals     tus variables locales\n  finish          sigue hasta el final de la función y muestra lo que devuelve\n  continue        sigue: un fallo de memoria se para en su línea\n  bt              dónde estás: la cadena de llamadas\n  quit            sale de gdb\n
+
+lab-debug: ## [NN=02 CHECK=sdpa/c3] step through your function under gdb on that check's failing call
+	@if [ -z '$(filter $(NN),$(JUDGE_CLABS))' ] || [ -z '$(CHECK)' ]; then \
+	  printf '$(call ll,debug_usage)\n' '$(JUDGE_CLABS)' >&2; exit 2; fi; \
+	command -v $(firstword $(LAB_DEBUG_GDB)) > /dev/null 2>&1 \
+	  || { printf '$(call ll,no_gdb)\n' '$(firstword $(LAB_DEBUG_GDB))' >&2; exit 2; }; \
+	d=$(abspath $(learner_debug)); rm -f "$$d/call.rec" "$$d/call.txt"; mkdir -p "$$d" || exit 2; \
+	LAB_RECORD="$$d" $(MAKE) -s lab$(NN) CHECK='$(CHECK)' FIRST=1 LAB_ARGS=--summary \
+	  > "$$d/summary" 2> "$$d/judge.err"; st=$$?; \
+	set -- $$(awk -F '\t' 'NF == 4 { p += $$2; a += $$3; f += $$4 } END { print p + 0, a + 0, f + 0 }' "$$d/summary"); \
+	if [ $$st -ne 0 ] || [ ! -s "$$d/summary" ]; then \
+	  grep -v '^make\[[0-9]*\]: \*\*\*' "$$d/judge.err" >&2; exit 2; \
+	elif [ $$(($$1 + $$2 + $$3)) -eq 0 ]; then printf '$(call ll,no_check)\n' '$(CHECK)' $(NN) $(NN) >&2; exit 2; \
+	elif [ $$3 -eq 0 ] && [ $$1 -gt 0 ]; then printf '$(call ll,debug_pending)\n' '$(CHECK)'; exit 0; \
+	elif [ $$3 -eq 0 ]; then printf '$(call ll,debug_passes)\n' '$(CHECK)'; exit 0; \
+	elif [ ! -s "$$d/call.txt" ]; then printf '$(call ll,debug_no_call)\n' '$(CHECK)' $(NN) '$(CHECK)'; exit 1; fi; \
+	$(CC) $(MM_CPPFLAGS) -Ijudge/harness -Ilabs $(MM_CFLAGS) -Wno-unused-parameter -O0 -g \
+	  -o "$$d/replay" judge/harness/driver.c judge/lab$(NN)/calls.c $(call learner_file,$(NN)) \
+	  $(LAB$(NN)_LIB) $(learner_wraps) -lseccomp $(LDLIBS) -lrt || exit 2; \
+	fn=$$(sed -n 1p "$$d/call.txt"); \
+	printf '$(call ll,debug_intro)\n' "$$(sed -n 2p "$$d/call.txt")" "$$(sed -n 3p "$$d/call.txt")" "$$fn"; \
+	exec $(LAB_DEBUG_GDB) -ex "break $$fn" -ex run --args "$$d/replay" --replay "$$d/call.rec"
+
+# make lab-debug's self-test, in a copy of the workbook (tests/check_lab_debug.sh)
+CHECK_ALL_TARGETS += check-lab-debug
+.PHONY: check-lab-debug
+check-lab-debug:
+	@mkdir -p $(BUILD)
+	@sh tests/check_lab_debug.sh > $(BUILD)/lab-debug.log 2>&1 || { cat $(BUILD)/lab-debug.log; exit 1; }
+	@tail -n 1 $(BUILD)/lab-debug.log
 
 # ---- make progress ----------------------------------------------------------------------
 # Each lab's rows (from its --summary) become records

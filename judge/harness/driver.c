@@ -9,7 +9,9 @@
  * in the control block, exercises the heap after the call (so that damage
  * shows while it is still the call's) and verifies its channel to the
  * judge. The control block and the output area are written through a
- * mapping of their own. LAB_TODO() jumps back out of the learner's code. */
+ * mapping of their own. LAB_TODO() jumps back out of the learner's code.
+ * `driver --replay FILE` instead makes one call recorded by the judge
+ * (wire.h) in its own process, for make lab-debug's debugger. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -666,6 +668,114 @@ static void serve(const lab_request *r)
     write_full(LAB_FD_REP, &reply, sizeof reply);
 }
 
+/* ---- --replay FILE: one recorded call, in the learner's own process ------------------------ */
+
+/* replay_shape_ok - buffer i of rec holds what its shape and form say */
+static int replay_shape_ok(lab_recorded *rec, int i)
+{
+    const int64_t len = rec->req.bufs[i].len;
+    const int64_t n = (int64_t)rec->rows[i] * rec->cols[i];
+    rec->names[i][sizeof rec->names[i] - 1] = '\0';
+    if (rec->rows[i] <= 0 || rec->cols[i] <= 0) return 0;
+    if (rec->form[i] == LAB_FORM_LONG) return len == (int64_t)sizeof(long);
+    if (rec->form[i] == LAB_FORM_BYTES) return len == n;
+    return rec->form[i] == LAB_FORM_DOUBLES && len == n * (int64_t)sizeof(double);
+}
+
+/* replay_load - the call recorded in path (wire.h) into rec, and its
+ * buffers' pages into their places in shm; NULL, or what is wrong */
+static const char *replay_load(const char *path, lab_recorded *rec)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return strerror(errno);
+    int ok = fread(rec, sizeof *rec, 1, f) == 1 && rec->magic == LAB_RECORD_MAGIC &&
+             rec->size == sizeof *rec && request_ok(&rec->req) &&
+             strncmp(lab_entries[rec->req.fn].name, rec->function, sizeof rec->function) == 0;
+    for (int i = 0; ok && i < rec->req.n_bufs; i++) {
+        const lab_wire_buf *b = &rec->req.bufs[i];
+        if (b->kind == LAB_BUF_NULL) continue;
+        ok = replay_shape_ok(rec, i) &&
+             mprotect(shm + b->span, (size_t)b->span_len, PROT_READ | PROT_WRITE) == 0 &&
+             fread(shm + b->span, 1, (size_t)b->span_len, f) == (size_t)b->span_len;
+    }
+    fclose(f);
+    return ok ? NULL : "not a call recorded for this lab (make lab-debug records one)";
+}
+
+/* replay_show - output i of the recorded call, after it: a count's value,
+ * or a matrix's first rows and columns */
+static void replay_show(const lab_recorded *rec, int i, const void *p)
+{
+    const int rows = rec->rows[i], cols = rec->cols[i];
+    if (rec->form[i] == LAB_FORM_LONG) {
+        long v;
+        memcpy(&v, p, sizeof v);
+        printf("  %s = %ld\n", rec->names[i], v);
+        return;
+    }
+    if (rec->form[i] != LAB_FORM_DOUBLES) return;
+    printf("  %s (%d, %d):\n", rec->names[i], rows, cols);
+    for (int r = 0; r < rows && r < 6; r++) {
+        printf("   ");
+        for (int c = 0; c < cols && c < 8; c++)
+            printf(" %11.5g", ((const double *)p)[(size_t)r * cols + c]);
+        printf("%s\n", cols > 8 ? " ..." : "");
+    }
+    if (rows > 6) printf("    ...\n");
+}
+
+/* replay_report - the call as made, what it returned, and its outputs */
+static void replay_report(const lab_recorded *rec, void *const arg[], mm_status st, int es)
+{
+    const lab_request *r = &rec->req;
+    printf("%s(", rec->function);
+    for (int i = 0; i < r->n_bufs + r->n_ints; i++) {
+        const char *sep = i ? ", " : "";
+        if (i >= r->n_bufs) printf("%s%lld", sep, (long long)r->ints[i - r->n_bufs]);
+        else printf("%s%s", sep, r->bufs[i].kind == LAB_BUF_NULL ? "NULL" : rec->names[i]);
+    }
+    printf(es ? ") devolvió %s\n" : ") returned %s\n", mm_status_name(st));
+    if (st != MM_OK) printf("  mm_last_error(): %s\n", mm_last_error());
+    for (int i = 0; i < r->n_bufs; i++)
+        if (r->bufs[i].kind == LAB_BUF_OUT) replay_show(rec, i, arg[i]);
+}
+
+/* replay - --replay path: the recorded call made once, in this process
+ * (no judge, no sandbox, no confinement: what a debugger needs), and what
+ * it returned printed; 0 when it returned, 3 at LAB_TODO(), 2 on a file
+ * that is not a recorded call */
+static int replay(const char *path)
+{
+    int es = getenv("LAB_LANG") && strcmp(getenv("LAB_LANG"), "es") == 0;
+    page = sysconf(_SC_PAGESIZE);
+    while (lab_entries[n_entries].name) n_entries++;
+    shm = mmap(NULL, (size_t)LAB_SHM_SIZE, PROT_NONE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    notes = mmap(NULL, LAB_BUFS_OFF, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (shm == MAP_FAILED || notes == MAP_FAILED) die("mmap");
+    ctl = (lab_control *)notes;
+    static lab_recorded rec;
+    const char *bad = replay_load(path, &rec);
+    if (bad) {
+        fprintf(stderr, "lab driver: --replay %s: %s\n", path, bad);
+        return 2;
+    }
+    void *arg[LAB_MAX_ARGS] = { 0 };
+    long n[LAB_MAX_ARGS] = { 0 };
+    open_buffers(&rec.req, arg);
+    for (int i = 0; i < rec.req.n_ints; i++) n[i] = (long)rec.req.ints[i];
+    call_begins(&rec.req);
+    if (sigsetjmp(todo_jmp, 0) != 0) {
+        printf(es ? "%s: llegó a LAB_TODO(): sin empezar\n"
+                  : "%s: reached LAB_TODO(): not started\n", todo_fn);
+        return 3;
+    }
+    mm_status st = lab_entries[rec.req.fn].call(arg, n);
+    ctl->phase = LAB_PHASE_IDLE;
+    replay_report(&rec, arg, st, es);
+    return 0;
+}
+
 /* map_shared - the shared memory where the learner's code sees it (all
  * PROT_NONE until a call opens its buffers), and its first LAB_BUFS_OFF
  * bytes (the control block, the output area) again, for the driver, with
@@ -685,8 +795,9 @@ static void map_shared(void)
     ctl->base = (uint64_t)(uintptr_t)shm;
 }
 
-int main(void)
+int main(int argc, char *argv[])
 {
+    if (argc == 3 && strcmp(argv[1], "--replay") == 0) return replay(argv[2]);
     page = sysconf(_SC_PAGESIZE);
     map_shared();
     ctl->sanitize = SANITIZE;

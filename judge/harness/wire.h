@@ -139,4 +139,22 @@ typedef struct {
 
 _Static_assert(sizeof(lab_control) <= LAB_OUT_OFF, "the control block fits its page");
 
+/* A recorded call (LAB_RECORD=DIR, which make lab-debug sets): the judge
+ * writes DIR/call.rec for the first call of a run after which a check
+ * failed, and the driver's --replay makes that call again. The file holds
+ * a lab_recorded, then the pages of each buffer of the request that is not
+ * NULL (bufs[i].span_len bytes each, in order) as the call found them; and
+ * DIR/call.txt, three lines: the function, the check, the case. */
+#define LAB_RECORD_MAGIC 0x4c616252u         /* "LabR" */
+/* lab_recorded.form: what a buffer's elements are */
+enum { LAB_FORM_DOUBLES, LAB_FORM_LONG, LAB_FORM_BYTES };
+
+typedef struct {
+    uint32_t magic, size;           /* LAB_RECORD_MAGIC, sizeof (lab_recorded) */
+    char function[64];              /* as lab_entries names it */
+    char names[LAB_MAX_ARGS][32];   /* each buffer's name, as the function calls it */
+    int32_t rows[LAB_MAX_ARGS], cols[LAB_MAX_ARGS], form[LAB_MAX_ARGS];
+    lab_request req;                /* as the driver got it */
+} lab_recorded;
+
 #endif
