@@ -239,7 +239,8 @@ static void print_output(const lab_record *r)
     const char *end = print_lines("        | ", "        | ", r->output, 20, 200);
     size_t shown = (size_t)(end - r->output);
     if (r->output_total > shown)
-        printf(EN_ES("        (%zu more bytes not shown)\n", "        (%zu bytes más sin mostrar)\n"),
+        printf(EN_ES("        (%zu more bytes not shown)\n",
+                     "        (%zu bytes más sin mostrar)\n"),
                r->output_total - shown);
 }
 
@@ -289,14 +290,31 @@ static int first_in_full(void)
     return first_shown;
 }
 
-/* hint_once - true the first time the report gives this hint's text (it
- * is noted as given), false after */
+/* same_but_numbers - a and b are the same text where each run of digits
+ * counts as one (a hint names the case's sizes: "h d_k + 1", "+ 2") */
+static bool same_but_numbers(const char *a, const char *b)
+{
+    while (*a && *b) {
+        bool da = *a >= '0' && *a <= '9', db = *b >= '0' && *b <= '9';
+        if (da != db) return false;
+        if (da) {
+            while (*a >= '0' && *a <= '9') a++;
+            while (*b >= '0' && *b <= '9') b++;
+        } else if (*a++ != *b++) {
+            return false;
+        }
+    }
+    return *a == *b;
+}
+
+/* hint_once - true the first time the report gives this hint (it is noted
+ * as given), false after: the same text but for its numbers is the same hint */
 static bool hint_once(const char *text)
 {
     static const char *said[64];
     static int n_said;
     for (int i = 0; i < n_said; i++)
-        if (strcmp(said[i], text) == 0) return false;
+        if (same_but_numbers(said[i], text)) return false;
     if (n_said < 64) said[n_said++] = text;
     return true;
 }
@@ -343,7 +361,22 @@ static void print_cut(const char *text, int width)
 }
 
 #define SHORT_WIDTH 130    /* columns of a check's one line, at most */
-#define SHORT_LINES 12     /* the one-line checks' lines, about */
+#define REPORT_LINES 40    /* the short report's lines, about */
+#define REPORT_FRAME 14    /* of them, the heading, the notes, the table, the closing line */
+static int short_lines = 8;  /* the one-line checks' lines: what the full check leaves, 3 to 8 */
+
+/* block_lines - the lines print_block gives r, about (its output counts 20 at most) */
+static int block_lines(const lab_record *r)
+{
+    int n = 1;
+    for (const lab_said *m = r->msgs; m < r->msgs + r->n_msgs; m++) {
+        n++;
+        for (const char *p = m->text; *p; p++) n += *p == '\n' && p[1];
+    }
+    if (output_shown(r))
+        n += 2 + (r->output_total > 20 * 80 ? 20 : (int)(r->output_total / 80) + 1);
+    return n;
+}
 
 /* print_short - a check in one line: its tag (FAIL, CRASH, HANG), its
  * FUNCTION/NAME and its first message after the case; then its first hint
@@ -381,7 +414,7 @@ static int print_short(const lab_record *r)
 /* print_group - the records of one group (contract: the eN checks, under
  * their heading; else the cN), in the lab's order: the full one (full) and,
  * with --all, all in full; else each in one line while *lines (the
- * one-line checks' lines so far) is under SHORT_LINES - the contract's
+ * one-line checks' lines so far) is under short_lines - the contract's
  * first at least -, then how many failing checks were left out. *started:
  * something was printed before. True if any record was shortened */
 static bool print_group(bool contract, int full, int *lines, bool *started)
@@ -399,7 +432,7 @@ static bool print_group(bool contract, int full, int *lines, bool *started)
         if (all_cases || i == full) {
             print_block(r);
             note_hints(r);
-        } else if (*lines < SHORT_LINES || (contract && first)) {
+        } else if (*lines < short_lines || (contract && first)) {
             *lines += print_short(r);
         } else {
             left_out += r->outcome == OUTCOME_FAILED;
@@ -422,6 +455,10 @@ static void print_failures(void)
 {
     int full = first_in_full(), lines = 0;
     bool started = false;
+    if (full >= 0) {
+        short_lines = REPORT_LINES - REPORT_FRAME - block_lines(&records[full]);
+        short_lines = short_lines < 3 ? 3 : short_lines > 8 ? 8 : short_lines;
+    }
     bool shortened = print_group(false, full, &lines, &started);
     shortened |= print_group(true, full, &lines, &started);
     if (shortened)

@@ -402,6 +402,33 @@ bool lab_show_values(const char *intro, const lab_mat *got, const double *want, 
 
 /* ---- the value check ---------------------------------------------------------------- */
 
+/* say_wrong - the failure's first line: output first (of n, n_wrong of them
+ * wrong, d their mismatches) is wrong, or has a non-finite value where want
+ * has another, and which others are wrong too */
+static void say_wrong(int n, lab_mat *const got[], const mismatch d[], int first, int n_wrong,
+                      const double *want)
+{
+    const lab_mat *m = got[first];
+    char others[160], also[200] = "";
+    names_text(others, sizeof others, n, got, d, first);
+    if (n_wrong > 1)
+        snprintf(also, sizeof also,
+                 n_wrong == 2 ? EN_ES(" (%s is wrong too)", " (%s también está mal)")
+                              : EN_ES(" (%s are wrong too)", " (%s también están mal)"),
+                 others);
+    if (!d[first].nonfinite) {
+        lab_fail(EN_ES("%s is wrong%s", "%s está mal%s"), m->name, also);
+        return;
+    }
+    size_t i = d[first].first_nonfinite;
+    lab_fail(EN_ES("%s has %s at (%zu, %zu) (%zu non-finite of %zu elements); "
+                   "expected %.10g there%s",
+                   "%s tiene %s en (%zu, %zu) (%zu no finitos de %zu elementos); "
+                   "se esperaba %.10g ahí%s"),
+             m->name, isnan(m->p[i]) ? "NaN" : m->p[i] > 0 ? "+inf" : "-inf",
+             i / m->cols, i % m->cols, d[first].nonfinite, m->n, want[i], also);
+}
+
 bool lab_check_values(mm_status status, int n, lab_mat *const got[],
                       const double *const want[], lab_diagnose *diagnose, void *ctx)
 {
@@ -423,41 +450,32 @@ bool lab_check_values(mm_status status, int n, lab_mat *const got[],
     const mismatch *e = &d[first];
     const double *g = m->p, *w = want[first];
     int c = m->cols;
-    char others[160], also[200] = "";
-    names_text(others, sizeof others, n, got, d, first);
-    if (n_wrong > 1)
-        snprintf(also, sizeof also, n_wrong == 2 ? EN_ES(" (%s is wrong too)", " (%s también está mal)")
-                                                 : EN_ES(" (%s are wrong too)", " (%s también están mal)"),
-                 others);
-    if (e->nonfinite) {
-        size_t i = e->first_nonfinite;
-        lab_fail(EN_ES("%s has %s at (%zu, %zu) (%zu non-finite of %zu elements); "
-                       "expected %.10g there%s",
-                       "%s tiene %s en (%zu, %zu) (%zu no finitos de %zu elementos); "
-                       "se esperaba %.10g ahí%s"),
-                 m->name, isnan(g[i]) ? "NaN" : g[i] > 0 ? "+inf" : "-inf",
-                 i / c, i % c, e->nonfinite, m->n, w[i], also);
-    } else {
-        lab_fail(EN_ES("%s is wrong%s", "%s está mal%s"), m->name, also);
-    }
+    say_wrong(n, got, d, first, n_wrong, w);
     output_hints(m, e);
     if (diagnose) {
         const double *gp[LAB_MAX_OUTPUTS];
         for (int i = 0; i < n; i++) gp[i] = got[i]->p;
         diagnose(gp, want, scale, ctx);
     }
-    show_matrices(NULL, m, w, e->first, scale, SHOW);
+    /* the element the first line named is the one marked and described, so that
+       the message gives one position for its error */
+    size_t at = e->nonfinite ? e->first_nonfinite : e->first;
+    bool first_wrong = at == e->first;
+    show_matrices(NULL, m, w, at, scale, SHOW);
     char tol[128], rel[64] = "";
     tolerance_text(tol, sizeof tol, scale);
     if (e->max_rel > 0)
         snprintf(rel, sizeof rel, EN_ES(" (relative %.3g)", " (relativo %.3g)"), e->max_rel);
-    lab_detail(EN_ES("first wrong element (%zu, %zu): expected %.10g, got %.10g\n"
+    lab_detail(EN_ES("%s (%zu, %zu): expected %.10g, got %.10g\n"
                      "%zu of %zu elements of %s (%d, %d) wrong; largest error %.3g%s; "
                      "tolerance %s",
-                     "primer elemento erróneo (%zu, %zu): se esperaba %.10g, se obtuvo %.10g\n"
+                     "%s (%zu, %zu): se esperaba %.10g, se obtuvo %.10g\n"
                      "%zu de %zu elementos de %s (%d, %d) mal; mayor error %.3g%s; "
                      "tolerancia %s"),
-               e->first / c, e->first % c, w[e->first], g[e->first],
+               first_wrong ? EN_ES("first wrong element", "primer elemento erróneo")
+                           : EN_ES("the non-finite element named above",
+                                   "el elemento no finito nombrado arriba"),
+               at / c, at % c, w[at], g[at],
                e->wrong, m->n, m->name, m->rows, m->cols, e->max_abs, rel, tol);
     return false;
 }

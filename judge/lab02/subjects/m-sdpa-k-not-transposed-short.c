@@ -11,7 +11,7 @@
  * expect-once: this check alone:
  * expect-re: ^  FAIL  sdpa/c3_more_queries: out is wrong \(weights is wrong too\)$
  * expect-once: hint: you read K as if it were stored transposed, (d_k, T_k)
- * expect-order: FAIL  sdpa/c15_long: >> The contract (bad arguments: checks eN):
+ * expect-order: FAIL  sdpa/c8_large: >> The contract (bad arguments: checks eN):
  * expect-order: The contract (bad arguments: checks eN): >> FAIL  sdpa/e6_overflow: returned MM_OK (0)
  * expect-once: The contract (bad arguments: checks eN):
  * expect: every case of every check, make lab NN=02 ALL=1.

@@ -1,7 +1,8 @@
 /* m-forward-head0-short.c - m-forward-head0.c's mha_forward, in the
  * report make lab prints (no --all): the first failing check in full,
- * each later one a line, a hint repeated word for word given once, about
- * twelve such lines, then how many more fail and how to see them.
+ * each later one a line, a hint repeated (but for its numbers) given once,
+ * as many such lines as keep the report near 40 lines, then how many more
+ * fail and how to see them.
  * run-only: mha_forward
  * run-report: short
  * expect-exit: 1
@@ -10,10 +11,11 @@
  * expect: this check alone: make lab NN=03 CHECK=mha_forward/c1_worked_example
  * expect-once: this check alone:
  * expect-re: ^  FAIL  mha_forward/c2_initial_weights: out is wrong \(weights is wrong too\)$
- * expect-re: ^  FAIL  mha_forward/c8_bias: out is wrong \(weights is wrong too\)$
- * expect-once: so all 2 heads give the same output: head h's are its own columns, h d_k .. h d_k + 2,
- * expect-not: c13_random_long
- * expect: ... and 6 more failing checks
+ * expect-re: ^  FAIL  mha_forward/c5_dk_one: out is wrong \(weights is wrong too\)$
+ * expect-once: hint: every head used head 0's queries, keys and values
+ * expect-not: h d_k .. h d_k + 2,
+ * expect-not: c7_no_weights
+ * expect: ... and 10 more failing checks
  * expect: one check in full, make lab NN=03 CHECK=FUNCTION/NAME;
  * expect: every case of every check, make lab NN=03 ALL=1.
  * expect-not: The contract (bad arguments
