@@ -10,8 +10,8 @@ HELP_TEXT is what `make help` prints. In each README the box must name the
 three first commands (sudo make deps, make, make check), both books of the
 README's language, every lab folder of labs/ with a link to that lab's
 README in the same language and a time to plan on, and the judge's
-commands (make lab NN=, make watch, make progress, make lab-reset, CHECK=, LAB_ARGS=--help,
-LAB_LANG=es); every `make TARGET` it names must be a target `make help`
+commands (make lab NN=, make watch, make progress, make lab-reset, make lab-try,
+make lab-debug, CHECK=, ALL=1, LAB_ARGS=--help, LAB_LANG=es); every `make TARGET` it names must be a target `make help`
 lists. --self-test removes or breaks one thing at a time and checks that
 each is caught.
 """
@@ -41,7 +41,8 @@ def problems(name, text, targets, labs):
     out = []
     needed = ["sudo make deps", "\nmake ", "make check", f"build/html/{lang}/index.html", "CHECK=",
               f"build/book/{lang}/workbook.pdf", "make lab NN=", "make watch NN=",
-              "make progress", "make lab-reset NN=", "LAB_ARGS=--help", "LAB_LANG=es"]
+              "make progress", "make lab-reset NN=", "make lab-try NN=", "make lab-debug NN=",
+              "ALL=1", "LAB_ARGS=--help", "LAB_LANG=es"]
     out += [f"the box does not name {n.strip()!r}" for n in needed if n not in section]
     for lab in labs:
         link = f"(labs/{lab}/{PAGES[name]})"
