@@ -290,16 +290,26 @@ static int first_in_full(void)
     return first_shown;
 }
 
-/* same_but_numbers - a and b are the same text where each run of digits
- * counts as one (a hint names the case's sizes: "h d_k + 1", "+ 2") */
+/* number_end - p past the number at p: digits, a fraction, an exponent */
+static const char *number_end(const char *p)
+{
+    while ((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' && p[1] <= '9'))
+        p++;
+    if ((*p == 'e' || *p == 'E') && (p[1] == '+' || p[1] == '-') && p[2] >= '0' && p[2] <= '9')
+        p = number_end(p + 2);
+    return p;
+}
+
+/* same_but_numbers - a and b are the same text where each number counts
+ * as one (a hint names the case's sizes: "h d_k + 1", "sqrt(4) = 2") */
 static bool same_but_numbers(const char *a, const char *b)
 {
     while (*a && *b) {
         bool da = *a >= '0' && *a <= '9', db = *b >= '0' && *b <= '9';
         if (da != db) return false;
         if (da) {
-            while (*a >= '0' && *a <= '9') a++;
-            while (*b >= '0' && *b <= '9') b++;
+            a = number_end(a);
+            b = number_end(b);
         } else if (*a++ != *b++) {
             return false;
         }
@@ -362,8 +372,26 @@ static void print_cut(const char *text, int width)
 
 #define SHORT_WIDTH 130    /* columns of a check's one line, at most */
 #define REPORT_LINES 40    /* the short report's lines, about */
-#define REPORT_FRAME 14    /* of them, the heading, the notes, the table, the closing line */
+#define REPORT_FRAME 11    /* of them, the heading, the notes, the closing line, the
+                              table's head and total: its rows come on top */
 static int short_lines = 8;  /* the one-line checks' lines: what the full check leaves, 3 to 8 */
+
+/* table_rows - the rows print_table gives its functions: one a function
+ * that ran, two more under one that failed */
+static int table_rows(void)
+{
+    int rows = 0;
+    for (int f = 0; lab_functions[f]; f++) {
+        bool ran = false, failed = false;
+        for (int i = 0; i < n_checks; i++)
+            if (records[i].ran && strcmp(records[i].check->function, lab_functions[f]) == 0) {
+                ran = true;
+                failed |= records[i].outcome == OUTCOME_FAILED;
+            }
+        rows += ran + 2 * failed;
+    }
+    return rows;
+}
 
 /* block_lines - the lines print_block gives r, about (its output counts 20 at most) */
 static int block_lines(const lab_record *r)
@@ -456,7 +484,7 @@ static void print_failures(void)
     int full = first_in_full(), lines = 0;
     bool started = false;
     if (full >= 0) {
-        short_lines = REPORT_LINES - REPORT_FRAME - block_lines(&records[full]);
+        short_lines = REPORT_LINES - REPORT_FRAME - table_rows() - block_lines(&records[full]);
         short_lines = short_lines < 3 ? 3 : short_lines > 8 ? 8 : short_lines;
     }
     bool shortened = print_group(false, full, &lines, &started);
