@@ -494,12 +494,13 @@ static mm_status forward_call(lab_mat *const b[N_BUFS], long T, int d_model, int
 }
 
 /* forward_stages - after out was wrong on case c (b[] the call's buffers): each head's
- * weights, then the heads side by side before W_O (the learner's mha_forward again, W_O = I) */
+ * weights if they are wrong (then the mistake is before W_O: nothing more to show), else
+ * the heads side by side before W_O (the learner's mha_forward again, W_O = I) */
 static void forward_stages(const mha_case *c, lab_mat *const b[N_BUFS])
 {
     size_t n = (size_t)c->T * c->d_model;
     if (lab_close(b[B_OUT]->p, c->want_out, n, lab_scale(c->want_out, n))) return;
-    show_weights(c, b[B_WEIGHTS]);
+    if (show_weights(c, b[B_WEIGHTS])) return;
     double *eye = lab_fresh((size_t)c->d_model * c->d_model, NULL);
     mha layer = eye_layer(c, eye);
     double *concat = lab_fresh(n, NULL), *w = lab_fresh((size_t)c->n_heads * c->T * c->T, NULL);

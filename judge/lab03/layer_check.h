@@ -175,17 +175,18 @@ static inline void show_concat(const mha_case *c, const char *fn, int n_bufs,
 
 /* show_weights - the learner's weights (n_heads T, T), head by head, beside the
  * reference's, when out was wrong; or, if they are right, that the mistake is after the
- * softmax (unless a hint said so) */
-static inline void show_weights(const mha_case *c, const lab_mat *weights)
+ * softmax (unless a hint said so). True if they were wrong: the mistake is before W_O */
+static inline bool show_weights(const mha_case *c, const lab_mat *weights)
 {
-    if (!c->weights || !weights) return;
+    if (!c->weights || !weights) return false;
     if (lab_show_values(EN_ES("the weights of each head, which out is made from:",
                               "los pesos de cada cabeza, con los que se hace out:"),
                         weights, c->want_w, 4))
-        return;
+        return true;
     if (!c->said_weights_right)
         lab_detail("%s", EN_ES("weights are right: the mistake is after the softmax",
                                "weights está bien: el error está después del softmax"));
+    return false;
 }
 
 /* layer_nulls - out, the layer and x NULL in turn: each call refused */

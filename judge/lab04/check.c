@@ -886,15 +886,15 @@ static bool show_mask(const causal_case *c, const double *w)
 
 /* causal_stages - after a wrong result on case c (out[] the call's out and weights): the
  * keys the first wrong head sees, if not the causal ones; when out is wrong, each head's
- * weights (unless the keys were shown) and the heads side by side before W_O (the
- * learner's mha_forward_causal again, W_O = I). Not on a long case */
+ * weights (unless the keys were shown), and if neither was wrong the heads side by side
+ * before W_O (the learner's mha_forward_causal again, W_O = I). Not on a long case */
 static void causal_stages(const causal_case *c, lab_mat *const out[2])
 {
     if (c->T > 128) return;
     size_t n = (size_t)c->T * c->d_model;
     bool mask_shown = c->weights && show_mask(c, out[1]->p);
     if (lab_close(out[0]->p, c->want_out, n, lab_scale(c->want_out, n))) return;
-    if (!mask_shown) show_weights(c, out[1]);
+    if (mask_shown || show_weights(c, out[1])) return;
     double *eye = lab_fresh((size_t)c->d_model * c->d_model, NULL);
     mha layer = eye_layer(c, eye);
     double *concat = lab_fresh(n, NULL), *w = lab_fresh((size_t)c->n_heads * c->T * c->T, NULL);

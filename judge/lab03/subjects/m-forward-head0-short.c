@@ -14,8 +14,8 @@
  * expect-re: ^  FAIL  mha_forward/c5_dk_one: out is wrong \(weights is wrong too\)$
  * expect-once: hint: every head used head 0's queries, keys and values
  * expect-not: h d_k .. h d_k + 2,
- * expect-not: c7_no_weights
- * expect: ... and 10 more failing checks
+ * expect-not: c13_random_long
+ * expect: ... and 6 more failing checks
  * expect: one check in full, make lab NN=03 CHECK=FUNCTION/NAME;
  * expect: every case of every check, make lab NN=03 ALL=1.
  * expect-not: The contract (bad arguments
