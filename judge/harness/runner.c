@@ -485,6 +485,10 @@ static void print_failures(void)
     bool started = false;
     if (full >= 0) {
         short_lines = REPORT_LINES - REPORT_FRAME - table_rows() - block_lines(&records[full]);
+        bool groups[2] = { false, false };
+        for (int i = 0; i < n_checks; i++)
+            groups[in_contract(records[i].check)] |= shown(&records[i]);
+        if (groups[0] && groups[1]) short_lines -= 4;   /* the contract's heading, a check */
         short_lines = short_lines < 3 ? 3 : short_lines > 8 ? 8 : short_lines;
     }
     bool shortened = print_group(false, full, &lines, &started);
