@@ -9,19 +9,11 @@
 # gdb runs without a terminal (LAB_DEBUG_GDB, its commands on stdin).
 # It works in a copy of the workbook's committed files (its own build/), as
 # tests/check_learner_desk.sh does.
-set -u
-dir=$(mktemp -d) || exit 1
-trap 'rm -rf "$dir"' EXIT
-mkdir -p "$dir/repo" && git ls-files -z | xargs -0 cp -P --parents -t "$dir/repo" \
-  || { echo "lab debug: FAIL  could not copy the workbook"; exit 1; }
-cd "$dir/repo" || exit 1
-fails=0
+NAME="lab debug"
+. tests/desk.sh
 # mk - make as a learner runs it, from a shell; gdb reads its commands from stdin
 mk() { env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES timeout 300 make -s "$@"; }
 gdb_batch="LAB_DEBUG_GDB=gdb -q -nx"
-fail() { echo "lab debug: FAIL  $1"; fails=$((fails + 1)); }
-ok() { echo "lab debug: ok    $1"; }
-has() { grep -qF -- "$2" "$1"; }
 
 # plant SUBJECT - judge/lab02/subjects/SUBJECT as the learner's sdpa.c, the
 # subjects' own headers (base.h, row.h) written in: a learner's file is

@@ -12,22 +12,13 @@
 #   make lab-try runs the lab's try.c with the learner's file: a function
 #   still marked LAB_TODO() is named as not started (in Spanish too), a
 #   written one prints its status and matrices (the heads set apart by |).
-# It works in a copy of the workbook's committed files (its own build/), so
+# It works in a copy of the workbook's committed files (tests/desk.sh), so
 # that the learner's files and builds of the workbook it runs from are left alone.
-set -u
-dir=$(mktemp -d) || exit 1
-trap 'rm -rf "$dir"' EXIT
-mkdir -p "$dir/repo" && git ls-files -z | xargs -0 cp -P --parents -t "$dir/repo" \
-  || { echo "learner desk: FAIL  could not copy the workbook"; exit 1; }
-cd "$dir/repo" || exit 1
-fails=0
+NAME="learner desk"
+. tests/desk.sh
 # mk - make as a learner runs it, from a shell: not a sub-make of the make
 # running this test (whose error lines would then be make[1]'s)
 mk() { env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make "$@"; }
-fail() { echo "learner desk: FAIL  $1"; fails=$((fails + 1)); }
-ok() { echo "learner desk: ok    $1"; }
-# has FILE TEXT / hasnt FILE TEXT - a fixed string is / is not in FILE
-has() { grep -qF -- "$2" "$1"; }
 
 # a lab 01 file with one function written wrong, the rest still LAB_TODO()
 sed '/^mm_status attention_param_count/,/^}/c\

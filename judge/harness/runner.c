@@ -1,7 +1,7 @@
 /* runner.c - the judge's main: the lab's checks in order, each function's
  * against one learner process, the re-runs in a fresh one and the hangs
  * (README.md), and the report: the failures grouped by check, the
- * attention's (cN) first, then the contract's (eN) - the first failing
+ * cases (cN) first, then the contract's (eN) - the first failing
  * check in full, the others a line each (--all: all in full) -, what the
  * learner's code printed (labelled, cut short), the table of pending,
  * passed and failed per function, and one closing line. Options (--help
@@ -263,7 +263,7 @@ static void print_block(const lab_record *r)
 }
 
 /* in_contract - a check of the contract (bad arguments, named eN): the
- * report gives them after those of the attention (cN) */
+ * report gives them after the cases (cN) */
 static bool in_contract(const lab_check *c)
 {
     return c->name[0] == 'e';
@@ -476,7 +476,7 @@ static bool print_group(bool contract, int full, int *lines, bool *started)
 }
 
 /* print_failures - what each check said and its code printed: the
- * attention's checks (cN) first, then the contract's (eN), each group in
+ * cases (cN) first, then the contract's (eN), each group in
  * the lab's order. Without --all the first failing check is in full, the
  * others a line each, and a note says how to see them whole */
 static void print_failures(void)
@@ -520,7 +520,7 @@ static void print_row(const char *name, const int n[3])
 
 /* print_table - pending, passed, failed per function and in all (total);
  * under a function with a failing check, the same for its checks of the
- * attention (cN) and of the contract (eN): count[f][contract] */
+ * cases (cN) and of the contract (eN): count[f][contract] */
 static void print_table(int n_functions, int (*count)[2][3], const int total[3])
 {
     printf("\n");
@@ -533,7 +533,7 @@ static void print_table(int n_functions, int (*count)[2][3], const int total[3])
         if (!n[P] && !n[OK] && !n[F]) continue;
         print_row(lab_functions[f], n);
         if (!n[F]) continue;
-        print_row(EN_ES("  attention (cN)", "  atención (cN)"), count[f][0]);
+        print_row(EN_ES("  cases (cN)", "  casos (cN)"), count[f][0]);
         print_row(EN_ES("  contract (eN)", "  contrato (eN)"), count[f][1]);
     }
     print_row("total", total);
@@ -676,8 +676,8 @@ static int print_help(void)
                  "NAME<TAB>pending<TAB>passed<TAB>failed\n"
                  "  --lang=en|es               the report's language (or LAB_LANG=es)\n"
                  "  --help                     this text\n"
-                 "The checks, in the order they run (cN: the attention; eN: the contract, "
-                 "bad arguments):\n",
+                 "The checks, in the order they run (cN: the cases, what it computes; "
+                 "eN: the contract, bad arguments):\n",
                  "%s, con make: make lab NN=%s [CHECK=FUNCIÓN[/COMPROBACIÓN]] [FIRST=1] "
                  "[ALL=1] [LAB_LANG=es] [LAB_ARGS='OPCIONES']\n"
                  "  CHECK=FUNCIÓN        las comprobaciones de una función (CHECK=%s)\n"
@@ -699,8 +699,8 @@ static int print_help(void)
                  "NOMBRE<TAB>pendientes<TAB>superadas<TAB>fallidas\n"
                  "  --lang=en|es               el idioma del informe (o LAB_LANG=es)\n"
                  "  --help                     este texto\n"
-                 "Las comprobaciones, en el orden en que se ejecutan (cN: la atención; eN: el "
-                 "contrato, argumentos erróneos):\n"),
+                 "Las comprobaciones, en el orden en que se ejecutan (cN: los casos, lo que "
+                 "calcula; eN: el contrato, argumentos erróneos):\n"),
            lab_title[lab_es()], lab_id, fn, fn, example->name, fn, lab_now.timeout);
     print_check_names();
     return 0;

@@ -15,7 +15,7 @@
  * expect-order: The contract (bad arguments: checks eN): >> FAIL  sdpa/e6_overflow: returned MM_OK (0)
  * expect-once: The contract (bad arguments: checks eN):
  * expect: every case of every check, make lab NN=02 ALL=1.
- * expect-re: ^  attention \(cN\) +0 +3 +12$
+ * expect-re: ^  cases \(cN\) +0 +3 +12$
  * expect-re: ^  contract \(eN\) +0 +5 +1$
  * expect-re: ^total +0 +8 +13$
  */

@@ -19,6 +19,6 @@
  * expect: one check in full, make lab NN=03 CHECK=FUNCTION/NAME;
  * expect: every case of every check, make lab NN=03 ALL=1.
  * expect-not: The contract (bad arguments
- * expect-re: ^  attention \(cN\) +0 +3 +15$
+ * expect-re: ^  cases \(cN\) +0 +3 +15$
  */
 #include "m-forward-head0.c"

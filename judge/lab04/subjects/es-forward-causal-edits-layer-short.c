@@ -17,7 +17,7 @@
  * expect-order: El contrato (argumentos erróneos: comprobaciones eN): >> FAIL  mha_forward_causal/e3_not_finite:
  * expect: ... y 3 comprobaciones más que fallan
  * expect: todos los casos de todas las comprobaciones, make lab NN=04 ALL=1.
- * expect-re: ^  atención \(cN\) +0 +0 +14$
+ * expect-re: ^  casos \(cN\) +0 +0 +14$
  * expect-re: ^  contrato \(eN\) +0 +2 +4$
  */
 #include "m-forward-causal-edits-layer.c"
