@@ -10,7 +10,6 @@
  * expect-re: ^ +cabeza 1 +cabeza 1$
  * expect: las salidas de las cabezas una al lado de otra, antes de W_O: tu mha_forward otra vez
  * expect: la concatenación ya está mal, en las columnas de las cabezas 1 y 2 (d_k = 2 por cabeza): el error está antes de W_O
- * expect-not: la concatenación ya está mal, en las columnas de la cabeza 1 (d_k = 2 por cabeza)
  * expect-not: hint:
  */
 #define FW_Q(h) (heads + (size_t)(h) * T)

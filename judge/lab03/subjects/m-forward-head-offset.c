@@ -12,10 +12,8 @@
  * expect-re: ^ +expected weights \(6, 3\), a part +got weights$
  * expect-re: ^ +head 1 +head 1$
  * expect: the heads' outputs side by side, before W_O: your mha_forward again on this case with W_O = I
- * expect-re: ^ +head 0 +head 1 +head 0 +head 1$
- * expect-not: the concatenation is already wrong, in the columns of head 1 (d_k = 2 a head)
+ * expect-re: ^ +head 0 +head 1 +head 2 +head 3 +head 0 +head 1 +head 2 +head 3
  * expect: the concatenation is already wrong, in the columns of heads 1 and 2 (d_k = 2 a head)
- * expect-not: weights are right: the mistake is after the softmax
  */
 #define FW_Q(h) (heads + (size_t)(h) * d_k)
 #define FW_K(h) (heads + (size_t)H * hs + (size_t)(h) * d_k)
