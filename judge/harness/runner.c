@@ -218,13 +218,15 @@ static const char *print_lines(const char *first, const char *rest, const char *
     return line;
 }
 
-static void print_messages(const lab_record *r)
-{
-    static const char *const first[] = { [MSG_FAIL] = "  FAIL  ", [MSG_CRASH] = "  CRASH ",
+/* the start of a message's first line, by its kind */
+static const char *const msg_start[] = { [MSG_FAIL] = "  FAIL  ", [MSG_CRASH] = "  CRASH ",
                                          [MSG_HANG] = "  HANG  ", [MSG_HINT] = "        ",
                                          [MSG_DETAIL] = "          " };
+
+static void print_messages(const lab_record *r)
+{
     for (const lab_said *m = r->msgs; m < r->msgs + r->n_msgs; m++)
-        print_lines(first[m->kind], m->kind == MSG_HINT ? "              " : "          ",
+        print_lines(msg_start[m->kind], m->kind == MSG_HINT ? "              " : "          ",
                     m->text, SIZE_MAX, SIZE_MAX);
 }
 
@@ -412,12 +414,11 @@ static int block_lines(const lab_record *r)
  * The number of lines printed */
 static int print_short(const lab_record *r)
 {
-    static const char *const tag[] = { [MSG_FAIL] = "  FAIL  ", [MSG_CRASH] = "  CRASH ",
-                                       [MSG_HANG] = "  HANG  ", [MSG_HINT] = "  FAIL  ",
-                                       [MSG_DETAIL] = "  FAIL  " };
     int lines = 0;
     if (r->n_msgs) {
-        int col = printf("%s%s/%s: ", tag[r->msgs[0].kind], r->check->function, r->check->name);
+        lab_msg_kind kind = r->msgs[0].kind;
+        const char *tag = msg_start[kind <= MSG_HANG ? kind : MSG_FAIL];
+        int col = printf("%s%s/%s: ", tag, r->check->function, r->check->name);
         print_cut(after_case(r, r->msgs[0].text), SHORT_WIDTH - col > 40 ? SHORT_WIDTH - col : 40);
         lines++;
     }
