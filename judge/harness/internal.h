@@ -7,6 +7,7 @@
  *   verdict.c  failures, hints, comparisons, lab_check_values
  *   buffers.c  a check's buffers, laid out for a call and read back
  *   cases.c    what cases are made of
+ *   record.c   a failing call kept for make lab-debug (LAB_RECORD=DIR)
  *   call.c     one learner call, and what one that did not return is said as
  *   runner.c   main: the checks in order, the re-runs, the report, --summary */
 #ifndef LAB_INTERNAL_H
@@ -138,5 +139,14 @@ lab_mat *buffer_at(const lab_request *req, lab_mat *const bufs[], int n_bufs,
                    int64_t off, long *element);
 /* outside_text - "past the end of v (element 10; v is (5, 2), elements 0 to 9)" */
 void outside_text(char *buf, size_t size, const lab_mat *m, long element);
+
+/* ---- record.c ----------------------------------------------------------------------- */
+/* lab_record_keep - before call req of fn (laid out in c's shared memory),
+ * with LAB_RECORD set: the call kept before it written if a failure was
+ * said after it, then this one kept (unless quiet: a probe or a re-run) */
+void lab_record_keep(const lab_child *c, const char *fn, const lab_request *req,
+                     lab_mat *const bufs[], bool quiet);
+/* lab_record_if_failed - the kept call written, if a failure was said after it */
+void lab_record_if_failed(void);
 
 #endif
