@@ -94,14 +94,14 @@ static mm_status score_tile(tiles *t, const double *q, const double *k,
         double *s_r = t->s + (size_t)r * nk;      /* query i0 + r */
         int seen = i0 + r - j0 + 1;          /* it sees keys j0..i0 + r */
         for (int c = 0; c < nk; c++) {
-            if (c >= seen) {                              /* key j0 + c > query */
+            if (c >= seen) {                        /* key j0 + c > query */
                 s_r[c] = -INFINITY;
                 continue;
             }
-            if (!isfinite(s_r[c]))                 /* q . k passed DBL_MAX */
-                return mm_fail(MM_ERANGE, "sdpa_causal_tiled: the score of query "
-                               "%d and key %d overflows; q and k hold values too "
-                               "large to multiply", i0 + r, j0 + c);
+            if (!isfinite(s_r[c]))                  /* q . k passed DBL_MAX */
+                return mm_fail(MM_ERANGE, "sdpa_causal_tiled: the score of "
+                               "query %d and key %d overflows; q and k hold "
+                               "values too large to multiply", i0 + r, j0 + c);
             s_r[c] *= scale;
         }
     }
@@ -159,9 +159,9 @@ static mm_status attend_tiles(double *out, const double *q, const double *k,
             for (int c = 0; c < d_v; c++) {
                 double o = t.acc[(size_t)r * d_v + c] / t.l[r];     /* l >= 1 */
                 if (!isfinite(o))
-                    return mm_fail(MM_ERANGE, "sdpa_causal_tiled: row %d of out "
-                                   "overflows; v holds values within a rounding "
-                                   "of the largest double", i0 + r);
+                    return mm_fail(MM_ERANGE, "sdpa_causal_tiled: row %d of "
+                                   "out overflows; v holds values within a "
+                                   "rounding of the largest double", i0 + r);
                 out[(size_t)(i0 + r) * d_v + c] = o;
             }
     }
@@ -259,7 +259,7 @@ static mm_status run_tiled(double *out, const mha *layer, const double *x,
             int nq = T - i0 < bq ? T - i0 : bq;
             mm_matmul_unchecked(part, o + (size_t)i0 * d_k, w_o_h, nq, d_k, d,
                                 false);
-            double *out_i = out + (size_t)i0 * d;          /* rows i0.. of out */
+            double *out_i = out + (size_t)i0 * d;      /* rows i0.. of out */
             for (size_t e = 0; e < (size_t)nq * d; e++) out_i[e] += part[e];
         }
     }
