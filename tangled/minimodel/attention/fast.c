@@ -39,9 +39,9 @@ mm_status softmax_online(double *s, int n, int block)
                            s[j]);
     double m = -INFINITY, l = 0.0;          /* running maximum and sum */
     for (int j0 = 0; j0 < n; j0 += block) {
-        int nb = n - j0 < block ? n - j0 : block;  /* this block: s[j0..] */
+        int nb = n - j0 < block ? n - j0 : block;      /* this block: s[j0..] */
         double block_max = row_max(s + j0, nb);
-        if (block_max == -INFINITY) continue;      /* nothing visible */
+        if (block_max == -INFINITY) continue;          /* nothing visible */
         l *= raise_max(&m, block_max);
         for (int j = j0; j < j0 + nb; j++) l += exp(s[j] - m);
     }
@@ -85,14 +85,14 @@ static mm_status score_tile(tiles *t, const double *q, const double *k,
                             int i0, int nq, int j0, int nk, int d_k,
                             double scale)
 {
-    for (int c = 0; c < nk; c++)                  /* K_J^T: (d_k, nk) */
+    for (int c = 0; c < nk; c++)                      /* K_J^T: (d_k, nk) */
         for (int p = 0; p < d_k; p++)
             t->kt[(size_t)p * nk + c] = k[(size_t)(j0 + c) * d_k + p];
     mm_matmul_unchecked(t->s, q + (size_t)i0 * d_k, t->kt, nq, d_k, nk,
                         false);
     for (int r = 0; r < nq; r++) {
-        double *s_r = t->s + (size_t)r * nk;      /* query i0 + r */
-        int seen = i0 + r - j0 + 1;          /* it sees keys j0..i0 + r */
+        double *s_r = t->s + (size_t)r * nk;          /* query i0 + r */
+        int seen = i0 + r - j0 + 1;              /* it sees keys j0..i0 + r */
         for (int c = 0; c < nk; c++) {
             if (c >= seen) {                        /* key j0 + c > query */
                 s_r[c] = -INFINITY;
@@ -126,12 +126,12 @@ static void fold_tile(tiles *t, const double *v, int nq, int j0, int nk,
             s_r[c] = s_r[c] == -INFINITY ? 0.0 : exp(s_r[c] - t->m[r]);
             sum += s_r[c];
         }
-        t->l[r] = t->l[r] * alpha + sum;               /* l' = l a + sum */
-        for (int c = 0; c < d_v && alpha != 1.0; c++)  /* o' = o a ...  */
+        t->l[r] = t->l[r] * alpha + sum;                   /* l' = l a + sum */
+        for (int c = 0; c < d_v && alpha != 1.0; c++)      /* o' = o a + ... */
             acc_r[c] *= alpha;
     }
     mm_matmul_unchecked(t->pv, t->s, v + (size_t)j0 * d_v, nq, nk, d_v,
-                        false);                        /* ... + P V_J */
+                        false);                            /* P V_J */
     for (size_t e = 0; e < (size_t)nq * d_v; e++) t->acc[e] += t->pv[e];
 }
 
@@ -151,7 +151,7 @@ static mm_status attend_tiles(double *out, const double *q, const double *k,
         }
         memset(t.acc, 0, (size_t)nq * d_v * sizeof *t.acc);
         for (int j0 = 0; j0 < i0 + nq; j0 += bk) {
-            int nk = i0 + nq - j0 < bk ? i0 + nq - j0 : bk;  /* keys j0.. */
+            int nk = i0 + nq - j0 < bk ? i0 + nq - j0 : bk;     /* keys j0.. */
             MM_TRY(score_tile(&t, q, k, i0, nq, j0, nk, d_k, scale));
             fold_tile(&t, v, nq, j0, nk, d_v);
         }
@@ -225,8 +225,8 @@ static mm_status project_head(double *q, double *k, double *v,
 {
     int d = layer->d_model, d_k = layer->d_k;
     size_t width = 3 * (size_t)d, c0 = (size_t)h * d_k;
-    for (int r = 0; r < d; r++)                 /* row r of W_h */
-        for (int part = 0; part < 3; part++)    /* its Q, K, V columns */
+    for (int r = 0; r < d; r++)                     /* row r of W_h */
+        for (int part = 0; part < 3; part++)        /* its Q, K, V columns */
             memcpy(w_h + (size_t)r * 3 * d_k + (size_t)part * d_k,
                    layer->w_qkv + r * width + (size_t)part * d + c0,
                    (size_t)d_k * sizeof *w_h);
@@ -242,13 +242,13 @@ static mm_status project_head(double *q, double *k, double *v,
 static mm_status run_tiled(double *out, const mha *layer, const double *x,
                            int T, int bq, int bk, double *work)
 {
-    int d = layer->d_model, H = layer->n_heads, d_k = layer->d_k;
-    size_t hs = (size_t)T * d_k;                  /* one (T, d_k) */
+    int d = layer->d_model, d_k = layer->d_k;
+    size_t hs = (size_t)T * d_k;                      /* one (T, d_k) */
     double *w_h = work, *qkv_h = w_h + (size_t)d * 3 * d_k;
     double *q = qkv_h + 3 * hs, *k = q + hs, *v = k + hs, *o = v + hs;
-    double *part = o + hs, *tw = part + (size_t)bq * d;    /* (bq, d) */
+    double *part = o + hs, *tw = part + (size_t)bq * d;      /* (bq, d) */
     memset(out, 0, (size_t)T * d * sizeof *out);
-    for (int h = 0; h < H; h++) {
+    for (int h = 0; h < layer->n_heads; h++) {
         MM_TRY(project_head(q, k, v, qkv_h, w_h, layer, x, T, h));
         mm_status st = attend_tiles(o, q, k, v, T, d_k, d_k, bq, bk, tw);
         if (st != MM_OK)
@@ -308,7 +308,7 @@ mm_status mha_cache_new(mha_cache **cache, const mha *layer, int T_max)
                                 d));
     size_t kv = (size_t)T_max * d;              /* keys, or values */
     mha_cache *c = malloc(sizeof *c);
-    double *keys = malloc(2 * kv * sizeof *keys);    /* keys, then values */
+    double *keys = malloc(2 * kv * sizeof *keys);     /* keys, then values */
     double *work = malloc((4 * (size_t)d + T_max) * sizeof *work);
     if (c == NULL || keys == NULL || work == NULL) {
         free(c);  free(keys);  free(work);
@@ -373,9 +373,10 @@ mm_status mha_decode_step(double *out, mha_cache *cache, const double *x)
     for (int h = 0; h < layer->n_heads; h++) {
         size_t c0 = (size_t)h * d_k, head = (size_t)h * cache->T_max * d_k;
         double *k_h = cache->k + head, *v_h = cache->v + head;
-        memcpy(k_h + (size_t)t * d_k, qkv + d + c0, (size_t)d_k * sizeof *qkv);
-        memcpy(v_h + (size_t)t * d_k, qkv + 2 * d + c0,
-               (size_t)d_k * sizeof *qkv);             /* append, then: */
+        memcpy(k_h + (size_t)t * d_k, qkv + d + c0,          /* its key */
+               (size_t)d_k * sizeof *qkv);
+        memcpy(v_h + (size_t)t * d_k, qkv + 2 * d + c0,      /* its value */
+               (size_t)d_k * sizeof *qkv);
         MM_TRY(attend_cached(heads + c0, s, qkv + c0, k_h, v_h, t + 1, d_k));
     }
     mm_matmul_unchecked(out, heads, layer->w_o, 1, d, d, false);
