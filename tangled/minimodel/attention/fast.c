@@ -2,6 +2,7 @@
  * edition tangles the same bytes). Edit the chapter, not this file. */
 /* fast.c - chapter 05: the online softmax, tiles, the key/value cache */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fast.h"
@@ -54,7 +55,7 @@ mm_status softmax_online(double *s, int n, int block)
 typedef struct {
     double *s;      /* (block_q, block_k): scores, then exp(s - m) */
     double *pv;     /* (block_q, d_v): P V_J */
-    double *acc;    /* (block_q, d_v): each row's output, unnormalised */
+    double *acc;    /* (block_q, d_v): each row's output so far */
     double *kt;     /* (d_k, block_k): the tile's keys, transposed */
     double *m, *l;  /* (block_q) each: running maximum and sum */
 } tiles;
@@ -80,10 +81,11 @@ static tiles tiles_at(double *work, int bq, int bk, int d_k, int d_v)
 }
 
 /* score_tile - s = q_I k_J^T * scale for queries i0.. (nq) and keys
- * j0.. (nk); hidden cells -inf; MM_ERANGE if a visible one overflows */
+ * j0.. (nk); hidden cells -inf; MM_ERANGE, in who's name, if a visible
+ * one overflows */
 static mm_status score_tile(tiles *t, const double *q, const double *k,
                             int i0, int nq, int j0, int nk, int d_k,
-                            double scale)
+                            double scale, const char *who)
 {
     for (int c = 0; c < nk; c++)                      /* K_J^T: (d_k, nk) */
         for (int p = 0; p < d_k; p++)
@@ -99,9 +101,9 @@ static mm_status score_tile(tiles *t, const double *q, const double *k,
                 continue;
             }
             if (!isfinite(s_r[c]))                  /* q . k passed DBL_MAX */
-                return mm_fail(MM_ERANGE, "sdpa_causal_tiled: the score of "
-                               "query %d and key %d overflows; q and k hold "
-                               "values too large to multiply", i0 + r, j0 + c);
+                return mm_fail(MM_ERANGE, "%s: the score of query %d and key "
+                               "%d overflows; q and k hold values too large "
+                               "to multiply", who, i0 + r, j0 + c);
             s_r[c] *= scale;
         }
     }
@@ -126,9 +128,11 @@ static void fold_tile(tiles *t, const double *v, int nq, int j0, int nk,
             s_r[c] = s_r[c] == -INFINITY ? 0.0 : exp(s_r[c] - t->m[r]);
             sum += s_r[c];
         }
-        t->l[r] = t->l[r] * alpha + sum;                   /* l' = l a + sum */
-        for (int c = 0; c < d_v && alpha != 1.0; c++)      /* o' = o a + ... */
-            acc_r[c] *= alpha;
+        double l_new = t->l[r] * alpha + sum;              /* l' = l a + sum */
+        double keep = t->l[r] * alpha / l_new;    /* the old output's share */
+        for (int c = 0; c < nk; c++) s_r[c] /= l_new;      /* P / l' */
+        for (int c = 0; c < d_v; c++) acc_r[c] *= keep;
+        t->l[r] = l_new;
     }
     mm_matmul_unchecked(t->pv, t->s, v + (size_t)j0 * d_v, nq, nk, d_v,
                         false);                            /* P V_J */
@@ -136,10 +140,11 @@ static void fold_tile(tiles *t, const double *v, int nq, int j0, int nk,
 }
 
 /* attend_tiles - out = causal softmax(q k^T / sqrt(d_k)) v, in tiles of
- * (bq, bk) queries by keys; work holds tiles_size(bq, bk, d_k, d_v) */
+ * (bq, bk) queries by keys; work holds tiles_size(bq, bk, d_k, d_v); who
+ * names the caller in messages */
 static mm_status attend_tiles(double *out, const double *q, const double *k,
                               const double *v, int T, int d_k, int d_v,
-                              int bq, int bk, double *work)
+                              int bq, int bk, double *work, const char *who)
 {
     tiles t = tiles_at(work, bq, bk, d_k, d_v);
     double scale = 1.0 / sqrt((double)d_k);
@@ -152,16 +157,16 @@ static mm_status attend_tiles(double *out, const double *q, const double *k,
         memset(t.acc, 0, (size_t)nq * d_v * sizeof *t.acc);
         for (int j0 = 0; j0 < i0 + nq; j0 += bk) {
             int nk = i0 + nq - j0 < bk ? i0 + nq - j0 : bk;     /* keys j0.. */
-            MM_TRY(score_tile(&t, q, k, i0, nq, j0, nk, d_k, scale));
+            MM_TRY(score_tile(&t, q, k, i0, nq, j0, nk, d_k, scale, who));
             fold_tile(&t, v, nq, j0, nk, d_v);
         }
         for (int r = 0; r < nq; r++)
             for (int c = 0; c < d_v; c++) {
-                double o = t.acc[(size_t)r * d_v + c] / t.l[r];     /* l >= 1 */
+                double o = t.acc[(size_t)r * d_v + c];
                 if (!isfinite(o))
-                    return mm_fail(MM_ERANGE, "sdpa_causal_tiled: row %d of "
-                                   "out overflows; v holds values within a "
-                                   "rounding of the largest double", i0 + r);
+                    return mm_fail(MM_ERANGE, "%s: row %d of out overflows; v "
+                                   "holds values within a rounding of the "
+                                   "largest double", who, i0 + r);
                 out[(size_t)(i0 + r) * d_v + c] = o;
             }
     }
@@ -204,7 +209,8 @@ mm_status sdpa_causal_tiled(double *out, const double *q, const double *k,
     if (work == NULL)
         return mm_fail(MM_ENOMEM, "%s: no memory for tiles of %d x %d",
                        __func__, bq, bk);
-    mm_status st = attend_tiles(out, q, k, v, T, d_k, d_v, bq, bk, work);
+    mm_status st = attend_tiles(out, q, k, v, T, d_k, d_v, bq, bk, work,
+                                __func__);
     free(work);
     return st;
 }
@@ -250,10 +256,9 @@ static mm_status run_tiled(double *out, const mha *layer, const double *x,
     memset(out, 0, (size_t)T * d * sizeof *out);
     for (int h = 0; h < layer->n_heads; h++) {
         MM_TRY(project_head(q, k, v, qkv_h, w_h, layer, x, T, h));
-        mm_status st = attend_tiles(o, q, k, v, T, d_k, d_k, bq, bk, tw);
-        if (st != MM_OK)
-            return mm_fail(st, "mha_forward_tiled: head %d: %s", h,
-                           mm_last_error());
+        char who[48];                        /* "mha_forward_tiled, head h" */
+        snprintf(who, sizeof who, "mha_forward_tiled, head %d", h);
+        MM_TRY(attend_tiles(o, q, k, v, T, d_k, d_k, bq, bk, tw, who));
         const double *w_o_h = layer->w_o + (size_t)h * d_k * d;   /* (d_k, d) */
         for (int i0 = 0; i0 < T; i0 += bq) {
             int nq = T - i0 < bq ? T - i0 : bq;
