@@ -841,6 +841,61 @@ static test_case *add(test_case *all, size_t *n, const fn_desc *f, const char *s
     return c;
 }
 
+/* add_aliases - every forbidden alias of f's buffers: each output the same
+ * buffer as, and overlapping by one element, each other buffer */
+static void add_aliases(test_case *all, size_t *n, const fn_desc *f)
+{
+    char spec[96], msg[160];
+    int np = n_ptrs(f);
+    for (int i = 0; i < np; i++)                        /* every forbidden alias */
+        for (int j = 0; j < np; j++) {
+            if (i == j || (!written(f->p[i].kind) && !written(f->p[j].kind))) continue;
+            if (a_layer(f->p[i].kind)) continue;        /* a layer is not a buffer */
+            if (a_cache(f->p[i].kind) || f->p[j].kind == 'N') continue;   /* nor a cache */
+            int lo = i < j ? i : j, hi = i < j ? j : i;
+            const char *via = reported_by(f->fn, "overlaps");
+            snprintf(spec, sizeof spec, "%s=%s", f->p[i].name, f->p[j].name);
+            snprintf(msg, sizeof msg, "%s must not be the same buffer as %s",
+                     alias_name(&f->p[lo]), alias_name(&f->p[hi]));
+            if (!may_coincide(f->fn, f->p[i].name, f->p[j].name))
+                add(all, n, f, spec, MM_EINVAL, msg, via);
+            else if (!written(f->p[i].kind))            /* read = written: allowed */
+                add(all, n, f, spec, MM_OK, "", NULL);
+            snprintf(spec, sizeof spec, "%s=%s+1", f->p[i].name, f->p[j].name);
+            snprintf(msg, sizeof msg, "%s must not overlap %s",
+                     alias_name(&f->p[lo]), alias_name(&f->p[hi]));
+            add(all, n, f, spec, MM_EINVAL, msg, via);
+        }
+}
+
+/* add_nonfinite - NaN, +inf and -inf in each of f's checked inputs */
+static void add_nonfinite(test_case *all, size_t *n, const fn_desc *f)
+{
+    char spec[96], msg[160];
+    int np = n_ptrs(f);
+    for (int i = 0; i < np; i++) {                      /* NaN and infinities */
+        char kind = f->p[i].kind;
+        if (kind != 'i' && kind != 'c' && kind != 'm' && kind != 'b' && kind != 'k' &&
+            kind != 'K') continue;
+        static const char *const v[] = { "nan", "inf", "-inf" };
+        for (int b = 0; b < 3; b++) {
+            snprintf(spec, sizeof spec, "%s[LAST]=%s", f->p[i].name, v[b]);
+            if ((kind == 'k' || kind == 'K') && b < 2) {    /* "name[i][j] = v" */
+                snprintf(msg, sizeof msg, "%s[LAST] = %s%s%s", f->p[i].name, v[b],
+                         kind == 'K' ? "; " : "",   /* other: the end of the message */
+                         kind == 'K' ? nonfinite_reason(kind) : "");
+                add(all, n, f, spec, MM_EINVAL, msg, NULL);
+            } else if (kind == 'i' || ((kind == 'm' || kind == 'b') && b < 2)) {
+                snprintf(msg, sizeof msg, "%s[LAST] is %s; %s", f->p[i].name, v[b],
+                         nonfinite_reason(kind));
+                add(all, n, f, spec, MM_EINVAL, msg, reported_by(f->fn, f->p[i].name));
+            } else {
+                add(all, n, f, spec, MM_OK, "", NULL);   /* copied as it is; -inf hides */
+            }
+        }
+    }
+}
+
 /* generate - the families every function has, then ROWS */
 static size_t generate(test_case *all)
 {
@@ -877,46 +932,8 @@ static size_t generate(test_case *all)
                 }
             }
         }
-        for (int i = 0; i < np; i++)                        /* every forbidden alias */
-            for (int j = 0; j < np; j++) {
-                if (i == j || (!written(f->p[i].kind) && !written(f->p[j].kind))) continue;
-                if (a_layer(f->p[i].kind)) continue;        /* a layer is not a buffer */
-                if (a_cache(f->p[i].kind) || f->p[j].kind == 'N') continue;   /* nor a cache */
-                int lo = i < j ? i : j, hi = i < j ? j : i;
-                const char *via = reported_by(f->fn, "overlaps");
-                snprintf(spec, sizeof spec, "%s=%s", f->p[i].name, f->p[j].name);
-                snprintf(msg, sizeof msg, "%s must not be the same buffer as %s",
-                         alias_name(&f->p[lo]), alias_name(&f->p[hi]));
-                if (!may_coincide(f->fn, f->p[i].name, f->p[j].name))
-                    add(all, &n, f, spec, MM_EINVAL, msg, via);
-                else if (!written(f->p[i].kind))            /* read = written: allowed */
-                    add(all, &n, f, spec, MM_OK, "", NULL);
-                snprintf(spec, sizeof spec, "%s=%s+1", f->p[i].name, f->p[j].name);
-                snprintf(msg, sizeof msg, "%s must not overlap %s",
-                         alias_name(&f->p[lo]), alias_name(&f->p[hi]));
-                add(all, &n, f, spec, MM_EINVAL, msg, via);
-            }
-        for (int i = 0; i < np; i++) {                      /* NaN and infinities */
-            char kind = f->p[i].kind;
-            if (kind != 'i' && kind != 'c' && kind != 'm' && kind != 'b' && kind != 'k' &&
-                kind != 'K') continue;
-            static const char *const v[] = { "nan", "inf", "-inf" };
-            for (int b = 0; b < 3; b++) {
-                snprintf(spec, sizeof spec, "%s[LAST]=%s", f->p[i].name, v[b]);
-                if ((kind == 'k' || kind == 'K') && b < 2) {    /* "name[i][j] = v" */
-                    snprintf(msg, sizeof msg, "%s[LAST] = %s%s%s", f->p[i].name, v[b],
-                             kind == 'K' ? "; " : "",   /* other: the end of the message */
-                             kind == 'K' ? nonfinite_reason(kind) : "");
-                    add(all, &n, f, spec, MM_EINVAL, msg, NULL);
-                } else if (kind == 'i' || ((kind == 'm' || kind == 'b') && b < 2)) {
-                    snprintf(msg, sizeof msg, "%s[LAST] is %s; %s", f->p[i].name, v[b],
-                             nonfinite_reason(kind));
-                    add(all, &n, f, spec, MM_EINVAL, msg, reported_by(f->fn, f->p[i].name));
-                } else {
-                    add(all, &n, f, spec, MM_OK, "", NULL);   /* copied as it is; -inf hides */
-                }
-            }
-        }
+        add_aliases(all, &n, f);
+        add_nonfinite(all, &n, f);
     }
     for (int r = 0; r < N_ROWS; r++) {
         char callee[24] = "";                 /* "sdpa: ..." in a row of mha_forward */
@@ -1145,7 +1162,10 @@ static void setup(call_env *e, const test_case *c)
     for_each_override(e, c->spec, 1);
 }
 
-/* call - the function with the case's arguments */
+static mm_status call_later(call_env *e);
+
+/* call - the function with the case's arguments (chapters 01-03 and the core;
+ * call_later: chapters 04-05) */
 static mm_status call(call_env *e)
 {
     const char *fn = e->f->fn;
@@ -1204,6 +1224,14 @@ static mm_status call(call_env *e)
         return mha_merge_heads(p[1], p[0], I(e, "T"), I(e, "n_heads"), I(e, "d_k"));
     if (!strcmp(fn, "mha_forward"))
         return mha_forward(p[0], p[1], p[2], p[3], p[4], I(e, "T"));
+    return call_later(e);
+}
+
+/* call_later - the function with the case's arguments: chapters 04 and 05 */
+static mm_status call_later(call_env *e)
+{
+    const char *fn = e->f->fn;
+    void **p = e->p;
     if (!strcmp(fn, "mask_causal")) return mask_causal(p[0], I(e, "T"));
     if (!strcmp(fn, "mask_padding"))
         return mask_padding(p[0], I(e, "T_q"), I(e, "T_k"), I(e, "length"));
@@ -1305,6 +1333,25 @@ static void expect_mask(const call_env *e, const test_case *c, int i)
     }
 }
 
+/* expect_new_layer - after mha_new: *layer NULL on failure; on MM_OK a
+ * layer of the case's d_model and n_heads (then released) */
+static void expect_new_layer(const call_env *e, const test_case *c, int i, mm_status s)
+{
+    const char *fn = e->f->fn;
+    mha *made = e->p[i] ? *(mha **)e->p[i] : NULL;
+    if (e->p[i] && s != MM_OK)
+        cr_expect_null(made, "%s(%s) returned %s but left *layer %p, not NULL",
+                       fn, c->spec, mm_status_name(s), (void *)made);
+    if (s != MM_OK) return;
+    cr_assert_not_null(made, "%s(%s): MM_OK but *layer is NULL", fn, c->spec);
+    cr_assert(made != NOT_A_LAYER, "%s(%s): MM_OK but *layer unchanged", fn, c->spec);
+    cr_expect(made->d_model == I(e, "d_model") && made->n_heads == I(e, "n_heads")
+              && made->d_k * made->n_heads == made->d_model, "%s(%s): a layer "
+              "of d_model %d, n_heads %d, d_k %d", fn, c->spec, made->d_model,
+              made->n_heads, made->d_k);
+    mha_free(made);
+}
+
 /* expect_new_cache - after mha_cache_new: *cache NULL on failure; on MM_OK an
  * empty cache of T_max tokens of the case's layer (then released) */
 static void expect_new_cache(const call_env *e, const test_case *c, int i, mm_status s)
@@ -1390,22 +1437,7 @@ ParameterizedTest(test_case *c, bad_args, table)
     }
     for (int i = 0; i < n_ptrs(e.f); i++) {
         char kind = e.f->p[i].kind;
-        if (kind == 'n') {                         /* mha_new's *layer */
-            mha *made = e.p[i] ? *(mha **)e.p[i] : NULL;
-            if (e.p[i] && s != MM_OK)
-                cr_expect_null(made, "%s(%s) returned %s but left *layer %p, not NULL",
-                               fn, c->spec, mm_status_name(s), (void *)made);
-            if (s == MM_OK) {
-                cr_assert_not_null(made, "%s(%s): MM_OK but *layer is NULL", fn, c->spec);
-                cr_assert(made != NOT_A_LAYER, "%s(%s): MM_OK but *layer unchanged", fn, c->spec);
-                cr_expect(made->d_model == I(&e, "d_model") && made->n_heads == I(&e, "n_heads")
-                          && made->d_k * made->n_heads == made->d_model, "%s(%s): a layer "
-                          "of d_model %d, n_heads %d, d_k %d", fn, c->spec, made->d_model,
-                          made->n_heads, made->d_k);
-                mha_free(made);
-            }
-            continue;
-        }
+        if (kind == 'n') { expect_new_layer(&e, c, i, s); continue; }
         if (kind == 'F' || kind == 'G') continue;  /* released by the call */
         if (kind == 'N') { expect_new_cache(&e, c, i, s); continue; }
         if (kind == 'C') { expect_cache_kept(&e, c, i, s, before[i]); continue; }

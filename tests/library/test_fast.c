@@ -7,12 +7,14 @@
  * itself in one build (two caches fed the same tokens). The worked example's
  * numbers are the chapter's. When a test fails, its message says what
  * differs and what usually causes it. */
+#define _DEFAULT_SOURCE          /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "minimodel/attention/fast.h"
 #include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
@@ -281,6 +283,26 @@ Test(tiled, an_overflowing_score_the_mask_hides_is_not_an_error)
         expect_close(out, ref, 2, 0, "v_0 = 3 for query 0, v_1 = 4 for query 1 (whose "
                      "score 1e200 dwarfs 1)");
     }
+}
+
+/* tiles of T x T scores for T = 2^29 are 2^58 doubles, more than a quarter
+ * of what one buffer may hold: refused after the inputs are checked (so
+ * the inputs must exist: 4 GiB of zero pages, mapped and never written,
+ * read as q, k and v; about 2 s) */
+Test(tiled, tiles_too_large_for_one_buffer_are_refused, .timeout = 120)
+{
+    size_t T = (size_t)1 << 29, bytes = T * sizeof(double);
+    double *in = mmap(NULL, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                      -1, 0);
+    double *out = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    cr_assert(in != MAP_FAILED && out != MAP_FAILED, "cannot map 2 x 4 GiB of address "
+              "space for the inputs and the output");
+    expect_error(sdpa_causal_tiled(out, in, in, in, (int)T, 1, 1, (int)T, INT_MAX),
+                 MM_EINVAL, "sdpa_causal_tiled", "tiles of block_q = 536870912 by block_k "
+                 "= 536870912 (d_k = 1, d_v = 1) need more doubles than one buffer may hold");
+    munmap(in, bytes);
+    munmap(out, bytes);
 }
 
 Test(tiled, every_checked_error_names_its_argument)
