@@ -288,8 +288,8 @@ Test(tiled, an_overflowing_score_the_mask_hides_is_not_an_error)
 /* tiles of T x T scores for T = 2^29 are 2^58 doubles, more than a quarter
  * of what one buffer may hold: refused after the inputs are checked (so
  * the inputs must exist: 4 GiB of zero pages, mapped and never written,
- * read as q, k and v; about 2 s) */
-Test(tiled, tiles_too_large_for_one_buffer_are_refused, .timeout = 120)
+ * read as q, k and v; about 2 s, 100 s under valgrind) */
+Test(tiled, tiles_too_large_for_one_buffer_are_refused, .timeout = 600)
 {
     size_t T = (size_t)1 << 29, bytes = T * sizeof(double);
     double *in = mmap(NULL, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
