@@ -16,6 +16,7 @@
  * nothing. The mechanism is tested on its own with a model of a
  * constructor, correct and leaky. */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -592,8 +593,9 @@ Test(alloc_library, sdpa_causal_tiled_without_memory_writes_nothing)
 /* the scratch is freed on the range errors too: a score, an output */
 Test(alloc_library, the_tiles_free_their_scratch_on_a_range_error)
 {
-    const double big[2] = { 1, 1e200 }, zero[2] = { 0, 0 }, dmax[2] = { 1e308, 1e308 };
-    double out[2];
+    const double big[2] = { 1, 1e200 };
+    double zero[11] = { 0 }, dmax[11], out[11];   /* row 10 of 11: a mean past DBL_MAX */
+    for (int e = 0; e < 11; e++) dmax[e] = DBL_MAX;
     static const double eye[4] = { 1, 0, 0, 1 }, huge[4] = { 1e200, 1e200, 1e200, 1e200 };
     static const double zero4[4] = { 0 };
     mha *layer;
@@ -605,7 +607,7 @@ Test(alloc_library, the_tiles_free_their_scratch_on_a_range_error)
                                          c == 2 ? huge : eye, c == 4 ? huge : eye), MM_OK);
         alloc_fail_arm(0);
         mm_status s = c == 0 ? sdpa_causal_tiled(out, big, big, zero, 2, 1, 1, 1, 1)
-                    : c == 1 ? sdpa_causal_tiled(out, zero, zero, dmax, 2, 1, 1, 2, 2)
+                    : c == 1 ? sdpa_causal_tiled(out, zero, zero, dmax, 11, 1, 1, 11, 11)
                     : mha_forward_tiled(out, layer, c == 3 ? eye : huge, 1, 1, 1);
         long attempts = alloc_fail_attempts(), left = alloc_fail_live();
         alloc_fail_disarm();

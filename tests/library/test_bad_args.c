@@ -629,6 +629,8 @@ static const row ROWS[] = {
     { "sdpa_causal_tiled", "T=INT_MAX,d_v=INT_MAX", MM_EINVAL,
       "T * d_v = 2147483647 * 2147483647 doubles do not fit" },
     { "sdpa_causal_tiled", "T=INT_MAX,block_q=INT_MAX,block_k=INT_MAX,out=q", MM_EINVAL,
+      "tiles of block_q = 2147483647 by block_k = 2147483647" },  /* before the overlap */
+    { "sdpa_causal_tiled", "T=INT_MAX,block_q=1,block_k=INT_MAX,out=q", MM_EINVAL,
       "out must not be the same buffer as q" },                  /* the sizes fit */
     { "sdpa_causal_tiled", "T=INT_MIN,out=NULL", MM_EINVAL, "out is NULL" },
     { "sdpa_causal_tiled", "block_q=INT_MAX,block_k=INT_MAX", MM_OK, "" },  /* cut to T */
@@ -651,19 +653,20 @@ static const row ROWS[] = {
     { "sdpa_causal_tiled", "q[0]=1e200,k[4]=1e200", MM_OK, "" },
     { "sdpa_causal_tiled", "q[0]=1e200,k[4]=1e200,block_q=3,block_k=3", MM_OK, "" },
     { "sdpa_causal_tiled", "q=1e153,k=1e153", MM_OK, "" },      /* scores 2e306 */
-    { "sdpa_causal_tiled", "q=0,k=0,v=DBL_MAX", MM_ERANGE,
-      "sdpa_causal_tiled: row 1 of out overflows" },     /* 2 DBL_MAX / 2 */
+    { "sdpa_causal_tiled", "q=0,k=0,v=DBL_MAX", MM_OK, "" },  /* means of DBL_MAX */
+    { "sdpa_causal_tiled", "T=11,q=0,k=0,v=DBL_MAX,block_q=11,block_k=11", MM_ERANGE,
+      "sdpa_causal_tiled: row 10 of out overflows" },   /* 11 x DBL_MAX / 11, rounded up */
     { "sdpa_causal_tiled", "T=1,q=0,k=0,v=DBL_MAX", MM_OK, "" },
     /* the layer in tiles: its own checks (no mask, no weights: T x 8 d_model,
      * the tiles) */
     { "mha_forward_tiled", "T=INT_MAX,block_q=INT_MAX,block_k=INT_MAX", MM_EINVAL,
       "tiles of block_q = 2147483647 by block_k = 2147483647 (d_k = 2, d_v = 2) need "
       "more doubles than one buffer may hold" },
-    { "mha_forward_tiled", "T=536870912,block_q=536870912,block_k=536870912", MM_EINVAL,
-      "tiles of block_q = 536870912 by block_k = 536870912" },   /* 2^58 = a quarter */
+    { "mha_forward_tiled", "T=1073741824,block_q=1073741824,block_k=1073741824", MM_EINVAL,
+      "tiles of block_q = 1073741824 by block_k = 1073741824" },   /* 2^60 tiles */
     { "mha_forward_tiled", "T=INT_MAX,block_k=INT_MAX,out=x", MM_EINVAL,
       "out must not be the same buffer as x" },     /* 2 x 2^31 tiles: they fit */
-    { "mha_forward_tiled", "T=536870912,block_q=536870912,block_k=536870911,out=x",
+    { "mha_forward_tiled", "T=1073741800,block_q=1073741800,block_k=1073741800,out=x",
       MM_EINVAL, "out must not be the same buffer as x" },       /* just below */
     /* a layer that claims d_model = 2^28 (see the header): T x 8 d_model */
     { "mha_forward_tiled", "d_model=268435456,T=1073741824", MM_EINVAL,
@@ -680,7 +683,7 @@ static const row ROWS[] = {
     { "mha_forward_tiled", "x=1e200,layer=1e200", MM_ERANGE, "mha_forward_tiled: X W_QKV "
       "overflows; x and the weights hold values too large to multiply" },
     { "mha_forward_tiled", "layer=1e160", MM_ERANGE, "mha_forward_tiled: head 0: "
-      "sdpa_causal_tiled: the score of query 0 and key 0 overflows" },
+      "the score of query 0 and key 0 overflows" },
     { "mha_forward_tiled", "layer=0,layer[20]=1e200,layer[48]=1e200", MM_ERANGE,
       "mha_forward_tiled: the heads' outputs times W_O overflow" },  /* W_V[1][0], W_O[0][0] */
     { "mha_forward_tiled", "layer=0,layer[20]=1e200,layer[48]=1e100", MM_OK, "" },

@@ -174,13 +174,12 @@ static mm_status attend_tiles(double *out, const double *q, const double *k,
 }
 
 /* need_tiles - MM_EINVAL unless tiles_size(bq, bk, d_k, d_v) fits in
- * one buffer; fn names the caller */
+ * one buffer; bq, bk at most T, with T d_k and T d_v checked; fn names
+ * the caller */
 static mm_status need_tiles(const char *fn, int bq, int bk, int d_k,
                             int d_v)
 {
-    size_t quarter = MM_MAX_ELEMENTS / 4;
-    if ((size_t)bq * bk > quarter || (size_t)bq * d_v > quarter ||
-        (size_t)d_k * bk > quarter)
+    if (tiles_size(bq, bk, d_k, d_v) > MM_MAX_ELEMENTS)
         return mm_fail(MM_EINVAL, "%s: tiles of block_q = %d by block_k = "
                        "%d (d_k = %d, d_v = %d) need more doubles than one "
                        "buffer may hold", fn, bq, bk, d_k, d_v);
@@ -197,14 +196,14 @@ mm_status sdpa_causal_tiled(double *out, const double *q, const double *k,
     MM_NEED_POSITIVE(T);  MM_NEED_POSITIVE(d_k);  MM_NEED_POSITIVE(d_v);
     MM_NEED_POSITIVE(block_q);  MM_NEED_POSITIVE(block_k);
     MM_NEED_SIZE_PRODUCT(T, d_k);  MM_NEED_SIZE_PRODUCT(T, d_v);
+    int bq = block_q < T ? block_q : T, bk = block_k < T ? block_k : T;
+    MM_TRY(need_tiles(__func__, bq, bk, d_k, d_v));
     const mm_buffer bufs[] = {                             /* output first */
         MM_BUFFER(out, (size_t)T * d_v), MM_BUFFER(q, (size_t)T * d_k),
         MM_BUFFER(k, (size_t)T * d_k), MM_BUFFER(v, (size_t)T * d_v) };
     MM_NEED_DISJOINT(bufs, 1);
     MM_NEED_FINITE(q, T, d_k);  MM_NEED_FINITE(k, T, d_k);
     MM_NEED_FINITE(v, T, d_v);
-    int bq = block_q < T ? block_q : T, bk = block_k < T ? block_k : T;
-    MM_TRY(need_tiles(__func__, bq, bk, d_k, d_v));
     double *work = malloc(tiles_size(bq, bk, d_k, d_v) * sizeof *work);
     if (work == NULL)
         return mm_fail(MM_ENOMEM, "%s: no memory for tiles of %d x %d",
@@ -256,8 +255,8 @@ static mm_status run_tiled(double *out, const mha *layer, const double *x,
     memset(out, 0, (size_t)T * d * sizeof *out);
     for (int h = 0; h < layer->n_heads; h++) {
         MM_TRY(project_head(q, k, v, qkv_h, w_h, layer, x, T, h));
-        char who[48];                        /* "mha_forward_tiled, head h" */
-        snprintf(who, sizeof who, "mha_forward_tiled, head %d", h);
+        char who[48];                        /* "mha_forward_tiled: head h" */
+        snprintf(who, sizeof who, "mha_forward_tiled: head %d", h);
         MM_TRY(attend_tiles(o, q, k, v, T, d_k, d_k, bq, bk, tw, who));
         const double *w_o_h = layer->w_o + (size_t)h * d_k * d;   /* (d_k, d) */
         for (int i0 = 0; i0 < T; i0 += bq) {
