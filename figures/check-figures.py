@@ -105,6 +105,20 @@ LABELS = {
                "softmax → máscara", "peso a", "key 0", "key 2", "= (0, 1, 1)/√2",
                "= (0, 1, 3)/√2", "suma ="],
     },
+    "fast-tiles": {
+        "en": ["never computed", "masked after", "the product", "fully visible", "query i",
+               "key j"],
+        "es": ["nunca se calcula", "enmascarada", "tras el producto", "totalmente visible",
+               "query i", "key j"],
+    },
+    "fast-cache": {
+        "en": ["full heads (12 key/value heads)", "GQA, 4 key/value heads",
+               "MQA, 1 key/value head", "cache memory per layer (MiB)",
+               "context length T (tokens)", "4096", "0.01"],
+        "es": ["cabezas completas (12 de keys y values)", "GQA, 4 cabezas de keys y values",
+               "MQA, 1 cabeza de keys y values", "memoria de la caché por capa (MiB)",
+               "longitud del contexto T (tokens)", "4096", "0.01"],
+    },
 }
 
 # the worked example of chapter 01 in closed form, as the chapter derives it:
@@ -181,6 +195,16 @@ AFTER_STATED = {"before.w0": "0.3302", "before.w1": "0.6698", "after.f1.w0": "0.
                 "after.f1.w1": "0.4011", "after.f1.sum": "0.5989", "after.f3.w0": "0.0879",
                 "after.f3.w1": "0.1784", "after.f3.sum": "0.2663"}
 
+# chapter 05's causal mask in tiles, T = 8 in tiles of 2 (n = 4 blocks), and
+# the key/value cache at GPT-2 small's width, T = 16 .. 4096: what the
+# figures' captions state
+FAST_TILES_STATED = {"tiles.all": 16, "tiles.computed": 10, "tiles.skipped": 6,
+                     "tiles.diagonal": 4, "tiles.below": 6, "scores.all": 64,
+                     "scores.computed": 40, "scores.used": 36}
+FAST_CACHE_TS = [16 * 2 ** p for p in range(9)]
+FAST_CACHE_STATED = {"mib.full.T1024": 12, "mib.gqa4.T1024": 4, "mib.mqa.T1024": 1,
+                     "mib.model12.T1024": 144}
+
 FACT_KEYS = {
     "worked-weights": ["T", "d_model", "d_k", "d_v", "softmax01_0", "softmax01_1",
                        "out10", "out11"] + list(WORKED),
@@ -248,6 +272,16 @@ FACT_KEYS = {
                     for t in range(3) for c in range(2)]
                  + [f"{k}.h{h}.{f}" for k in ("split", "reshape") for h in range(2)
                     for f in ("row0", "row1", "row2", "tokens")],
+    "fast-tiles": ["T", "block_q", "block_k", "blocks", "tiled.d_k", "tiled.seed",
+                   "tiled.max_diff_in_u", "tiled.within_16u"]
+                  + [f"tiles.{k}" for k in ("all", "computed", "skipped", "diagonal", "below")]
+                  + [f"scores.{k}" for k in ("all", "computed", "used", "masked_after",
+                                             "skipped")],
+    "fast-cache": ["d_model", "n_heads", "d_k", "bytes_per_number", "seed", "T_first",
+                   "T_last", "points", "kv_heads", "cache.all_fit", "mib.model12.T1024"]
+                  + [f"cache.T{t}.{k}" for t in FAST_CACHE_TS
+                     for k in ("doubles", "usable_bytes", "fits")]
+                  + [f"mib.{k}.T{t}" for t in FAST_CACHE_TS for k in ("full", "gqa4", "mqa")],
 }
 
 failures = []
@@ -391,6 +425,12 @@ def check_facts(out, name):
                 fail(f"{prog} --facts: {key}={facts.get(key)}: {why}")
     if name.startswith("mask-"):
         for key, ok, why in MASK_CHECKS[name](num, facts):
+            if not ok:
+                fail(f"{prog} --facts: {key}={facts.get(key)}: {why}")
+    if name == "fast-tiles":
+        check_fast_tiles_data(out)
+    if name.startswith("fast-"):
+        for key, ok, why in FAST_CHECKS[name](num, facts):
             if not ok:
                 fail(f"{prog} --facts: {key}={facts.get(key)}: {why}")
     return facts
@@ -693,6 +733,90 @@ def mha_drawn_labels(facts):
     return [f"= {float(facts[f'drawn.h{h}.max_dev_from_uniform']):.2g}" for h in range(4)]
 
 
+def fast_tiles(num, facts):
+    """the tiles of the causal mask: counted from mask_causal, in closed form
+    and as the caption states them; and the tiled head agrees with sdpa"""
+    T, B = 8, 2
+    n = T // B
+    yield ("T", (num["T"], num["block_q"], num["block_k"], num["blocks"]) == (T, B, B, n),
+           "the caption states T = 8 and B_q = B_k = 2")
+    closed = {"tiles.all": n * n, "tiles.computed": n * (n + 1) // 2,
+              "tiles.skipped": n * (n - 1) // 2, "tiles.diagonal": n,
+              "tiles.below": n * (n - 1) // 2, "scores.all": T * T,
+              "scores.computed": n * (n + 1) // 2 * B * B, "scores.used": T * (T + 1) // 2,
+              "scores.masked_after": n * B * (B - 1) // 2,
+              "scores.skipped": n * (n - 1) // 2 * B * B}
+    for key, want in closed.items():
+        yield (key, num[key] == want,
+               f"the closed form (n = T/B = {n} blocks) is {want}: look at mask_causal, then "
+               f"at classify in figures/fast-tiles.c")
+    for key, want in FAST_TILES_STATED.items():
+        yield (key, num[key] == want, f"chapter 05's caption and text state {want}")
+    yield ("tiled.within_16u", num["tiled.within_16u"] == 1 and num["tiled.max_diff_in_u"] <= 16,
+           "sdpa_causal_tiled with blocks of 2 must agree with sdpa and mask_causal within "
+           "16 u of the largest output; look at the diagonal tiles' mask in "
+           "sdpa_causal_tiled (tangled/minimodel/attention/fast.c)")
+
+
+def check_fast_tiles_data(out):
+    """index 0 of the fast-tiles data, as the figure draws it: each cell of a
+    tile above the diagonal kind 0, a hidden cell of a diagonal tile 1, a
+    visible one 2, a cell below the diagonal 3"""
+    T, B = 8, 2
+    path = f"{out}/data/fast-tiles.dat"
+    want = {(i, j): 0 if j // B > i // B else (1 if j > i else 2) if j // B == i // B else 3
+            for i in range(T) for j in range(T)}
+    drawn = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            block = f.read().split("\n\n\n")[0]
+    except OSError:
+        return fail(f"{path}: missing; run make figures")
+    for line in block.splitlines():
+        if line.strip() and not line.startswith("#"):
+            i, j, kind = map(int, line.split())
+            drawn[(i, j)] = kind
+    wrong = sorted(c for c in want if drawn.get(c) != want[c])
+    if wrong:
+        i, j = wrong[0]
+        fail(f"{path}: {len(wrong)} cells of the wrong kind, the first ({i}, {j}) of kind "
+             f"{drawn.get((i, j))}, not {want[(i, j)]} (0 never computed, 1 masked after the "
+             f"product, 2 used, 3 fully visible): look at cell_kind in figures/fast-tiles.c")
+
+
+def fast_cache(num, facts):
+    """the cache's MiB: the library's buffers, the formula, the caption"""
+    yield ("d_model", (num["d_model"], num["n_heads"], num["d_k"], num["bytes_per_number"])
+           == (768, 12, 64, 8), "the caption states GPT-2 small's width: 768, 12 heads, doubles")
+    yield ("kv_heads", facts["kv_heads"].split() == ["12", "4", "1"],
+           "the three lines are 12 (full), 4 (GQA) and 1 (MQA) key/value heads")
+    yield ("T_first", (num["T_first"], num["T_last"], num["points"]) == (16, 4096, 9),
+           "the axis runs from T = 16 to 4096, a point at each power of 2")
+    for t in FAST_CACHE_TS:
+        full = 2 * t * 768 * 8 / 2 ** 20
+        yield (f"cache.T{t}.doubles", num[f"cache.T{t}.doubles"] == 2 * t * 768,
+               "mha_cache_new's keys and values are 2 T_max d_model doubles")
+        yield (f"cache.T{t}.fits", num[f"cache.T{t}.fits"] == 1,
+               "the allocator must hold the cache's keys and values, k and v apart, with "
+               "less than a page to spare: look at mha_cache_new in "
+               "tangled/minimodel/attention/fast.c")
+        yield (f"mib.full.T{t}", num[f"mib.full.T{t}"] == full
+               and num[f"mib.gqa4.T{t}"] == full / 3 and num[f"mib.mqa.T{t}"] == full / 12,
+               f"2 T d_model doubles is {full:g} MiB; 4 key/value heads keep a third, one "
+               f"a twelfth")
+    yield ("cache.all_fit", num["cache.all_fit"] == 1, "every cache must fit")
+    for key, want in FAST_CACHE_STATED.items():
+        yield (key, num[key] == want, f"chapter 05 states {want} MiB")
+
+
+FAST_CHECKS = {"fast-tiles": fast_tiles, "fast-cache": fast_cache}
+
+
+def fast_cache_labels(facts):
+    """the MiB written at T = 1024 on fast-cache, as its .gp prints them"""
+    return [f"{float(facts[f'mib.{k}.T1024']):g} MiB" for k in ("full", "gqa4", "mqa")]
+
+
 tr_sum = {"en": "sum", "es": "suma"}     # mask-after's "sum = 0.5989"
 
 
@@ -703,6 +827,8 @@ def fact_labels(name, facts, ed):
     if name == "mask-after":
         values, sums = mask_after_labels(facts)
         return values + [f"{tr_sum[ed]} = {v}" for v in sums]
+    if name == "fast-cache":
+        return fast_cache_labels(facts)
     return None
 
 

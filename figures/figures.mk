@@ -12,7 +12,8 @@
 # text is printed at style.gp's 10 pt; check-figures fails below 9 pt.
 
 FIG_NAMES   := worked-weights scores-tied sdpa-temperature sdpa-variance sdpa-saturation \
-               sdpa-worked mha-heads-planted mha-heads-drawn mha-split mask-heads mask-after
+               sdpa-worked mha-heads-planted mha-heads-drawn mha-split mask-heads mask-after \
+               fast-tiles fast-cache
 FIG_SRC     := figures
 FIG_OUT     := $(BUILD)/figures
 # the PDF book's text block: A4 less 25 mm margins (book/*/workbook.tex)

@@ -104,8 +104,10 @@ check-blueprint: $(BUILD)/tangle.stamp
 #                  NumPy implementation written from the math, and against
 #                  PyTorch's nn.MultiheadAttention, on many shapes, seeds,
 #                  hand-set weights and chapter 04's masks in each of
-#                  PyTorch's forms; the masked runs against the library's own
-#                  unpadded and prefix runs (tests/oracle/README.md)
+#                  PyTorch's forms; chapter 05's tiled layer and decoding
+#                  loop against both causal layers; the masked runs against
+#                  the library's own unpadded and prefix runs
+#                  (tests/oracle/README.md)
 # Debian's Python (with python3-numpy and python3-torch, make deps) runs it,
 # not whatever python3 comes first on PATH.
 

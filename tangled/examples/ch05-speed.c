@@ -64,12 +64,21 @@ static void four_tokens(void)
     double r = 1 / sqrt(2.0), s30 = 2 * r, s31 = 0, s32 = 2 * r, s33 = 4 * r;
     double m1 = fmax(s30, s31), l1 = exp(s30 - m1) + exp(s31 - m1);
     double m2 = fmax(m1, fmax(s32, s33)), alpha = exp(m1 - m2);
-    double l2 = l1 * alpha + exp(s32 - m2) + exp(s33 - m2);
+    double l2 = l1 * alpha + exp(s32 - m2) + exp(s33 - m2), w[T * T];
+    double acc[D], p[4] = { exp(s30 - m1), exp(s31 - m1), exp(s32 - m2),
+                            exp(s33 - m2) };             /* each key's P */
     printf("tiles.row3.m1=%.4f\ntiles.row3.l1=%.4f\n", m1, l1);
     printf("tiles.row3.alpha=%.4f\ntiles.row3.l2=%.4f\n", alpha, l2);
+    printf("tiles.row3.s33=%.4f\ntiles.row3.p1=%.4f\n", s33, p[1]);
+    for (int c = 0; c < D; c++)
+        acc[c] = (p[0] * x[c] + p[1] * x[2 + c]) * alpha
+                 + p[2] * x[4 + c] + p[3] * x[6 + c];
+    printf("tiles.row3.acc0=%.4f\ntiles.row3.acc1=%.4f\n", acc[0], acc[1]);
     need(sdpa_causal_tiled(out, x, x, x, T, D, D, 2, 2), "sdpa_causal_tiled");
     need(mask_causal(bias, T), "mask_causal");
-    need(sdpa(ref, NULL, x, x, x, bias, T, T, D, D), "sdpa");
+    need(sdpa(ref, w, x, x, x, bias, T, T, D, D), "sdpa");
+    printf("tiles.w10=%.4f\ntiles.w11=%.4f\n", w[4], w[5]);
+    printf("tiles.w20=%.4f\ntiles.w22=%.4f\n", w[8], w[10]);
     for (int e = 0; e < T * D; e++)
         diff = fmax(diff, fabs(out[e] - ref[e]) / 0x1p-53);
     printf("tiles.out30=%.4f\ntiles.out31=%.4f\ntiles.out20=%.4f\n",
@@ -92,6 +101,22 @@ static void tile_counts(void)
                computed * B[i] * B[i], T[i], T[i] * (T[i] + 1) / 2);
         printf("tilecount.T%ld.thrown=%ld\n", T[i], n * B[i] * (B[i] - 1) / 2);
     }
+}
+
+/* buffer_sizes - the buffers of the two layers at (1024, 768, 12) */
+static void buffer_sizes(void)
+{
+    const double kib = 1024.0, mib = kib * kib, b = sizeof(double);
+    const double T = 1024, d = 768, d_k = 64, B = 64;
+    double tiles = B * B + 2 * B * d_k + d_k * B + 2 * B;
+    printf("size.tile_step_kib=%g\n", 7 * B * B * b / kib);
+    printf("size.w_qkv_mib=%.1f\n", d * 3 * d * b / mib);
+    printf("size.ch03_mib=%g\n", T * 3 * d * b / mib + T * d * b / mib);
+    printf("size.ch04_extra_mib=%.0f\n",
+           (T * (4 * d + 4 * d_k) + T * T) * b / mib);
+    printf("size.w_h_mib=%.1f\n", d * 3 * d_k * b / mib);
+    printf("size.tiled_work_mib=%.1f\n",
+           (3 * d * d_k + 7 * T * d_k + B * d + tiles) * b / mib);
 }
 
 /* decode_costs - FLOP of generating T = 1024 tokens at d = 64 */
@@ -171,8 +196,8 @@ static void exercises(void)
         printf("ex.blocks1.l%d=%.4f\n", j, l);
     }
     printf("ex.blocks1.grew=%d\n", grew);
-    printf("ex.cache.bytes=%d\nex.cache.mqa_bytes=%d\n",
-           2 * 64 * 64 * (int)sizeof(double), 2 * 64 * 16 * (int)sizeof(double));
+    printf("ex.cache.bytes=%d\n", 2 * 64 * 64 * (int)sizeof(double));
+    printf("ex.cache.mqa_bytes=%d\n", 2 * 64 * 16 * (int)sizeof(double));
 }
 
 int main(void)
@@ -181,6 +206,7 @@ int main(void)
     online();
     four_tokens();
     tile_counts();
+    buffer_sizes();
     decode_costs();
     cache_memory();
     mini();

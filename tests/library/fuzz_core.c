@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz_core.h"
+#include "minimodel/attention/fast.h"
 #include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
@@ -73,7 +74,7 @@ static void fill(fz_source *s, double *a, int n, int lo, int hi)
 
 /* ---- reporting ------------------------------------------------------------------ */
 
-enum { N_KINDS = 14 };
+enum { N_KINDS = 18 };
 static long n_cases[N_KINDS];
 static const char *const kinds[N_KINDS] = { "mm_matmul", "qkv_project",
                                             "qkv_project_fused", "qkv_split",
@@ -81,11 +82,12 @@ static const char *const kinds[N_KINDS] = { "mm_matmul", "qkv_project",
                                             "mm_fill_normal", "attention_init_weights",
                                             "softmax_row", "sdpa", "mha_split_heads",
                                             "mha_forward", "mha_forward_causal",
-                                            "masks" };
+                                            "masks", "softmax_online", "sdpa_causal_tiled",
+                                            "mha_forward_tiled", "mha_decode_step" };
 
 const char *fz_counts(void)
 {
-    static char text[480];
+    static char text[768];
     size_t len = 0;
     for (int i = 0; i < N_KINDS; i++)
         len += snprintf(text + len, sizeof text - len, "%s%s %ld", i ? ", " : "",
@@ -442,18 +444,23 @@ static long double ref_softmax(long double *w, const long double *sc, int n)
  * to E) is d = |sc - max| below the row's maximum, in a row of n: the
  * rounding of the difference (u d), of exp, the sum and the division
  * ((n + 8) u), each doubled for a long-double reference that valgrind
- * computes in double; subnormal exponentials keep only 2^-1074 */
-static long double softmax_tol(long double r, long double d, long double E, int n)
+ * computes in double; subnormal exponentials keep only 2^-1074. A sum
+ * built online (chapter 05) is rescaled `rescales` times by a rounded
+ * alpha = exp(m - m'), and each rescaling rounds twice, the exponential
+ * and the product: 2 u more per rescaling, n + 2 rescales in place of n */
+static long double softmax_tol(long double r, long double d, long double E, int n,
+                               int rescales)
 {
-    long double rel = r == 0 ? 0 : r * (2.5L * E + 2 * U * (d + 2 * E) + 2 * (n + 8) * U);
+    long double rel = r == 0 ? 0 : r * (2.5L * E + 2 * U * (d + 2 * E) +
+                                        2 * (n + 2 * rescales + 8) * U);
     return rel + 2 * (n + 2) * 0x1p-1074L + 0x1p-1020L;
 }
 
-static const char *case_softmax(fz_source *s)
+/* softmax_scores - a row of n scores: ordinary, past exp's range, near
+ * DBL_MAX or subnormal, some keys hidden (-inf), sometimes all of them */
+static void softmax_scores(fz_source *s, double *row, int n)
 {
-    int n = pick(s, 1, 64), lo, hi;
-    double row[64], w[64];
-    long double sc[64], wr[64];
+    int lo, hi;
     switch (pick(s, 0, 4)) {
     case 0: lo = 3; hi = 12; break;             /* past exp's range: 0 weights */
     case 1: lo = 1000; hi = 1023; break;        /* s - max can overflow to -inf */
@@ -464,6 +471,14 @@ static const char *case_softmax(fz_source *s)
     int hide = pick(s, 0, 9);                   /* 0: every key hidden */
     for (int j = 0; j < n; j++)
         if (hide == 0 || (hide < 4 && next(s) % 4 == 0)) row[j] = -INFINITY;
+}
+
+static const char *case_softmax(fz_source *s)
+{
+    int n = pick(s, 1, 64);
+    double row[64], w[64];
+    long double sc[64], wr[64];
+    softmax_scores(s, row, n);
     memcpy(w, row, sizeof(double) * n);
     mm_status st = softmax_row(w, n);
     if (st != MM_OK)
@@ -475,7 +490,7 @@ static const char *case_softmax(fz_source *s)
         if (row[j] == -INFINITY && w[j] != 0)
             return fail("softmax_row: key %d of %d is hidden (-inf) but has weight %g", j, n, w[j]);
         if (max == -INFINITY) continue;
-        long double tol = softmax_tol(wr[j], fabsl(sc[j] - max), 0, n);
+        long double tol = softmax_tol(wr[j], fabsl(sc[j] - max), 0, n, 0);
         if (!(fabsl(w[j] - wr[j]) <= tol))
             return fail("softmax_row: weight %d of %d is %.17g, reference %.20Lg, error "
                         "beyond the bound %Lg (score %g, max %Lg)", j, n, w[j], wr[j], tol,
@@ -483,6 +498,52 @@ static const char *case_softmax(fz_source *s)
     }
     if (max != -INFINITY && !(fabsl(sum - 1) <= 2 * (n + 2) * U))
         return fail("softmax_row: the %d weights sum to 1 %+Lg", n, sum - 1);
+    return NULL;
+}
+
+/* case_softmax_online - chapter 05's softmax_online on the rows of
+ * case_softmax, in blocks of 1 to n + 3 (b = ceil(n / block) blocks). The
+ * chapter's bound is chapter 02's with n + 2b in place of n: the running
+ * sum l is rescaled once per block by alpha = exp(m_b - m'), rounded
+ * twice (the exponential, the product), hence softmax_tol's `rescales` =
+ * b. The difference s - m is rounded twice as well: a term of l is
+ * exp(s - m_b) (rounding u (m_b - s)) times the alphas of the later
+ * blocks, whose arguments m_b - m' are rounded too, u (m - m_b) in all
+ * since the maxima only grow; together u (m - s) = u d, chapter 02's
+ * rounding of the one difference s - m, and a term of size e^-d carries
+ * u d e^-d <= u / e, inside the (n + 8) u of the sum as in chapter 02.
+ * Each weight's own exponential is exp(s - m) with the final m, rounded
+ * once, chapter 02's u d. Hidden keys weigh exactly 0, a row of them
+ * gives zeros, and the weights sum to 1 within 2 (n + 2b + 2) u. */
+static const char *case_softmax_online(fz_source *s)
+{
+    int n = pick(s, 1, 64), block = pick(s, 1, n + 3), b = (n + block - 1) / block;
+    double row[64], w[64];
+    long double sc[64], wr[64];
+    softmax_scores(s, row, n);
+    memcpy(w, row, sizeof(double) * n);
+    mm_status st = softmax_online(w, n, block);
+    if (st != MM_OK)
+        return fail("softmax_online (n %d, block %d) refused finite or -inf scores: %s", n,
+                    block, mm_last_error());
+    for (int j = 0; j < n; j++) sc[j] = row[j];
+    long double max = ref_softmax(wr, sc, n), sum = 0;
+    for (int j = 0; j < n; j++) {
+        sum += w[j];
+        if (row[j] == -INFINITY && w[j] != 0)
+            return fail("softmax_online (n %d, block %d): key %d is hidden (-inf) but has "
+                        "weight %g", n, block, j, w[j]);
+        if (max == -INFINITY) continue;
+        long double tol = softmax_tol(wr[j], fabsl(sc[j] - max), 0, n, b);
+        if (!(fabsl(w[j] - wr[j]) <= tol))
+            return fail("softmax_online (n %d, block %d): weight %d is %.17g, reference "
+                        "%.20Lg, error beyond the bound %Lg (score %g, max %Lg); look first "
+                        "at the rescaling of the sum by alpha when the maximum grows", n,
+                        block, j, w[j], wr[j], tol, row[j], max);
+    }
+    if (max != -INFINITY && !(fabsl(sum - 1) <= 2 * (n + 2 * b + 2) * U))
+        return fail("softmax_online (n %d, block %d): the weights sum to 1 %+Lg", n, block,
+                    sum - 1);
     return NULL;
 }
 
@@ -563,7 +624,7 @@ static const char *case_sdpa(fz_source *s)
         if (E > 1e-3) continue;
         long double max = ref_softmax(wr, sc, T_k);
         for (int j = 0; j < T_k; j++) {
-            tolw[j] = max == -INFINITY ? 0 : softmax_tol(wr[j], fabsl(sc[j] - max), E, T_k);
+            tolw[j] = max == -INFINITY ? 0 : softmax_tol(wr[j], fabsl(sc[j] - max), E, T_k, 0);
             if (st != MM_OK) continue;
             double got = w[i * T_k + j];
             if (sc[j] == -INFINITY && got != 0)
@@ -600,6 +661,126 @@ static const char *case_sdpa(fz_source *s)
     if (st != MM_OK && (st != MM_ERANGE || !danger))
         return fail("sdpa (%s): %s with every row far from the limits: %s", shape,
                     mm_status_name(st), mm_last_error());
+    return NULL;
+}
+
+/* ---- chapter 05: attention in tiles, the key/value cache ------------------------------ */
+
+/* tiled_case - the inputs and output of one call of sdpa_causal_tiled */
+typedef struct {
+    int T, d_k, d_v, bq, bk, kind;
+    double q[MAXT * 8], k[MAXT * 8], v[MAXT * 8], out[MAXT * 8];
+    char shape[96];
+} tiled_case;
+
+/* tiled_inputs - q, k, v in the ranges of case_sdpa (kinds 0 to 4), or,
+ * kind 5, keys from token p on near DBL_MAX: the queries before p (8 to 32)
+ * never see them, but their products with them pass DBL_MAX, above the
+ * diagonal only; the queries from p on are tiny, so what they see stays
+ * finite. A hidden key's overflowing score must not give MM_ERANGE. */
+static void tiled_inputs(fz_source *s, tiled_case *t)
+{
+    int lo, hi, T = t->T;
+    t->kind = pick(s, 0, 5);
+    switch (t->kind) {
+    case 0: lo = 3; hi = 6; break;              /* scores past exp's range */
+    case 1: lo = 255; hi = 520; break;          /* the scores themselves overflow */
+    case 2: lo = -540; hi = -500; break;        /* subnormal products */
+    default: lo = -4; hi = 2; break;
+    }
+    fill(s, t->q, T * t->d_k, lo, hi);
+    fill(s, t->k, T * t->d_k, lo, hi);
+    fill(s, t->v, T * t->d_v, -3, pick(s, 0, 1) ? 3 : 1020);
+    if (pick(s, 0, 5) == 0)                     /* values near DBL_MAX / 8, all > 0 */
+        for (int e = 0; e < T * t->d_v; e++) t->v[e] = ldexp(1.5 + (e % 4) / 8.0, 1020);
+    if (t->kind != 5) return;
+    if (T < 2) { t->kind = 4; return; }
+    int p = pick(s, 1, T - 1);
+    fill(s, t->q, p * t->d_k, 3, 4);
+    fill(s, t->q + p * t->d_k, (T - p) * t->d_k, -1000, -990);
+    fill(s, t->k + p * t->d_k, (T - p) * t->d_k, 1021, 1023);
+}
+
+/* tiled_row - query i of t against the long-double causal attention over
+ * keys 0..i (n = i + 1 of them, in nb = ceil(n / block_k) tiles): the
+ * scores carry case_sdpa's error E; the weights satisfy softmax_tol with
+ * nb rescalings of the sum l, and n + nb terms, since each tile's partial
+ * sum joins l by one more addition; out adds to the weights' bound its own
+ * sums, 2 (n + 2 + 5 nb) u w |v|: the products P V_J and the additions to
+ * the accumulator (n + nb), and for each of its nb tiles the share keep =
+ * l alpha / l' (2 roundings), the product by it, and the division of P by
+ * l' (the accumulator holds o / l, a weighted mean of the values, so it
+ * overflows only where an output does). Sets *danger where MM_ERANGE is
+ * allowed: a visible product or score, or an output, within a quarter of
+ * DBL_MAX */
+static const char *tiled_row(const tiled_case *t, mm_status st, int i, int *danger)
+{
+    int n = i + 1, d_k = t->d_k, d_v = t->d_v, nb = (n + t->bk - 1) / t->bk;
+    long double sc[MAXT] = { 0 }, wr[MAXT], tolw[MAXT], E = 0;   /* n >= 1 */
+    for (int j = 0; j < n; j++) {
+        long double dot = 0, A = 0;
+        for (int p = 0; p < d_k; p++) {
+            long double prod = (long double)t->q[i * d_k + p] * t->k[j * d_k + p];
+            dot += prod;
+            A += fabsl(prod);
+        }
+        sc[j] = dot / sqrtl(d_k);
+        if (A >= DBL_MAX / 4 || fabsl(sc[j]) >= DBL_MAX / 4) { *danger = 1; return NULL; }
+        long double Ej = 2 * (d_k + 8) * U * A / sqrtl(d_k) + 4 * U * fabsl(sc[j])
+                       + (d_k + 4) * 0x1p-1074L;
+        if (Ej > E) E = Ej;
+    }
+    if (E > 1e-3) return NULL;                  /* only required to stay finite */
+    long double max = ref_softmax(wr, sc, n);
+    for (int j = 0; j < n; j++) tolw[j] = softmax_tol(wr[j], max - sc[j], E, n + nb, nb);
+    for (int c = 0; c < d_v; c++) {
+        long double r = 0, bound = 0x1p-1020L;
+        for (int j = 0; j < n; j++) {
+            long double vj = t->v[j * d_v + c];
+            r += wr[j] * vj;
+            bound += (tolw[j] + 2 * (n + 2 + 5 * nb) * U * wr[j]) * fabsl(vj);
+        }
+        if (fabsl(r) >= DBL_MAX / 4 || bound >= DBL_MAX / 4) { *danger = 1; continue; }
+        double got = t->out[i * d_v + c];
+        if (st == MM_OK && !(fabsl(got - r) <= bound))
+            return fail("sdpa_causal_tiled (%s): out[%d][%d] is %.17g, reference %.20Lg, "
+                        "error beyond the bound %Lg; look first at the masking of the "
+                        "diagonal tile, then at the rescaling of the accumulator and of l",
+                        t->shape, i, c, got, r, bound);
+    }
+    return NULL;
+}
+
+/* case_causal_tiled - sdpa_causal_tiled with random T, d_k, d_v and blocks
+ * of 1 to T + 2 queries and keys, q, k, v of tiled_inputs, against the
+ * long-double causal attention, row by row (tiled_row). MM_ERANGE, named
+ * after the function, only where a row permits it; a key above the
+ * diagonal is never scored, so its overflow permits nothing */
+static const char *case_causal_tiled(fz_source *s)
+{
+    static tiled_case t;
+    t.T = pick(s, 1, MAXT); t.d_k = pick(s, 1, 8); t.d_v = pick(s, 1, 8);
+    t.bq = pick(s, 1, t.T + 2); t.bk = pick(s, 1, t.T + 2);
+    tiled_inputs(s, &t);
+    snprintf(t.shape, sizeof t.shape, "T %d, d_k %d, d_v %d, block_q %d, block_k %d, "
+             "kind %d", t.T, t.d_k, t.d_v, t.bq, t.bk, t.kind);
+    mm_status st = sdpa_causal_tiled(t.out, t.q, t.k, t.v, t.T, t.d_k, t.d_v, t.bq, t.bk);
+    if (st != MM_OK && strncmp(mm_last_error(), "sdpa_causal_tiled: ", 19))
+        return fail("sdpa_causal_tiled (%s): %s, but the message \"%s\" does not name "
+                    "it", t.shape, mm_status_name(st), mm_last_error());
+    int danger = 0;
+    const char *bad;
+    for (int i = 0; i < t.T; i++)
+        if ((bad = tiled_row(&t, st, i, &danger))) return bad;
+    for (int e = 0; st == MM_OK && e < t.T * t.d_v; e++)
+        if (!isfinite(t.out[e]))
+            return fail("sdpa_causal_tiled (%s): MM_OK but out[%d] = %g", t.shape, e,
+                        t.out[e]);
+    if (st != MM_OK && (st != MM_ERANGE || !danger))
+        return fail("sdpa_causal_tiled (%s): %s with every row far from the limits%s: %s",
+                    t.shape, mm_status_name(st), t.kind == 5 ? " (only keys above the "
+                    "diagonal, hidden, overflow: they must be masked before they are "
+                    "checked)" : "", mm_last_error());
     return NULL;
 }
 
@@ -641,6 +822,9 @@ typedef struct {
     long double o[MAXT * MAXD], eo[MAXT * MAXD];           /* heads' outputs, bounds */
     int row_ok[MAXT];                 /* query t checkable in every head */
     int skip_hidden;                  /* hidden keys are never scored (causal) */
+    int have_wts;                     /* wts holds the call's weights, to check */
+    int block_k;                      /* > 0: the heads ran in tiles of block_k keys */
+    const char *fn;                   /* the function under test, for messages */
     char range_text[16];              /* "range R" of the weights, for messages */
 } mha_case;
 
@@ -652,10 +836,15 @@ typedef struct {
  * V's error and its own sums, and out the heads' bounds times |W_O| plus
  * 2 (d + 2) u sum |o w_o|. Rows with a score error beyond 1e-3 are only
  * required to stay finite; MM_ERANGE is allowed only when a product, a
- * score, a head's output or out reaches a quarter of DBL_MAX. */
+ * score, a head's output or out reaches a quarter of DBL_MAX. The weights
+ * are checked when the call wrote them (have_wts). Heads run in tiles of
+ * block_k keys (chapter 05) widen the bounds as tiled_row does: nb =
+ * ceil(T / block_k) rescalings of l (softmax_tol with T + nb terms) and
+ * 5 nb more roundings in each head's output. */
 static const char *check_mha(mha_case *c, mm_status st, const char *shape)
 {
     int T = c->T, d = c->d, H = c->H, dk = c->d_k;
+    int nb = c->block_k ? (T + c->block_k - 1) / c->block_k : 0;   /* key tiles */
     const double *b = c->bias_kind ? c->bias : NULL;
     int danger = 0;
     for (int m = 0; m < 3; m++)                    /* Q, K, V = X W_m */
@@ -704,16 +893,17 @@ static const char *check_mha(mha_case *c, mm_status st, const char *shape)
             if (E > 1e-3) { c->row_ok[i] = 0; continue; }
             long double max = ref_softmax(wr, sc, T);
             for (int j = 0; j < T; j++) {
-                tolw[j] = max == -INFINITY ? 0 : softmax_tol(wr[j], fabsl(sc[j] - max), E, T);
-                if (st != MM_OK) continue;
+                tolw[j] = max == -INFINITY ? 0
+                        : softmax_tol(wr[j], fabsl(sc[j] - max), E, T + nb, nb);
+                if (st != MM_OK || !c->have_wts) continue;
                 double got = c->wts[((size_t)h * T + i) * T + j];
                 if (sc[j] == -INFINITY && got != 0)
-                    return fail("mha_forward (%s): head %d, key %d is hidden from query %d "
-                                "(bias -inf) but has weight %g", shape, h, j, i, got);
+                    return fail("%s (%s): head %d, key %d is hidden from query %d "
+                                "(bias -inf) but has weight %g", c->fn, shape, h, j, i, got);
                 if (!(fabsl(got - wr[j]) <= tolw[j]))
-                    return fail("mha_forward (%s): head %d, weight [%d][%d] is %.17g, "
-                                "reference %.20Lg, error beyond the bound %Lg", shape, h, i,
-                                j, got, wr[j], tolw[j]);
+                    return fail("%s (%s): head %d, weight [%d][%d] is %.17g, "
+                                "reference %.20Lg, error beyond the bound %Lg", c->fn, shape,
+                                h, i, j, got, wr[j], tolw[j]);
             }
             for (int cc = h * dk; cc < (h + 1) * dk; cc++) {     /* the head's output */
                 long double r = 0, bound = 0x1p-1020L;
@@ -721,7 +911,7 @@ static const char *check_mha(mha_case *c, mm_status st, const char *shape)
                     long double v = c->p[2][j * d + cc], ev = ERR(2, j, cc);
                     r += wr[j] * v;
                     bound += tolw[j] * (fabsl(v) + ev) + wr[j] * ev +
-                             2 * (T + 2) * U * wr[j] * (fabsl(v) + ev);
+                             2 * (T + 2 + 5 * nb) * U * wr[j] * (fabsl(v) + ev);
                 }
                 if (fabsl(r) >= DBL_MAX / 4 || bound >= DBL_MAX / 4) {
                     danger = 1;
@@ -751,21 +941,21 @@ static const char *check_mha(mha_case *c, mm_status st, const char *shape)
             bound += 2 * (d + 2) * U * abs_sum + d * 0x1p-1074L;
             double got = c->out[t * d + j];
             if (!(fabsl(got - r) <= bound))
-                return fail("mha_forward (%s): out[%d][%d] is %.17g, reference %.20Lg, "
-                            "error beyond the bound %Lg", shape, t, j, got, r, bound);
+                return fail("%s (%s): out[%d][%d] is %.17g, reference %.20Lg, "
+                            "error beyond the bound %Lg", c->fn, shape, t, j, got, r, bound);
         }
     }
     if (st == MM_OK) {
         for (int i = 0; i < T * d; i++)
             if (!isfinite(c->out[i]))
-                return fail("mha_forward (%s): MM_OK but out[%d] = %g", shape, i, c->out[i]);
-        for (int i = 0; i < H * T * T; i++)
+                return fail("%s (%s): MM_OK but out[%d] = %g", c->fn, shape, i, c->out[i]);
+        for (int i = 0; c->have_wts && i < H * T * T; i++)
             if (!(c->wts[i] >= 0 && c->wts[i] <= 1))
-                return fail("mha_forward (%s): MM_OK but weight %d = %g", shape, i, c->wts[i]);
+                return fail("%s (%s): MM_OK but weight %d = %g", c->fn, shape, i, c->wts[i]);
     }
     if (st != MM_OK && (st != MM_ERANGE || !danger))
-        return fail("mha_forward (%s): %s with every product far from the limits: %s",
-                    shape, mm_status_name(st), mm_last_error());
+        return fail("%s (%s): %s with every product far from the limits: %s",
+                    c->fn, shape, mm_status_name(st), mm_last_error());
     return NULL;
 }
 
@@ -826,6 +1016,9 @@ static const char *case_mha(fz_source *s)
     static mha_case c;
     mha *layer;
     c.skip_hidden = 0;
+    c.have_wts = 1;
+    c.block_k = 0;
+    c.fn = "mha_forward";
     const char *bad = mha_layer(s, &c, &layer);
     if (layer == NULL) return bad;
     int T = c.T, d = c.d;
@@ -863,6 +1056,22 @@ static const char *case_mha(fz_source *s)
     return bad;
 }
 
+/* causal_case - c's reference is the causal layer on its first c->T
+ * tokens: the mask (0 on and below the diagonal, -inf above) as a bias
+ * whose hidden keys are never scored; fn is the function under test,
+ * block_k its key tiles (0: none); no weights to check unless set */
+static void causal_case(mha_case *c, const char *fn, int block_k)
+{
+    int T = c->T;
+    c->skip_hidden = 1;
+    c->bias_kind = 1;
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++) c->bias[i * T + j] = j <= i ? 0.0 : -INFINITY;
+    c->have_wts = 0;
+    c->block_k = block_k;
+    c->fn = fn;
+}
+
 /* case_causal - a layer as in case_mha, through mha_forward_causal: the
  * reference is the long-double one with the causal mask written here (0 on
  * and below the diagonal, -inf above), whose keys are never scored (so a row
@@ -877,10 +1086,8 @@ static const char *case_causal(fz_source *s)
     const char *bad = mha_layer(s, &c, &layer);
     if (layer == NULL) return bad;
     int T = c.T, d = c.d, H = c.H;
-    c.skip_hidden = 1;
-    c.bias_kind = 1;
-    for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) c.bias[i * T + j] = j <= i ? 0.0 : -INFINITY;
+    causal_case(&c, "mha_forward_causal", 0);
+    c.have_wts = 1;
     char shape[128];
     snprintf(shape, sizeof shape, "causal, T %d, d_model %d, n_heads %d, %s, seed %llu", T,
              d, H, c.range_text, (unsigned long long)c.seed);
@@ -993,12 +1200,102 @@ static const char *case_masks(fz_source *s)
     return NULL;
 }
 
+/* case_tiled_layer - a layer of mha_layer through mha_forward_tiled, with
+ * blocks of 1 to T + 2 queries and keys, against the causal reference of
+ * check_mha widened by the rescalings of the tiles (it writes no weights);
+ * a failure's message names mha_forward_tiled */
+static const char *case_tiled_layer(fz_source *s)
+{
+    static mha_case c;
+    mha *layer;
+    const char *bad = mha_layer(s, &c, &layer);
+    if (layer == NULL) return bad;
+    int bq = pick(s, 1, c.T + 2), bk = pick(s, 1, c.T + 2);
+    causal_case(&c, "mha_forward_tiled", bk < c.T ? bk : c.T);
+    char shape[160];
+    snprintf(shape, sizeof shape, "T %d, d_model %d, n_heads %d, block_q %d, block_k %d, "
+             "%s, seed %llu", c.T, c.d, c.H, bq, bk, c.range_text,
+             (unsigned long long)c.seed);
+    if (!bad) {
+        mm_status st = mha_forward_tiled(c.out, layer, c.x, c.T, bq, bk);
+        if (st != MM_OK && strncmp(mm_last_error(), "mha_forward_tiled", 17))
+            bad = fail("mha_forward_tiled (%s): %s, but the message \"%s\" does not name "
+                       "it", shape, mm_status_name(st), mm_last_error());
+        else
+            bad = check_mha(&c, st, shape);
+    }
+    mha_free(layer);
+    return bad;
+}
+
+/* decode_check - the T steps of case_decode against the causal reference:
+ * all of them if every step passed; if step t failed, rows 0..t-1 against
+ * the reference of tokens 0..t-1, and the failure against what the
+ * reference of tokens 0..t permits (MM_ERANGE where a product, score or
+ * output of those tokens reaches a quarter of DBL_MAX) */
+static const char *decode_check(mha_case *c, mm_status st, int t, const char *shape)
+{
+    if (st == MM_OK) return check_mha(c, MM_OK, shape);
+    const char *bad = NULL;
+    if (t > 0) {
+        c->T = t;
+        causal_case(c, "mha_decode_step", 0);
+        bad = check_mha(c, MM_OK, shape);
+    }
+    if (!bad) {
+        c->T = t + 1;
+        causal_case(c, "mha_decode_step", 0);
+        bad = check_mha(c, st, shape);
+    }
+    return bad;
+}
+
+/* case_decode - a layer of mha_layer and a cache of T tokens; step t of
+ * mha_decode_step gives row t of out. The steps stop at the first failure,
+ * which must be named after the function, leave the cache's count
+ * unchanged, and be permitted by the reference (decode_check) */
+static const char *case_decode(fz_source *s)
+{
+    static mha_case c;
+    mha *layer;
+    mha_cache *cache = NULL;
+    const char *bad = mha_layer(s, &c, &layer);
+    if (layer == NULL) return bad;
+    int T = c.T, d = c.d, t = 0;
+    causal_case(&c, "mha_decode_step", 0);
+    char shape[128];
+    snprintf(shape, sizeof shape, "T %d, d_model %d, n_heads %d, %s, seed %llu", T, d,
+             c.H, c.range_text, (unsigned long long)c.seed);
+    mm_status st = MM_OK;
+    if (!bad && mha_cache_new(&cache, layer, T) != MM_OK)
+        bad = fail("mha_cache_new (%s) failed: %s", shape, mm_last_error());
+    for (; !bad && t < T; t++) {
+        st = mha_decode_step(c.out + (size_t)t * d, cache, c.x + (size_t)t * d);
+        if (st != MM_OK) break;
+        if (cache->T != t + 1)
+            bad = fail("mha_decode_step (%s): after step %d the cache holds %d tokens, "
+                       "not %d", shape, t, cache->T, t + 1);
+    }
+    if (!bad && st != MM_OK && strncmp(mm_last_error(), "mha_decode_step: ", 17))
+        bad = fail("mha_decode_step (%s): step %d: %s, but the message \"%s\" does not "
+                   "name it", shape, t, mm_status_name(st), mm_last_error());
+    else if (!bad && st != MM_OK && cache->T != t)
+        bad = fail("mha_decode_step (%s): step %d failed (%s) but the cache holds %d "
+                   "tokens, not %d: a failed step must not keep its token", shape, t,
+                   mm_status_name(st), cache->T, t);
+    if (!bad) bad = decode_check(&c, st, t, shape);
+    mha_cache_free(cache);
+    mha_free(layer);
+    return bad;
+}
+
 const char *fz_run(fz_source *s, char *why, size_t why_size)
 {
     static const char *(*const cases[N_KINDS])(fz_source *) = {
         case_matmul, case_project, case_fused, case_split, case_attend,
         case_count, case_fill, case_init, case_softmax, case_sdpa, case_heads, case_mha,
-        case_causal, case_masks };
+        case_causal, case_masks, case_softmax_online, case_causal_tiled, case_tiled_layer,
+        case_decode };
     why_buf = why;
     why_len = why_size;
     int kind = pick(s, 0, N_KINDS - 1);

@@ -22,7 +22,16 @@
  * its weights above the diagonal are exactly +0, and it gives the bits of
  * mha_forward with the causal bias; the masks must equal their truth tables
  * bit for bit, and mask_combine the correctly rounded sums (MM_ERANGE, bias
- * unchanged, when one overflows). Statuses: MM_OK with finite outputs whenever the
+ * unchanged, when one overflows). Chapter 05: softmax_online within chapter
+ * 02's bound with n + 2b in place of n (b blocks: two roundings per
+ * rescaling of the sum); sdpa_causal_tiled against the long-double causal
+ * attention, the bound widened by the rescalings of l and of the
+ * accumulator, a hidden key's overflow never reported (MM_ERANGE is also
+ * allowed where the accumulator, up to n times an output, may overflow:
+ * the header names only the output); mha_forward_tiled
+ * (random blocks) and T steps of mha_decode_step against the causal layer's
+ * reference, a failed step leaving the cache's count unchanged (fuzz_core.c,
+ * tiled_row, check_mha). Statuses: MM_OK with finite outputs whenever the
  * exact results are comfortably inside the range of double, MM_ERANGE only
  * when they are at or past its edge. */
 #ifndef TESTS_LIBRARY_FUZZ_CORE_H

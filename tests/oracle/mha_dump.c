@@ -14,7 +14,11 @@
  *                none              mha_forward, no bias
  *                causal            mha_forward_causal, the finished layer
  *                                  (the bias dumped is mask_causal's, made
- *                                  apart: the layer builds its own)
+ *                                  apart: the layer builds its own); and
+ *                                  chapter 05's fast forms of it: the
+ *                                  tiled layer (mha_forward_tiled) with
+ *                                  the default blocks and two odd ones,
+ *                                  and T steps of mha_decode_step
  *                padding:L         mask_padding(bias, T, T, L), mha_forward
  *                causal+padding:L  mask_causal, mask_padding(.., L) and
  *                                  mask_combine(causal, padding), mha_forward
@@ -31,6 +35,11 @@
  *   bias ...         (T, T): the library's mask, or "bias none"
  *   out ...          (T, D)
  *   weights ...      (H, T, T)
+ *   out-tiled-QxK ...  (T, D), MASK causal only: mha_forward_tiled with
+ *                    blocks of Q queries by K keys (MHA_BLOCK_Q x
+ *                    MHA_BLOCK_K, 5x3 and 1x1)
+ *   out-decode ...   (T, D), MASK causal only: row t from step t of
+ *                    mha_decode_step, with a cache of T tokens
  *   end
  * A failing library call prints "error NAME STATUS: message" and makes the
  * exit status 1 (the other cases still run). */
@@ -38,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "minimodel/attention/fast.h"
 #include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/core/rng.h"
@@ -88,6 +98,45 @@ static void print_numbers(const char *label, const double *a, size_t n)
     putchar('\n');
 }
 
+/* the blocks of the tiled layer's runs: the default, then two odd ones */
+static const int fast_blocks[][2] = { { MHA_BLOCK_Q, MHA_BLOCK_K }, { 5, 3 }, { 1, 1 } };
+enum { N_TILED = sizeof fast_blocks / sizeof fast_blocks[0] };
+
+/* fast_causal - chapter 05's forms of the causal layer on x (T, D):
+ * tiled[b] = mha_forward_tiled with fast_blocks[b], decode = the T steps
+ * of mha_decode_step, row t from step t; each (T, D), allocated here */
+static mm_status fast_causal(double *tiled[N_TILED], double **decode,
+                             const mha *layer, const double *x, int T, int d)
+{
+    size_t td = (size_t)T * d;
+    mm_status s = MM_OK;
+    for (int b = 0; b < N_TILED; b++) {
+        tiled[b] = alloc_doubles(td);
+        if (s == MM_OK)
+            s = mha_forward_tiled(tiled[b], layer, x, T, fast_blocks[b][0],
+                                  fast_blocks[b][1]);
+    }
+    *decode = alloc_doubles(td);
+    mha_cache *cache = NULL;
+    if (s == MM_OK) s = mha_cache_new(&cache, layer, T);
+    for (int t = 0; s == MM_OK && t < T; t++)
+        s = mha_decode_step(*decode + (size_t)t * d, cache, x + (size_t)t * d);
+    mha_cache_free(cache);
+    return s;
+}
+
+/* print_fast - the outputs of fast_causal, one line each */
+static void print_fast(double *const tiled[N_TILED], const double *decode, size_t td)
+{
+    char label[48];
+    for (int b = 0; b < N_TILED; b++) {
+        snprintf(label, sizeof label, "out-tiled-%dx%d", fast_blocks[b][0],
+                 fast_blocks[b][1]);
+        print_numbers(label, tiled[b], td);
+    }
+    print_numbers("out-decode", decode, td);
+}
+
 /* run_case - build the layer, the inputs and the mask of c, run the layer
  * (mha_forward, or mha_forward_causal), dump;
  * in is where given numbers come from (NULL: none may be given) */
@@ -97,6 +146,7 @@ static int run_case(const dump_case *c, FILE *in)
            tt = (size_t)c->t * c->t;
     double *w[4], *x = alloc_doubles(td), *bias = NULL,
            *out = alloc_doubles(td), *weights = alloc_doubles(c->h * tt);
+    double *tiled[N_TILED] = { NULL }, *decode = NULL;     /* causal only */
     static const char *w_names[4] = {"W_Q", "W_K", "W_V", "W_O"};
     mha *layer;
     mm_status s;
@@ -138,6 +188,7 @@ static int run_case(const dump_case *c, FILE *in)
     } else if (strcmp(c->bias, "causal") == 0) {
         if (s == MM_OK) s = mha_forward_causal(out, weights, layer, x, c->t);
         if (s == MM_OK) s = mask_causal(bias, c->t);
+        if (s == MM_OK) s = fast_causal(tiled, &decode, layer, x, c->t, c->d);
     } else if (sscanf(c->bias, "padding:%d%c", &len, &tail) == 1) {
         if (s == MM_OK) s = mask_padding(bias, c->t, c->t, len);
         if (s == MM_OK) s = mha_forward(out, weights, layer, x, bias, c->t);
@@ -180,11 +231,13 @@ static int run_case(const dump_case *c, FILE *in)
     else puts("bias none");
     print_numbers("out", out, td);
     print_numbers("weights", weights, c->h * tt);
+    if (decode) print_fast(tiled, decode, td);
     puts("end");
 done:
     mha_free(layer);
     for (int i = 0; i < 4; i++) free(w[i]);
-    free(x), free(bias), free(out), free(weights);
+    for (int b = 0; b < N_TILED; b++) free(tiled[b]);
+    free(x), free(bias), free(out), free(weights), free(decode);
     return failed;
 }
 

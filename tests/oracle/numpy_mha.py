@@ -13,6 +13,11 @@ each head's weights must agree normwise:
 
     |got - exp| <= 1e-12 * max|exp|      (max over the compared array)
 
+The causal cases also carry chapter 05's fast forms of the causal layer:
+mha_forward_tiled with the default blocks and two odd ones, and T steps of
+mha_decode_step. Each output is held to the same bound against NumPy's
+causal layer and PyTorch's, given the causal mask.
+
 Last, library against library, bit for bit: a padded sequence with its
 padding masked gives the real tokens the outputs of the unpadded sequence,
 and the causal layer's first P outputs are those of the first P tokens.
@@ -223,6 +228,24 @@ def torch_forms(torch, case, bias, breaks):
              {"attn_mask": float_causal, "key_padding_mask": padding})]
 
 
+# ---- chapter 05: the fast forms of the causal layer --------------------------------
+def fast_outputs(r):
+    """the outputs of chapter 05's forms of the causal layer that mha_dump
+    wrote for a case: out-tiled-QxK (mha_forward_tiled with blocks of Q
+    queries by K keys) and out-decode (T steps of mha_decode_step)"""
+    return {k: v for k, v in r.items() if k.startswith("out-tiled-") or k == "out-decode"}
+
+
+def check_fast(r, name, ref, exp, worst, breaks):
+    """each fast output of r against exp, the reference's causal output;
+    worst maps "all" and each output's name to its Worst"""
+    for fn, got in fast_outputs(r).items():
+        if fn == "out-decode" and "decode-rows-shifted" in breaks:
+            got = np.roll(got, 1, axis=0)          # row t from step t - 1
+        compare([worst["all"], worst.setdefault(fn[4:], Worst(ref))], name,
+                fn, got, exp)
+
+
 # ---- the cases ---------------------------------------------------------------------
 class Case:
     """one run of the layer: the case line for mha_dump and the numbers it
@@ -311,6 +334,12 @@ def make_cases():
     for d, h, t in [(64, 4, 40), (21, 3, 7)]:
         cases.append(Case(f"causal-d{d}-h{h}-T{t}", d, h, t, *seeds(), mask="causal"))
     cases.append(Case("causal-sharp-d16-h4-T24", 16, 4, 24, mask="causal", **sharp(16, 24)))
+    # mixed scales: sharp, moving row maxima (the tiles' rescalings), T = 31;
+    # a generator of its own, so that the cases after it keep their inputs
+    own = np.random.default_rng(20261202)
+    cases.append(Case("causal-mixed-d40-h5-T31", 40, 5, 31, mask="causal",
+                      weights=[own.normal(0, s, size=(40, 40)) for s in (1e-3, 1e3, 1e-4, 1e4)],
+                      x=own.normal(size=(31, 40))))
     # mask_padding, through mha_forward; length 0 hides every key
     for d, h, t, n in [(64, 4, 16, 0), (64, 4, 16, 1), (64, 4, 16, 5), (64, 4, 16, 16),
                        (21, 3, 9, 4)]:
@@ -398,6 +427,12 @@ def run_library(dump, cases):
             r["bias"] = r["bias"].reshape(t, t)
         r["out"] = r["out"].reshape(t, d)
         r["weights"] = r["weights"].reshape(h, t, t)
+        fast = fast_outputs(r)
+        if (c.mask == "causal") != (len(fast) == 4):
+            sys.exit(f"oracle: case {c.name}: mha_dump wrote {sorted(fast)}; the causal "
+                     "cases need three tiled runs and the decoding loop, the others none")
+        for k in fast:
+            r[k] = r[k].reshape(t, d)
     return results
 
 
@@ -457,10 +492,13 @@ def check_mask(case, lib, ref):
                        "(the masks must be equal bit for bit)")
 
 
-def check_case(torch, r, case, worst_np, worst_torch, breaks, notes):
+def check_case(torch, r, case, worst_np, worst_torch, breaks, notes, worst_fast=None):
     """one case against NumPy and against PyTorch in each of its mask forms;
     worst_np maps the kind of mask (and "all") to its Worst, worst_torch
-    PyTorch's form of the mask (and "all")"""
+    PyTorch's form of the mask (and "all"); worst_fast, per reference, the
+    fast forms of the causal layer (check_fast)"""
+    worst_fast = worst_fast or {"NumPy": {"all": Worst("NumPy")},
+                                "PyTorch": {"all": Worst("PyTorch")}}
     name, h = case.name, r["h"]
     w_q, w_k, w_v, w_o, x = (r[k] for k in ("W_Q", "W_K", "W_V", "W_O", "X"))
     bias = numpy_mask(case, breaks)
@@ -473,6 +511,10 @@ def check_case(torch, r, case, worst_np, worst_torch, breaks, notes):
     worst = [worst_np["all"], worst_np.setdefault(kind, Worst("NumPy"))]
     compare(worst, name, "out", r["out"], out_np)
     compare(worst, name, "weights", r["weights"], wts_np)
+    if case.mask == "causal":
+        exp = out_np if "numpy-fast-unmasked" not in breaks else \
+            mha_numpy(x, w_q, w_k, w_v, w_o, h)[0]
+        check_fast(r, name, "NumPy", exp, worst_fast["NumPy"], breaks)
 
     tw = "torch-wo-not-transposed" not in breaks
     hidden = None if bias is None else np.all(bias == -np.inf, axis=1)
@@ -496,6 +538,10 @@ def check_case(torch, r, case, worst_np, worst_torch, breaks, notes):
         compare(worst, name, f"out ({label})", r["out"], out_t, rows)
         if wts_t is not None:
             compare(worst, name, f"weights ({label})", r["weights"], wts_t, rows)
+        if case.mask == "causal" and how == "mha":
+            exp = out_t if "torch-fast-unmasked" not in breaks else \
+                mha_torch(torch, x, w_q, w_k, w_v, w_o, h)[0]
+            check_fast(r, f"{name} ({label})", "PyTorch", exp, worst_fast["PyTorch"], breaks)
 
 
 PAIR_TOL = 0.0   # bit for bit with the readable product; see --product
@@ -564,6 +610,12 @@ SELF_TEST = {
                                      "causal-sharp-d16-h4-T24"),
     "padding-not-masked": ("the padded sequence run without its mask, against the "
                            "tokens alone", None),
+    "numpy-fast-unmasked": ("NumPy's reference for the tiled layer and the decoding loop "
+                            "without the causal mask", "causal-sharp-d16-h4-T24"),
+    "torch-fast-unmasked": ("PyTorch's reference for the tiled layer and the decoding loop "
+                            "without the causal mask", "causal-sharp-d16-h4-T24"),
+    "decode-rows-shifted": ("the decoding loop's row t taken from step t - 1",
+                            "causal-sharp-d16-h4-T24"),
 }
 
 
@@ -624,10 +676,12 @@ def main():
 
     breaks = set(args.breaks)
     worst_np, worst_torch = {"all": Worst("NumPy")}, {"all": Worst("PyTorch")}
+    worst_fast = {"NumPy": {"all": Worst("NumPy")}, "PyTorch": {"all": Worst("PyTorch")}}
     notes = set()
     try:
         for c in cases:
-            check_case(torch, results[c.name], c, worst_np, worst_torch, breaks, notes)
+            check_case(torch, results[c.name], c, worst_np, worst_torch, breaks, notes,
+                       worst_fast)
         least = check_pairs(results, pairs, breaks)
     except Mismatch as e:
         sys.exit(f"oracle: FAILED: {e}")
@@ -659,6 +713,13 @@ def main():
         print(f"oracle: library vs {w.name}, by {what}: " + "; ".join(
             f"{label} {w.rel:.3g} ({w.arrays} arrays)"
             for label, w in by.items() if label != "all"))
+    n_causal = sum(c.mask == "causal" for c in cases)
+    for ref, by in worst_fast.items():
+        w = by["all"]
+        print(f"oracle: chapter 05 vs {ref} (causal): {n_causal} cases, {w.arrays} arrays "
+              f"(mha_forward_tiled, blocks QxK, and T steps of mha_decode_step); largest "
+              f"normwise relative difference {w.rel:.3g} ({w.where}); by form: " + "; ".join(
+                  f"{label} {v.rel:.3g}" for label, v in by.items() if label != "all"))
     print(f"oracle: library vs library: {len(pairs)} pairs (padding masked, padding and "
           "causal masked, causal prefix): the real tokens' outputs and weights equal "
           "to those of the tokens alone, "

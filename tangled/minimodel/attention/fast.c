@@ -2,6 +2,7 @@
  * edition tangles the same bytes). Edit the chapter, not this file. */
 /* fast.c - chapter 05: the online softmax, tiles, the key/value cache */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fast.h"
@@ -39,9 +40,9 @@ mm_status softmax_online(double *s, int n, int block)
                            s[j]);
     double m = -INFINITY, l = 0.0;          /* running maximum and sum */
     for (int j0 = 0; j0 < n; j0 += block) {
-        int nb = n - j0 < block ? n - j0 : block;  /* this block: s[j0..] */
+        int nb = n - j0 < block ? n - j0 : block;      /* this block: s[j0..] */
         double block_max = row_max(s + j0, nb);
-        if (block_max == -INFINITY) continue;      /* nothing visible */
+        if (block_max == -INFINITY) continue;          /* nothing visible */
         l *= raise_max(&m, block_max);
         for (int j = j0; j < j0 + nb; j++) l += exp(s[j] - m);
     }
@@ -54,7 +55,7 @@ mm_status softmax_online(double *s, int n, int block)
 typedef struct {
     double *s;      /* (block_q, block_k): scores, then exp(s - m) */
     double *pv;     /* (block_q, d_v): P V_J */
-    double *acc;    /* (block_q, d_v): each row's output, unnormalised */
+    double *acc;    /* (block_q, d_v): each row's output so far */
     double *kt;     /* (d_k, block_k): the tile's keys, transposed */
     double *m, *l;  /* (block_q) each: running maximum and sum */
 } tiles;
@@ -80,28 +81,29 @@ static tiles tiles_at(double *work, int bq, int bk, int d_k, int d_v)
 }
 
 /* score_tile - s = q_I k_J^T * scale for queries i0.. (nq) and keys
- * j0.. (nk); hidden cells -inf; MM_ERANGE if a visible one overflows */
+ * j0.. (nk); hidden cells -inf; MM_ERANGE, in who's name, if a visible
+ * one overflows */
 static mm_status score_tile(tiles *t, const double *q, const double *k,
                             int i0, int nq, int j0, int nk, int d_k,
-                            double scale)
+                            double scale, const char *who)
 {
-    for (int c = 0; c < nk; c++)                  /* K_J^T: (d_k, nk) */
+    for (int c = 0; c < nk; c++)                      /* K_J^T: (d_k, nk) */
         for (int p = 0; p < d_k; p++)
             t->kt[(size_t)p * nk + c] = k[(size_t)(j0 + c) * d_k + p];
     mm_matmul_unchecked(t->s, q + (size_t)i0 * d_k, t->kt, nq, d_k, nk,
                         false);
     for (int r = 0; r < nq; r++) {
-        double *s_r = t->s + (size_t)r * nk;      /* query i0 + r */
-        int seen = i0 + r - j0 + 1;          /* it sees keys j0..i0 + r */
+        double *s_r = t->s + (size_t)r * nk;          /* query i0 + r */
+        int seen = i0 + r - j0 + 1;              /* it sees keys j0..i0 + r */
         for (int c = 0; c < nk; c++) {
-            if (c >= seen) {                              /* key j0 + c > query */
+            if (c >= seen) {                        /* key j0 + c > query */
                 s_r[c] = -INFINITY;
                 continue;
             }
-            if (!isfinite(s_r[c]))                 /* q . k passed DBL_MAX */
-                return mm_fail(MM_ERANGE, "sdpa_causal_tiled: the score of query "
-                               "%d and key %d overflows; q and k hold values too "
-                               "large to multiply", i0 + r, j0 + c);
+            if (!isfinite(s_r[c]))                  /* q . k passed DBL_MAX */
+                return mm_fail(MM_ERANGE, "%s: the score of query %d and key "
+                               "%d overflows; q and k hold values too large "
+                               "to multiply", who, i0 + r, j0 + c);
             s_r[c] *= scale;
         }
     }
@@ -126,20 +128,23 @@ static void fold_tile(tiles *t, const double *v, int nq, int j0, int nk,
             s_r[c] = s_r[c] == -INFINITY ? 0.0 : exp(s_r[c] - t->m[r]);
             sum += s_r[c];
         }
-        t->l[r] = t->l[r] * alpha + sum;               /* l' = l a + sum */
-        for (int c = 0; c < d_v && alpha != 1.0; c++)  /* o' = o a ...  */
-            acc_r[c] *= alpha;
+        double l_new = t->l[r] * alpha + sum;              /* l' = l a + sum */
+        double keep = t->l[r] * alpha / l_new;    /* the old output's share */
+        for (int c = 0; c < nk; c++) s_r[c] /= l_new;      /* P / l' */
+        for (int c = 0; c < d_v; c++) acc_r[c] *= keep;
+        t->l[r] = l_new;
     }
     mm_matmul_unchecked(t->pv, t->s, v + (size_t)j0 * d_v, nq, nk, d_v,
-                        false);                        /* ... + P V_J */
+                        false);                            /* P V_J */
     for (size_t e = 0; e < (size_t)nq * d_v; e++) t->acc[e] += t->pv[e];
 }
 
 /* attend_tiles - out = causal softmax(q k^T / sqrt(d_k)) v, in tiles of
- * (bq, bk) queries by keys; work holds tiles_size(bq, bk, d_k, d_v) */
+ * (bq, bk) queries by keys; work holds tiles_size(bq, bk, d_k, d_v); who
+ * names the caller in messages */
 static mm_status attend_tiles(double *out, const double *q, const double *k,
                               const double *v, int T, int d_k, int d_v,
-                              int bq, int bk, double *work)
+                              int bq, int bk, double *work, const char *who)
 {
     tiles t = tiles_at(work, bq, bk, d_k, d_v);
     double scale = 1.0 / sqrt((double)d_k);
@@ -151,17 +156,17 @@ static mm_status attend_tiles(double *out, const double *q, const double *k,
         }
         memset(t.acc, 0, (size_t)nq * d_v * sizeof *t.acc);
         for (int j0 = 0; j0 < i0 + nq; j0 += bk) {
-            int nk = i0 + nq - j0 < bk ? i0 + nq - j0 : bk;  /* keys j0.. */
-            MM_TRY(score_tile(&t, q, k, i0, nq, j0, nk, d_k, scale));
+            int nk = i0 + nq - j0 < bk ? i0 + nq - j0 : bk;     /* keys j0.. */
+            MM_TRY(score_tile(&t, q, k, i0, nq, j0, nk, d_k, scale, who));
             fold_tile(&t, v, nq, j0, nk, d_v);
         }
         for (int r = 0; r < nq; r++)
             for (int c = 0; c < d_v; c++) {
-                double o = t.acc[(size_t)r * d_v + c] / t.l[r];     /* l >= 1 */
+                double o = t.acc[(size_t)r * d_v + c];
                 if (!isfinite(o))
-                    return mm_fail(MM_ERANGE, "sdpa_causal_tiled: row %d of out "
-                                   "overflows; v holds values within a rounding "
-                                   "of the largest double", i0 + r);
+                    return mm_fail(MM_ERANGE, "%s: row %d of out overflows; v "
+                                   "holds values within a rounding of the "
+                                   "largest double", who, i0 + r);
                 out[(size_t)(i0 + r) * d_v + c] = o;
             }
     }
@@ -204,7 +209,8 @@ mm_status sdpa_causal_tiled(double *out, const double *q, const double *k,
     if (work == NULL)
         return mm_fail(MM_ENOMEM, "%s: no memory for tiles of %d x %d",
                        __func__, bq, bk);
-    mm_status st = attend_tiles(out, q, k, v, T, d_k, d_v, bq, bk, work);
+    mm_status st = attend_tiles(out, q, k, v, T, d_k, d_v, bq, bk, work,
+                                __func__);
     free(work);
     return st;
 }
@@ -225,8 +231,8 @@ static mm_status project_head(double *q, double *k, double *v,
 {
     int d = layer->d_model, d_k = layer->d_k;
     size_t width = 3 * (size_t)d, c0 = (size_t)h * d_k;
-    for (int r = 0; r < d; r++)                 /* row r of W_h */
-        for (int part = 0; part < 3; part++)    /* its Q, K, V columns */
+    for (int r = 0; r < d; r++)                     /* row r of W_h */
+        for (int part = 0; part < 3; part++)        /* its Q, K, V columns */
             memcpy(w_h + (size_t)r * 3 * d_k + (size_t)part * d_k,
                    layer->w_qkv + r * width + (size_t)part * d + c0,
                    (size_t)d_k * sizeof *w_h);
@@ -242,24 +248,23 @@ static mm_status project_head(double *q, double *k, double *v,
 static mm_status run_tiled(double *out, const mha *layer, const double *x,
                            int T, int bq, int bk, double *work)
 {
-    int d = layer->d_model, H = layer->n_heads, d_k = layer->d_k;
-    size_t hs = (size_t)T * d_k;                  /* one (T, d_k) */
+    int d = layer->d_model, d_k = layer->d_k;
+    size_t hs = (size_t)T * d_k;                      /* one (T, d_k) */
     double *w_h = work, *qkv_h = w_h + (size_t)d * 3 * d_k;
     double *q = qkv_h + 3 * hs, *k = q + hs, *v = k + hs, *o = v + hs;
-    double *part = o + hs, *tw = part + (size_t)bq * d;    /* (bq, d) */
+    double *part = o + hs, *tw = part + (size_t)bq * d;      /* (bq, d) */
     memset(out, 0, (size_t)T * d * sizeof *out);
-    for (int h = 0; h < H; h++) {
+    for (int h = 0; h < layer->n_heads; h++) {
         MM_TRY(project_head(q, k, v, qkv_h, w_h, layer, x, T, h));
-        mm_status st = attend_tiles(o, q, k, v, T, d_k, d_k, bq, bk, tw);
-        if (st != MM_OK)
-            return mm_fail(st, "mha_forward_tiled: head %d: %s", h,
-                           mm_last_error());
+        char who[48];                        /* "mha_forward_tiled, head h" */
+        snprintf(who, sizeof who, "mha_forward_tiled, head %d", h);
+        MM_TRY(attend_tiles(o, q, k, v, T, d_k, d_k, bq, bk, tw, who));
         const double *w_o_h = layer->w_o + (size_t)h * d_k * d;   /* (d_k, d) */
         for (int i0 = 0; i0 < T; i0 += bq) {
             int nq = T - i0 < bq ? T - i0 : bq;
             mm_matmul_unchecked(part, o + (size_t)i0 * d_k, w_o_h, nq, d_k, d,
                                 false);
-            double *out_i = out + (size_t)i0 * d;          /* rows i0.. of out */
+            double *out_i = out + (size_t)i0 * d;      /* rows i0.. of out */
             for (size_t e = 0; e < (size_t)nq * d; e++) out_i[e] += part[e];
         }
     }
@@ -308,7 +313,7 @@ mm_status mha_cache_new(mha_cache **cache, const mha *layer, int T_max)
                                 d));
     size_t kv = (size_t)T_max * d;              /* keys, or values */
     mha_cache *c = malloc(sizeof *c);
-    double *keys = malloc(2 * kv * sizeof *keys);    /* keys, then values */
+    double *keys = malloc(2 * kv * sizeof *keys);     /* keys, then values */
     double *work = malloc((4 * (size_t)d + T_max) * sizeof *work);
     if (c == NULL || keys == NULL || work == NULL) {
         free(c);  free(keys);  free(work);
@@ -373,9 +378,10 @@ mm_status mha_decode_step(double *out, mha_cache *cache, const double *x)
     for (int h = 0; h < layer->n_heads; h++) {
         size_t c0 = (size_t)h * d_k, head = (size_t)h * cache->T_max * d_k;
         double *k_h = cache->k + head, *v_h = cache->v + head;
-        memcpy(k_h + (size_t)t * d_k, qkv + d + c0, (size_t)d_k * sizeof *qkv);
-        memcpy(v_h + (size_t)t * d_k, qkv + 2 * d + c0,
-               (size_t)d_k * sizeof *qkv);             /* append, then: */
+        memcpy(k_h + (size_t)t * d_k, qkv + d + c0,          /* its key */
+               (size_t)d_k * sizeof *qkv);
+        memcpy(v_h + (size_t)t * d_k, qkv + 2 * d + c0,      /* its value */
+               (size_t)d_k * sizeof *qkv);
         MM_TRY(attend_cached(heads + c0, s, qkv + c0, k_h, v_h, t + 1, d_k));
     }
     mm_matmul_unchecked(out, heads, layer->w_o, 1, d, d, false);
