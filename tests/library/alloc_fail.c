@@ -12,11 +12,13 @@ static int armed;
 static long fail_at, attempts;
 static void *live[MAX_LIVE];        /* blocks allocated while armed */
 static long n_live;
+static size_t bytes;                /* requested by the allocations that succeeded */
 
-void alloc_fail_arm(long n) { armed = 1; fail_at = n; attempts = 0; n_live = 0; }
+void alloc_fail_arm(long n) { armed = 1; fail_at = n; attempts = 0; n_live = 0; bytes = 0; }
 void alloc_fail_disarm(void) { armed = 0; fail_at = 0; n_live = 0; }
 long alloc_fail_attempts(void) { return attempts; }
 long alloc_fail_live(void) { return n_live; }
+size_t alloc_fail_bytes(void) { return bytes; }
 
 /* failing_now - count one attempt; whether it is the one to fail */
 static int failing_now(void)
@@ -25,8 +27,10 @@ static int failing_now(void)
     return ++attempts == fail_at;
 }
 
-static void track(void *p)
+/* track - remember p, a block of size bytes just allocated while armed */
+static void track(void *p, size_t size)
 {
+    if (armed && p) bytes += size;
     if (armed && p && n_live < MAX_LIVE) live[n_live++] = p;
 }
 
@@ -40,7 +44,7 @@ void *__wrap_malloc(size_t size)
 {
     if (failing_now()) return NULL;
     void *p = __real_malloc(size);
-    track(p);
+    track(p, size);
     return p;
 }
 
@@ -48,7 +52,7 @@ void *__wrap_calloc(size_t n, size_t size)
 {
     if (failing_now()) return NULL;
     void *p = __real_calloc(n, size);
-    track(p);
+    track(p, n * size);
     return p;
 }
 
@@ -56,7 +60,7 @@ void *__wrap_realloc(void *old, size_t size)
 {
     if (failing_now()) return NULL;           /* old is left as it was */
     void *p = __real_realloc(old, size);
-    if (p) { untrack(old); track(p); }
+    if (p) { untrack(old); track(p, size); }
     return p;
 }
 

@@ -12,6 +12,8 @@
 #ifndef TESTS_LIBRARY_ALLOC_FAIL_H
 #define TESTS_LIBRARY_ALLOC_FAIL_H
 
+#include <stddef.h>
+
 /* alloc_fail_arm - count allocations from now; the nth fails (0: none) */
 void alloc_fail_arm(long n);
 
@@ -23,5 +25,9 @@ long alloc_fail_attempts(void);
 
 /* alloc_fail_live - blocks allocated since alloc_fail_arm, not yet freed */
 long alloc_fail_live(void);
+
+/* alloc_fail_bytes - bytes requested by the allocations that succeeded
+ * since alloc_fail_arm (a realloc counts its new size) */
+size_t alloc_fail_bytes(void);
 
 #endif

@@ -14,8 +14,8 @@
 # of the library), coverage (-O0 --coverage) and sanitized.
 
 LIBT_DIR    := tests/library
-LIBT_TESTS  := test_qkv test_sdpa test_mha test_mask test_errors test_bad_args test_alloc \
-               test_fuzz test_threads
+LIBT_TESTS  := test_qkv test_sdpa test_mha test_mask test_fast test_errors test_bad_args \
+               test_alloc test_fuzz test_threads
 LIBT_HELP   := $(LIBT_DIR)/alloc_fail.c $(LIBT_DIR)/fuzz_core.c
 LIBT_HDRS   := $(wildcard $(LIBT_DIR)/*.h) $(wildcard tangled/examples/*.h)
 LIBT_WRAP   := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
@@ -60,7 +60,7 @@ libt_run = set -e; for t in $(1); do echo "$$t:"; $$t $(LIBT_RUN); done
 
 check-library: $(LIBT_OUT_plain)/test_qkv $(LIBT_OUT_plain)/test_sdpa \
                $(LIBT_OUT_plain)/test_mha $(LIBT_OUT_plain)/test_mask \
-               $(LIBT_OUT_plain)/test_errors
+               $(LIBT_OUT_plain)/test_fast $(LIBT_OUT_plain)/test_errors
 	@$(call libt_run,$^)
 check-library-bad-args: $(LIBT_OUT_plain)/test_bad_args
 	@$(call libt_run,$^)
@@ -198,7 +198,7 @@ MUT_FLAGS := -O1
 # cheapest first; test_bad_args (about 1000 processes, 13 s) last, so that a
 # mutant another program kills never pays for it; a program that is not
 # named here runs just before it
-MUT_FIRST := test_qkv test_sdpa test_mha test_mask test_errors test_alloc \
+MUT_FIRST := test_qkv test_sdpa test_mha test_mask test_fast test_errors test_alloc \
              test_fuzz test_threads
 MUT_LAST  := test_bad_args
 MUT_ORDER := $(filter $(MUT_FIRST),$(LIBT_TESTS)) \

@@ -9,14 +9,19 @@
  * its weights, the drawn W_Q, W_K, W_V before packing), and mha_forward one
  * work buffer, plus sdpa's row in each head when weights is NULL; chapter
  * 04's mha_forward_causal its (T, T) mask, then what mha_forward allocates;
- * every other function (the masks among them) allocates nothing. The mechanism is tested on its own
- * with a model of a constructor, correct and leaky. */
+ * chapter 05's sdpa_causal_tiled and mha_forward_tiled one scratch buffer
+ * each, mha_cache_new three blocks (the cache, its keys and values, its
+ * working row: their bytes are pinned too), mha_decode_step nothing;
+ * every other function (the masks, softmax_online among them) allocates
+ * nothing. The mechanism is tested on its own with a model of a
+ * constructor, correct and leaky. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "alloc_fail.h"
+#include "minimodel/attention/fast.h"
 #include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
@@ -199,6 +204,20 @@ static mm_status run_causal_row(void) { return mha_forward_causal(OUT, NULL, L, 
 static mm_status run_causal4_row(void) { return mha_forward_causal(OUT, NULL, L4, X, LT); }
 static mm_status run_causal4_w(void) { return mha_forward_causal(OUT, W, L4, X, LT); }
 
+/* chapter 05: the tiles' scratch, the cache; a step and the online softmax
+ * allocate nothing (the cache of run_step is made before the counting) */
+static mha_cache *CACHE, *made_cache;
+static mm_status run_online(void) { return softmax_online(H, 8, 3); }
+static mm_status run_tiled(void) { return sdpa_causal_tiled(H, A, B, C, 3, 4, 5, 2, 2); }
+static mm_status run_tiled_big(void)
+{ return sdpa_causal_tiled(H, A, B, C, 3, 4, 5, 64, 64); }
+static mm_status run_fwd_tiled(void) { return mha_forward_tiled(OUT, L, X, LT, 2, 1); }
+static mm_status run_fwd4_tiled(void) { return mha_forward_tiled(OUT, L4, X, LT, 1, 2); }
+static mm_status run_cache_new(void) { return mha_cache_new(&made_cache, L4, 5); }
+static void free_cache(void) { mha_cache_free(made_cache); made_cache = NULL; }
+static mm_status run_cache_free(void) { mha_cache_free(NULL); return MM_OK; }
+static mm_status run_step(void) { return mha_decode_step(OUT, CACHE, X); }
+
 static const alloc_case lib_cases[] = {
     { "mm_matmul", run_matmul, NULL, 0 }, { "qkv_project", run_project, NULL, 0 },
     { "qkv_pack", run_pack, NULL, 0 }, { "qkv_split", run_split, NULL, 0 },
@@ -229,6 +248,14 @@ static const alloc_case lib_cases[] = {
     { "mha_forward_causal (weights NULL: 2 heads)", run_causal_row, NULL, 1 + 1 + LH },
     { "mha_forward_causal (weights NULL: 4 heads)", run_causal4_row, NULL, 1 + 1 + L4H },
     { "mha_forward_causal (weights given: 4 heads)", run_causal4_w, NULL, 1 + 1 },
+    { "softmax_online", run_online, NULL, 0 },
+    { "sdpa_causal_tiled", run_tiled, NULL, 1 },
+    { "sdpa_causal_tiled (blocks > T)", run_tiled_big, NULL, 1 },
+    { "mha_forward_tiled (2 heads)", run_fwd_tiled, NULL, 1 },
+    { "mha_forward_tiled (4 heads)", run_fwd4_tiled, NULL, 1 },
+    { "mha_cache_new", run_cache_new, free_cache, 3 },
+    { "mha_cache_free(NULL)", run_cache_free, NULL, 0 },
+    { "mha_decode_step", run_step, NULL, 0 },
 };
 
 Test(alloc_library, every_allocation_fails_in_turn)
@@ -240,6 +267,7 @@ Test(alloc_library, every_allocation_fails_in_turn)
     }
     layers_up();
     cr_assert_eq(mha_get_weights(WQ, WK, WV, WO, L), MM_OK);
+    cr_assert_eq(mha_cache_new(&CACHE, L4, 4), MM_OK, "%s", mm_last_error());
     for (size_t i = 0; i < sizeof lib_cases / sizeof lib_cases[0]; i++) {
         long n;
         const char *why = each_allocation_fails(&lib_cases[i], &n);
@@ -249,6 +277,7 @@ Test(alloc_library, every_allocation_fails_in_turn)
                      "this count), a lost one its documentation", lib_cases[i].name,
                      n, lib_cases[i].n_allocs);
     }
+    mha_cache_free(CACHE);
     layers_down();
 }
 
@@ -529,4 +558,141 @@ Test(alloc_library, mha_forward_causal_frees_its_mask_on_every_failure)
     cr_assert_eq(attempts, 0, "mha_forward_causal allocated %ld blocks before refusing "
                  "its own arguments", attempts);
     mha_free(layer);
+}
+
+/* ---- chapter 05 --------------------------------------------------------------- */
+
+/* sdpa_causal_tiled: when its scratch cannot be had, MM_ENOMEM naming the
+ * tiles (blocks beyond T are cut to T), nothing written, no block left */
+Test(alloc_library, sdpa_causal_tiled_without_memory_writes_nothing)
+{
+    enum { T = 3, DK = 4, DV = 5 };
+    double q[T * DK], k[T * DK], v[T * DV], out[T * DV], out0[T * DV];
+    for (int i = 0; i < T * DK; i++) { q[i] = 0.25 * i - 1; k[i] = 0.5 - 0.125 * i; }
+    for (int i = 0; i < T * DV; i++) { v[i] = i; out[i] = out0[i] = 1234.5 + i; }
+    static const struct { int bq, bk; const char *msg; } cases[] = {
+        { 2, 1, "sdpa_causal_tiled: no memory for tiles of 2 x 1" },
+        { 64, 64, "sdpa_causal_tiled: no memory for tiles of 3 x 3" } };
+    for (size_t c = 0; c < 2; c++) {
+        mm_fail(MM_OK, "%s", "");
+        alloc_fail_arm(1);
+        mm_status s = sdpa_causal_tiled(out, q, k, v, T, DK, DV, cases[c].bq, cases[c].bk);
+        long attempts = alloc_fail_attempts(), left = alloc_fail_live();
+        alloc_fail_disarm();
+        cr_assert_eq(s, MM_ENOMEM, "sdpa_causal_tiled with its allocation failing "
+                     "returned %s", mm_status_name(s));
+        cr_assert_str_eq(mm_last_error(), cases[c].msg);
+        cr_assert_eq(attempts, 1, "%ld allocations tried after the first failed", attempts);
+        cr_assert_eq(left, 0, "sdpa_causal_tiled leaks %ld blocks", left);
+        cr_assert(memcmp(out, out0, sizeof out) == 0, "sdpa_causal_tiled wrote out "
+                  "although its allocation failed: MM_ENOMEM writes nothing");
+    }
+}
+
+/* the scratch is freed on the range errors too: a score, an output */
+Test(alloc_library, the_tiles_free_their_scratch_on_a_range_error)
+{
+    const double big[2] = { 1, 1e200 }, zero[2] = { 0, 0 }, dmax[2] = { 1e308, 1e308 };
+    double out[2];
+    static const double eye[4] = { 1, 0, 0, 1 }, huge[4] = { 1e200, 1e200, 1e200, 1e200 };
+    static const double zero4[4] = { 0 };
+    mha *layer;
+    cr_assert_eq(mha_new(&layer, 2, 1, 1), MM_OK);
+    for (int c = 0; c < 5; c++) {
+        if (c >= 2)          /* the layer: X W_QKV, a score, the product with W_O */
+            cr_assert_eq(mha_set_weights(layer, c == 3 ? huge : c == 4 ? zero4 : eye,
+                                         c == 3 ? huge : c == 4 ? zero4 : eye,
+                                         c == 2 ? huge : eye, c == 4 ? huge : eye), MM_OK);
+        alloc_fail_arm(0);
+        mm_status s = c == 0 ? sdpa_causal_tiled(out, big, big, zero, 2, 1, 1, 1, 1)
+                    : c == 1 ? sdpa_causal_tiled(out, zero, zero, dmax, 2, 1, 1, 2, 2)
+                    : mha_forward_tiled(out, layer, c == 3 ? eye : huge, 1, 1, 1);
+        long attempts = alloc_fail_attempts(), left = alloc_fail_live();
+        alloc_fail_disarm();
+        cr_assert_eq(s, MM_ERANGE, "case %d: %s (%s)", c, mm_status_name(s), mm_last_error());
+        cr_assert_eq(attempts, 1, "case %d: %ld allocations, expected the scratch", c,
+                     attempts);
+        cr_assert_eq(left, 0, "case %d (%s): the scratch is not freed", c, mm_last_error());
+    }
+    mha_free(layer);
+}
+
+/* mha_forward_tiled: its one work buffer, 3 d_model d_k + 7 T d_k + block_q
+ * d_model + the tiles' (block_q block_k + 2 block_q d_k + d_k block_k +
+ * 2 block_q) doubles; without it MM_ENOMEM, nothing written, no block left */
+Test(alloc_library, mha_forward_tiled_without_memory_writes_nothing)
+{
+    layers_up();
+    double x0[L4D * LT], layer0[4 * L4D * L4D], out0[L4D * LT];
+    memcpy(x0, X, sizeof x0);
+    memcpy(layer0, L4->w_qkv, sizeof layer0);
+    for (int k = 0; k < L4D * LT; k++) OUT[k] = out0[k] = 1234.5 + k;
+    mm_fail(MM_OK, "%s", "");
+    alloc_fail_arm(1);
+    mm_status s = mha_forward_tiled(OUT, L4, X, LT, 2, 1);     /* d 8, d_k 2, T 3 */
+    long attempts = alloc_fail_attempts(), left = alloc_fail_live();
+    alloc_fail_disarm();
+    cr_assert_eq(s, MM_ENOMEM, "returned %s", mm_status_name(s));
+    /* 3*8*2 + 7*3*2 + 2*8 + (2*1 + 2*2*2 + 2*1 + 2*2) = 48 + 42 + 16 + 16 */
+    cr_assert_str_eq(mm_last_error(), "mha_forward_tiled: no memory for a work buffer of "
+                     "122 doubles");
+    cr_assert_eq(attempts, 1);
+    cr_assert_eq(left, 0, "mha_forward_tiled leaks %ld blocks", left);
+    cr_assert(memcmp(OUT, out0, sizeof out0) == 0, "mha_forward_tiled wrote out although "
+              "its allocation failed: MM_ENOMEM writes nothing");
+    cr_assert(memcmp(X, x0, sizeof x0) == 0 && memcmp(L4->w_qkv, layer0, sizeof layer0) == 0,
+              "mha_forward_tiled changed x or the layer");
+    alloc_fail_arm(0);
+    cr_assert_eq(mha_forward_tiled(OUT, L4, X, LT, 2, 1), MM_OK, "%s", mm_last_error());
+    size_t bytes = alloc_fail_bytes();
+    left = alloc_fail_live();
+    alloc_fail_disarm();
+    cr_assert_eq(bytes, 122 * sizeof(double), "mha_forward_tiled allocated %zu bytes, "
+                 "its contract's work buffer is 122 doubles", bytes);
+    cr_assert_eq(left, 0, "mha_forward_tiled leaks its work buffer on success");
+    layers_down();
+}
+
+/* mha_cache_new: whichever of its three allocations fails, MM_ENOMEM with
+ * its message, *cache NULL, no block left; on success exactly the bytes of
+ * its contract: the struct, 2 T_max d_model doubles of keys and values, and
+ * a working row of 4 d_model + T_max */
+Test(alloc_library, mha_cache_new_without_memory_leaves_cache_null)
+{
+    static double not_a_cache;
+    layers_up();
+    for (long i = 1; i <= 3; i++) {
+        mha_cache *cache = (mha_cache *)(void *)&not_a_cache;
+        mm_fail(MM_OK, "%s", "");
+        alloc_fail_arm(i);
+        mm_status s = mha_cache_new(&cache, L4, 5);
+        long attempts = alloc_fail_attempts(), left = alloc_fail_live();
+        alloc_fail_disarm();
+        cr_assert_eq(s, MM_ENOMEM, "mha_cache_new with allocation %ld failing returned %s",
+                     i, mm_status_name(s));
+        cr_assert_str_eq(mm_last_error(), "mha_cache_new: no memory for a cache of 5 "
+                         "tokens of width 8");
+        cr_assert_null(cache, "allocation %ld failing left *cache %p, not NULL", i,
+                       (void *)cache);
+        cr_assert_eq(left, 0, "mha_cache_new with allocation %ld of 3 failing leaks %ld "
+                     "blocks", i, left);
+        cr_assert_eq(attempts, 3, "mha_cache_new made %ld allocations, expected 3", attempts);
+    }
+    static const int T_maxes[] = { 1, 5, 64 };
+    for (int t = 0; t < 3; t++) {
+        mha_cache *cache;
+        int T_max = T_maxes[t];
+        alloc_fail_arm(0);
+        cr_assert_eq(mha_cache_new(&cache, L4, T_max), MM_OK, "%s", mm_last_error());
+        size_t bytes = alloc_fail_bytes(), want = 2 * (size_t)T_max * L4D * sizeof(double)
+                     + (4 * (size_t)L4D + T_max) * sizeof(double) + sizeof(mha_cache);
+        mha_cache_free(cache);
+        long left = alloc_fail_live();
+        alloc_fail_disarm();
+        cr_assert_eq(bytes, want, "a cache of T_max %d, d_model %d: %zu bytes allocated, "
+                     "the contract's 2 T_max d_model + 4 d_model + T_max doubles and the "
+                     "struct are %zu", T_max, L4D, bytes, want);
+        cr_assert_eq(left, 0, "mha_cache_free leaves %ld blocks of the cache", left);
+    }
+    layers_down();
 }

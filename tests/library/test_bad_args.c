@@ -23,6 +23,21 @@
  * same (not overlap in part); where a function delegates its checks
  * (REPORTED_BY "overlaps", mha_forward_causal to mha_forward), the overlap
  * messages may name the callee.
+ * Chapter 05's key/value cache is an argument of its own kind too: 'N' is
+ * the mha_cache ** that mha_cache_new writes; 'C' a cache read and written
+ * (mha_decode_step's), made by the runner with mha_cache_new(layer, T_max)
+ * from a layer of mha_new(d_model, n_heads) (its weights all set to w
+ * unless w is 0) and fed `steps` tokens first (steps = T_max: a full
+ * cache); its buffer is its keys and values (cache->k, 2 T_max d_model
+ * doubles), "ptr=work[+k]" points into its working row (cache->work) and
+ * "ptr=weights[+k]" into its layer's weights (layer->w_qkv, then
+ * layer->w_o). After any call, the cache must still hold its tokens: T as
+ * before (one more after MM_OK), their keys and values byte for byte. 'G'
+ * is a cache released by mha_cache_free.
+ * A layer whose d_model is set above 4096 (no such layer can be allocated)
+ * is made with d_model 4 and then claims the larger size (d_model, d_k):
+ * the size checks of mha_forward_tiled and mha_cache_new come before any
+ * weight is read, and this is the only way to reach them.
  * ROWS adds
  * the cases particular to one function: sizes whose product or sum
  * overflows, INT_MAX accepted, results that overflow (MM_ERANGE), and the
@@ -52,6 +67,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "minimodel/attention/fast.h"
 #include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
@@ -72,7 +88,10 @@ typedef struct {
                                layer (mha): 'L' read, 'M' written, 'F' released,
                                'n' the mha ** that mha_new writes; masks
                                (chapter 04): 'B' bool input, 'k' read and
-                               written in place, 'K' read, finite or -inf */
+                               written in place, 'K' read, finite or -inf;
+                               caches (chapter 05): 'N' the mha_cache **
+                               that mha_cache_new writes, 'C' read and
+                               written, 'G' released */
     const char *rows, *cols;    /* names of size arguments ("d_qkv": 2 d_k + d_v,
                                    "hd": n_heads d_k, "HT": n_heads T); cols
                                    NULL: a vector, its elements named s[j] */
@@ -181,6 +200,34 @@ static const fn_desc FUNCS[] = {
       { { "out", 'o', "T", "d_model" }, { "weights", 'w', "HT", "T" },
         { "layer", 'L', "d_model", "d_model" }, { "x", 'i', "T", "d_model" } },
       { { "T", 'i', "3" }, { "d_model", 'x', "4" }, { "n_heads", 'x', "2" } } },
+    /* chapter 05: the online softmax, the tiles, the cache */
+    { "softmax_online",
+      { { "s", 'b', "n", NULL } },
+      { { "n", 'i', "5" }, { "block", 'i', "2" } } },
+    { "sdpa_causal_tiled",
+      { { "out", 'o', "T", "d_v" }, { "q", 'i', "T", "d_k" }, { "k", 'i', "T", "d_k" },
+        { "v", 'i', "T", "d_v" } },
+      { { "T", 'i', "3" }, { "d_k", 'i', "4" }, { "d_v", 'i', "5" }, { "block_q", 'i', "2" },
+        { "block_k", 'i', "1" } } },
+    { "mha_forward_tiled",
+      { { "out", 'o', "T", "d_model" }, { "layer", 'L', "d_model", "d_model" },
+        { "x", 'i', "T", "d_model" } },
+      { { "T", 'i', "3" }, { "block_q", 'i', "2" }, { "block_k", 'i', "1" },
+        { "d_model", 'x', "4" }, { "n_heads", 'x', "2" } } },
+    { "mha_cache_new",
+      { { "cache", 'N', "1", "1" }, { "layer", 'L', "d_model", "d_model" } },
+      { { "T_max", 'i', "3" }, { "d_model", 'x', "4" }, { "n_heads", 'x', "2" } } },
+    { "mha_cache_free",     /* released: only the rows below */
+      { { "cache", 'G', "1", "1" } },
+      { { "d_model", 'x', "4" }, { "n_heads", 'x', "2" }, { "T_max", 'x', "3" },
+        { "steps", 'x', "1" }, { "w", 'x', "0" } } },
+    /* listed out, x, then the cache: the order in which it checks and names
+     * them (its call is mha_decode_step(out, cache, x): see call) */
+    { "mha_decode_step",
+      { { "out", 'o', "1", "d_model" }, { "x", 'i', "1", "d_model" },
+        { "cache", 'C', "1", "1" } },
+      { { "d_model", 'x', "4" }, { "n_heads", 'x', "2" }, { "T_max", 'x', "3" },
+        { "steps", 'x', "1" }, { "w", 'x', "0" } } },
     { "mm_fail", { { NULL } }, { { "fmt", 'x', "ok" } } },
     { "mm_rng_seed", { { "r", 'r', "1", "1" } }, { { NULL } } },
     { "mm_rng_next", { { "r", 'r', "1", "1" } }, { { NULL } } },
@@ -559,6 +606,133 @@ static const row ROWS[] = {
     { "mha_forward_causal", "T=1", MM_OK, "" },
     { "mha_forward_causal", "d_model=64,n_heads=4,T=8", MM_OK, "" },
     { "mha_forward_causal", "weights=NULL,d_model=64,n_heads=4,T=8", MM_OK, "" },
+    /* chapter 05: the online softmax */
+    { "softmax_online", "n=INT_MAX", UNCHECKED, "fast.h: s holds n doubles (unchecked)" },
+    { "softmax_online", "s[0]=nan", MM_EINVAL,
+      "s[0] is nan; a score must be finite, or -inf for a hidden key" },
+    { "softmax_online", "s[2]=inf,s[3]=nan", MM_EINVAL, "s[2] is inf" },   /* the first */
+    { "softmax_online", "block=INT_MIN,s[0]=nan", MM_EINVAL,
+      "block must be positive, got -2147483648" },                       /* sizes first */
+    { "softmax_online", "s=-inf", MM_OK, "" },              /* all hidden: weights 0 */
+    { "softmax_online", "s[0]=-inf,s[1]=-inf", MM_OK, "" },     /* a hidden block */
+    { "softmax_online", "s[1]=-inf,s[3]=-inf", MM_OK, "" },
+    { "softmax_online", "s=DBL_MAX", MM_OK, "" },
+    { "softmax_online", "s[0]=DBL_MAX,s[1]=-DBL_MAX", MM_OK, "" },
+    { "softmax_online", "s[0]=-1000,s[4]=1000", MM_OK, "" },   /* alpha underflows to 0 */
+    { "softmax_online", "block=1", MM_OK, "" },
+    { "softmax_online", "block=5", MM_OK, "" },
+    { "softmax_online", "block=INT_MAX", MM_OK, "" },
+    { "softmax_online", "n=1,block=3", MM_OK, "" },
+    /* the tiles of one head */
+    { "sdpa_causal_tiled", "T=INT_MAX,d_k=INT_MAX", MM_EINVAL,
+      "T * d_k = 2147483647 * 2147483647 doubles do not fit in one buffer" },
+    { "sdpa_causal_tiled", "T=INT_MAX,d_v=INT_MAX", MM_EINVAL,
+      "T * d_v = 2147483647 * 2147483647 doubles do not fit" },
+    { "sdpa_causal_tiled", "T=INT_MAX,block_q=INT_MAX,block_k=INT_MAX,out=q", MM_EINVAL,
+      "out must not be the same buffer as q" },                  /* the sizes fit */
+    { "sdpa_causal_tiled", "T=INT_MIN,out=NULL", MM_EINVAL, "out is NULL" },
+    { "sdpa_causal_tiled", "block_q=INT_MAX,block_k=INT_MAX", MM_OK, "" },  /* cut to T */
+    { "sdpa_causal_tiled", "block_q=1,block_k=1", MM_OK, "" },
+    { "sdpa_causal_tiled", "block_q=1,block_k=5", MM_OK, "" },
+    { "sdpa_causal_tiled", "T=1", MM_OK, "" },
+    { "sdpa_causal_tiled", "d_k=1,d_v=7", MM_OK, "" },
+    { "sdpa_causal_tiled", "q=k", MM_OK, "" },                 /* inputs may coincide */
+    { "sdpa_causal_tiled", "k=v", MM_OK, "" },
+    { "sdpa_causal_tiled", "out=v+1", MM_EINVAL, "out must not overlap v" },
+    { "sdpa_causal_tiled", "q[0]=nan,out=q", MM_EINVAL,        /* overlaps first */
+      "out must not be the same buffer as q" },
+    { "sdpa_causal_tiled", "q=1e200,k=1e200", MM_ERANGE, "sdpa_causal_tiled: the score "
+      "of query 0 and key 0 overflows; q and k hold values too large to multiply" },
+    { "sdpa_causal_tiled", "q=-1e200,k=1e200,block_q=3,block_k=3", MM_ERANGE,
+      "the score of query 0 and key 0 overflows" },             /* -inf */
+    { "sdpa_causal_tiled", "q[8]=1e200,k=1e200", MM_ERANGE,    /* query 2's first */
+      "the score of query 2 and key 0 overflows" },
+    /* key 1's score with query 0 (1e200 x 1e200) is hidden: never checked */
+    { "sdpa_causal_tiled", "q[0]=1e200,k[4]=1e200", MM_OK, "" },
+    { "sdpa_causal_tiled", "q[0]=1e200,k[4]=1e200,block_q=3,block_k=3", MM_OK, "" },
+    { "sdpa_causal_tiled", "q=1e153,k=1e153", MM_OK, "" },      /* scores 2e306 */
+    { "sdpa_causal_tiled", "q=0,k=0,v=DBL_MAX", MM_ERANGE,
+      "sdpa_causal_tiled: row 1 of out overflows" },     /* 2 DBL_MAX / 2 */
+    { "sdpa_causal_tiled", "T=1,q=0,k=0,v=DBL_MAX", MM_OK, "" },
+    /* the layer in tiles: its own checks (no mask, no weights: T x 8 d_model,
+     * the tiles) */
+    { "mha_forward_tiled", "T=INT_MAX,block_q=INT_MAX,block_k=INT_MAX", MM_EINVAL,
+      "tiles of block_q = 2147483647 by block_k = 2147483647 (d_k = 2, d_v = 2) need "
+      "more doubles than one buffer may hold" },
+    { "mha_forward_tiled", "T=536870912,block_q=536870912,block_k=536870912", MM_EINVAL,
+      "tiles of block_q = 536870912 by block_k = 536870912" },   /* 2^58 = a quarter */
+    { "mha_forward_tiled", "T=INT_MAX,block_k=INT_MAX,out=x", MM_EINVAL,
+      "out must not be the same buffer as x" },     /* 2 x 2^31 tiles: they fit */
+    { "mha_forward_tiled", "T=536870912,block_q=536870912,block_k=536870911,out=x",
+      MM_EINVAL, "out must not be the same buffer as x" },       /* just below */
+    /* a layer that claims d_model = 2^28 (see the header): T x 8 d_model */
+    { "mha_forward_tiled", "d_model=268435456,T=1073741824", MM_EINVAL,
+      "T * 8 d_model = 1073741824 * 2147483648 doubles do not fit in one buffer" },
+    { "mha_forward_tiled", "d_model=268435456,T=INT_MAX,x=NULL", MM_EINVAL, "x is NULL" },
+    { "mha_forward_tiled", "T=INT_MIN,out=NULL", MM_EINVAL, "out is NULL" },
+    { "mha_forward_tiled", "out=layer+48", MM_EINVAL,
+      "out must not be the same buffer as layer->w_o" },
+    { "mha_forward_tiled", "out=layer+47", MM_EINVAL, "out must not overlap layer->w_qkv" },
+    { "mha_forward_tiled", "out=layer+63", MM_EINVAL, "out must not overlap layer->w_o" },
+    { "mha_forward_tiled", "x=layer", MM_OK, "" },              /* both read */
+    { "mha_forward_tiled", "x[0]=nan,out=x", MM_EINVAL, "out must not be the same buffer as x" },
+    { "mha_forward_tiled", "x[5]=inf", MM_EINVAL, "x[1][1] is inf; inputs must be finite" },
+    { "mha_forward_tiled", "x=1e200,layer=1e200", MM_ERANGE, "mha_forward_tiled: X W_QKV "
+      "overflows; x and the weights hold values too large to multiply" },
+    { "mha_forward_tiled", "layer=1e160", MM_ERANGE, "mha_forward_tiled: head 0: "
+      "sdpa_causal_tiled: the score of query 0 and key 0 overflows" },
+    { "mha_forward_tiled", "layer=0,layer[20]=1e200,layer[48]=1e200", MM_ERANGE,
+      "mha_forward_tiled: the heads' outputs times W_O overflow" },  /* W_V[1][0], W_O[0][0] */
+    { "mha_forward_tiled", "layer=0,layer[20]=1e200,layer[48]=1e100", MM_OK, "" },
+    { "mha_forward_tiled", "layer=1e150", MM_OK, "" },          /* scores 1e300: finite */
+    { "mha_forward_tiled", "block_q=INT_MAX,block_k=INT_MAX", MM_OK, "" },   /* cut to T */
+    { "mha_forward_tiled", "block_q=1,block_k=3", MM_OK, "" },
+    { "mha_forward_tiled", "n_heads=1", MM_OK, "" },
+    { "mha_forward_tiled", "n_heads=4", MM_OK, "" },            /* d_k = 1 */
+    { "mha_forward_tiled", "T=1", MM_OK, "" },
+    { "mha_forward_tiled", "d_model=64,n_heads=4,T=8", MM_OK, "" },
+    /* the cache */
+    { "mha_cache_new", "T_max=INT_MAX,d_model=64,n_heads=4", MM_ENOMEM,    /* 2 TiB */
+      "mha_cache_new: no memory for a cache of 2147483647 tokens of width 64" },
+    /* a layer that claims d_model = 2^29 (see the header): 2 T_max x d_model */
+    { "mha_cache_new", "d_model=536870912,n_heads=1,T_max=1073741824", MM_EINVAL,
+      "2 T_max * d_model = 2147483648 * 536870912 doubles do not fit in one buffer" },
+    { "mha_cache_new", "T_max=INT_MIN,layer=NULL", MM_EINVAL, "layer is NULL" },
+    { "mha_cache_new", "T_max=1", MM_OK, "" },
+    { "mha_cache_new", "d_model=64,n_heads=4,T_max=64", MM_OK, "" },
+    { "mha_cache_free", "", MM_OK, "" },
+    { "mha_cache_free", "steps=3", MM_OK, "" },                  /* a full cache */
+    { "mha_cache_free", "cache=NULL", MM_OK, "" },               /* does nothing */
+    /* a step */
+    { "mha_decode_step", "steps=3", MM_EINVAL,
+      "mha_decode_step: the cache is full: it holds T_max = 3 tokens" },
+    { "mha_decode_step", "T_max=1,steps=1", MM_EINVAL, "the cache is full: it holds T_max = 1" },
+    { "mha_decode_step", "steps=3,out=NULL", MM_EINVAL, "out is NULL" },   /* NULL first */
+    { "mha_decode_step", "steps=3,x=out", MM_EINVAL, "the cache is full" },  /* then full */
+    { "mha_decode_step", "steps=0", MM_OK, "" },
+    { "mha_decode_step", "steps=2", MM_OK, "" },                 /* the last room */
+    { "mha_decode_step", "T_max=1,steps=0", MM_OK, "" },
+    { "mha_decode_step", "n_heads=1", MM_OK, "" },
+    { "mha_decode_step", "n_heads=4", MM_OK, "" },
+    { "mha_decode_step", "d_model=64,n_heads=4,T_max=40,steps=30", MM_OK, "" },
+    { "mha_decode_step", "out=work", MM_EINVAL,
+      "out must not be the same buffer as cache->work" },
+    { "mha_decode_step", "x=work+15", MM_EINVAL, "x must not overlap cache->work" },
+    { "mha_decode_step", "out=cache+21", MM_EINVAL, "out must not overlap cache->k" },
+    { "mha_decode_step", "x=weights+48", MM_EINVAL,
+      "x must not be the same buffer as layer->w_o" },
+    { "mha_decode_step", "out=weights+47", MM_EINVAL, "out must not overlap layer->w_qkv" },
+    { "mha_decode_step", "x[0]=nan,out=x", MM_EINVAL, "out must not be the same buffer as x" },
+    { "mha_decode_step", "x[2]=-inf", MM_EINVAL, "x[0][2] is -inf; inputs must be finite" },
+    /* the three products: x W_QKV, a score, out (the weights set before any step) */
+    { "mha_decode_step", "steps=0,w=1e200,x=1e200", MM_ERANGE,
+      "mha_decode_step: x W_QKV overflows; x and the weights hold values too large" },
+    { "mha_decode_step", "x=1e200", MM_ERANGE,          /* key 0 is of token 0: small */
+      "mha_decode_step: the score of token 1 and key 1 overflows" },
+    { "mha_decode_step", "steps=0,w=1e160", MM_ERANGE, "the score of token 0 and key 0 overflows" },
+    { "mha_decode_step", "steps=0,w=1e155,x=0.01", MM_ERANGE,   /* q = k = v = 4e153 */
+      "mha_decode_step: out overflows; the values or W_O hold values too large" },
+    { "mha_decode_step", "steps=0,w=1e150,x=0.01", MM_OK, "" },
     { "mm_fail", "fmt=NULL", MM_ERANGE, "mm_fail: fmt is NULL (status MM_ERANGE)" },
     { "mm_fail", "", MM_ERANGE, "mm_fail: ok" },
     { "mm_rng_seed", "r=NULL", UNCHECKED, "rng.h: r is not NULL (unchecked)" },
@@ -630,16 +804,17 @@ static const fn_desc *find_fn(const char *name)
 static int written(char kind)
 {
     return kind == 'o' || kind == 'w' || kind == 'b' || kind == 'M' || kind == 'n' ||
-           kind == 'k';
+           kind == 'k' || kind == 'N' || kind == 'C';
 }
 static int optional(char kind) { return kind == 'w' || kind == 'm'; }
 
 /* a_layer - an mha made by the runner; alias_name - an argument as the
  * overlap messages name it: a layer by its weights */
 static int a_layer(char kind) { return kind == 'L' || kind == 'M' || kind == 'F'; }
+static int a_cache(char kind) { return kind == 'N' || kind == 'C' || kind == 'G'; }
 static const char *alias_name(const ptr_arg *p)
 {
-    return a_layer(p->kind) ? "layer->w_qkv" : p->name;
+    return a_layer(p->kind) ? "layer->w_qkv" : p->kind == 'C' ? "cache->k" : p->name;
 }
 
 /* nonfinite_reason - the end of the message for a NaN or +inf argument */
@@ -666,6 +841,61 @@ static test_case *add(test_case *all, size_t *n, const fn_desc *f, const char *s
     return c;
 }
 
+/* add_aliases - every forbidden alias of f's buffers: each output the same
+ * buffer as, and overlapping by one element, each other buffer */
+static void add_aliases(test_case *all, size_t *n, const fn_desc *f)
+{
+    char spec[96], msg[160];
+    int np = n_ptrs(f);
+    for (int i = 0; i < np; i++)                        /* every forbidden alias */
+        for (int j = 0; j < np; j++) {
+            if (i == j || (!written(f->p[i].kind) && !written(f->p[j].kind))) continue;
+            if (a_layer(f->p[i].kind)) continue;        /* a layer is not a buffer */
+            if (a_cache(f->p[i].kind) || f->p[j].kind == 'N') continue;   /* nor a cache */
+            int lo = i < j ? i : j, hi = i < j ? j : i;
+            const char *via = reported_by(f->fn, "overlaps");
+            snprintf(spec, sizeof spec, "%s=%s", f->p[i].name, f->p[j].name);
+            snprintf(msg, sizeof msg, "%s must not be the same buffer as %s",
+                     alias_name(&f->p[lo]), alias_name(&f->p[hi]));
+            if (!may_coincide(f->fn, f->p[i].name, f->p[j].name))
+                add(all, n, f, spec, MM_EINVAL, msg, via);
+            else if (!written(f->p[i].kind))            /* read = written: allowed */
+                add(all, n, f, spec, MM_OK, "", NULL);
+            snprintf(spec, sizeof spec, "%s=%s+1", f->p[i].name, f->p[j].name);
+            snprintf(msg, sizeof msg, "%s must not overlap %s",
+                     alias_name(&f->p[lo]), alias_name(&f->p[hi]));
+            add(all, n, f, spec, MM_EINVAL, msg, via);
+        }
+}
+
+/* add_nonfinite - NaN, +inf and -inf in each of f's checked inputs */
+static void add_nonfinite(test_case *all, size_t *n, const fn_desc *f)
+{
+    char spec[96], msg[160];
+    int np = n_ptrs(f);
+    for (int i = 0; i < np; i++) {                      /* NaN and infinities */
+        char kind = f->p[i].kind;
+        if (kind != 'i' && kind != 'c' && kind != 'm' && kind != 'b' && kind != 'k' &&
+            kind != 'K') continue;
+        static const char *const v[] = { "nan", "inf", "-inf" };
+        for (int b = 0; b < 3; b++) {
+            snprintf(spec, sizeof spec, "%s[LAST]=%s", f->p[i].name, v[b]);
+            if ((kind == 'k' || kind == 'K') && b < 2) {    /* "name[i][j] = v" */
+                snprintf(msg, sizeof msg, "%s[LAST] = %s%s%s", f->p[i].name, v[b],
+                         kind == 'K' ? "; " : "",   /* other: the end of the message */
+                         kind == 'K' ? nonfinite_reason(kind) : "");
+                add(all, n, f, spec, MM_EINVAL, msg, NULL);
+            } else if (kind == 'i' || ((kind == 'm' || kind == 'b') && b < 2)) {
+                snprintf(msg, sizeof msg, "%s[LAST] is %s; %s", f->p[i].name, v[b],
+                         nonfinite_reason(kind));
+                add(all, n, f, spec, MM_EINVAL, msg, reported_by(f->fn, f->p[i].name));
+            } else {
+                add(all, n, f, spec, MM_OK, "", NULL);   /* copied as it is; -inf hides */
+            }
+        }
+    }
+}
+
 /* generate - the families every function has, then ROWS */
 static size_t generate(test_case *all)
 {
@@ -676,6 +906,7 @@ static size_t generate(test_case *all)
         if (f->p[0].name == NULL && f->n[0].name && strcmp(f->fn, "mm_fail") == 0) continue;
         if (strncmp(f->fn, "mm_rng_", 7) == 0) continue;    /* unchecked: in ROWS */
         if (strcmp(f->fn, "mha_free") == 0) continue;       /* no status: in ROWS */
+        if (strcmp(f->fn, "mha_cache_free") == 0) continue; /* no status: in ROWS */
         int np = n_ptrs(f), nn = n_nums(f);
         add(all, &n, f, "", MM_OK, "", NULL);               /* the valid call */
         for (int i = 0; i < np; i++) {                      /* every pointer NULL */
@@ -701,45 +932,8 @@ static size_t generate(test_case *all)
                 }
             }
         }
-        for (int i = 0; i < np; i++)                        /* every forbidden alias */
-            for (int j = 0; j < np; j++) {
-                if (i == j || (!written(f->p[i].kind) && !written(f->p[j].kind))) continue;
-                if (a_layer(f->p[i].kind)) continue;        /* a layer is not a buffer */
-                int lo = i < j ? i : j, hi = i < j ? j : i;
-                const char *via = reported_by(f->fn, "overlaps");
-                snprintf(spec, sizeof spec, "%s=%s", f->p[i].name, f->p[j].name);
-                snprintf(msg, sizeof msg, "%s must not be the same buffer as %s",
-                         alias_name(&f->p[lo]), alias_name(&f->p[hi]));
-                if (!may_coincide(f->fn, f->p[i].name, f->p[j].name))
-                    add(all, &n, f, spec, MM_EINVAL, msg, via);
-                else if (!written(f->p[i].kind))            /* read = written: allowed */
-                    add(all, &n, f, spec, MM_OK, "", NULL);
-                snprintf(spec, sizeof spec, "%s=%s+1", f->p[i].name, f->p[j].name);
-                snprintf(msg, sizeof msg, "%s must not overlap %s",
-                         alias_name(&f->p[lo]), alias_name(&f->p[hi]));
-                add(all, &n, f, spec, MM_EINVAL, msg, via);
-            }
-        for (int i = 0; i < np; i++) {                      /* NaN and infinities */
-            char kind = f->p[i].kind;
-            if (kind != 'i' && kind != 'c' && kind != 'm' && kind != 'b' && kind != 'k' &&
-                kind != 'K') continue;
-            static const char *const v[] = { "nan", "inf", "-inf" };
-            for (int b = 0; b < 3; b++) {
-                snprintf(spec, sizeof spec, "%s[LAST]=%s", f->p[i].name, v[b]);
-                if ((kind == 'k' || kind == 'K') && b < 2) {    /* "name[i][j] = v" */
-                    snprintf(msg, sizeof msg, "%s[LAST] = %s%s%s", f->p[i].name, v[b],
-                             kind == 'K' ? "; " : "",   /* other: the end of the message */
-                             kind == 'K' ? nonfinite_reason(kind) : "");
-                    add(all, &n, f, spec, MM_EINVAL, msg, NULL);
-                } else if (kind == 'i' || ((kind == 'm' || kind == 'b') && b < 2)) {
-                    snprintf(msg, sizeof msg, "%s[LAST] is %s; %s", f->p[i].name, v[b],
-                             nonfinite_reason(kind));
-                    add(all, &n, f, spec, MM_EINVAL, msg, reported_by(f->fn, f->p[i].name));
-                } else {
-                    add(all, &n, f, spec, MM_OK, "", NULL);   /* copied as it is; -inf hides */
-                }
-            }
-        }
+        add_aliases(all, &n, f);
+        add_nonfinite(all, &n, f);
     }
     for (int r = 0; r < N_ROWS; r++) {
         char callee[24] = "";                 /* "sdpa: ..." in a row of mha_forward */
@@ -765,6 +959,8 @@ typedef struct {
     size_t len[MAXP];           /* their lengths in doubles */
     void *p[MAXP];              /* the pointer arguments */
     mha *layer[MAXP];           /* the layers made for 'L', 'M', 'F' (buf: weights) */
+    mha_cache *cache[MAXP];     /* the caches made for 'C', 'G' (buf: keys, values) */
+    int held[MAXP];             /* the tokens a 'C' cache held before the call */
 } call_env;
 
 static int num_index(const call_env *e, const char *name)
@@ -817,6 +1013,18 @@ static long dim(const call_env *e, const char *name)
     return I(e, name);
 }
 
+/* cache_buffer - "work" or "weights" of the case's cache: its working row,
+ * its layer's weights (W_QKV, then W_O); NULL for any other name */
+static double *cache_buffer(const call_env *e, const char *name)
+{
+    for (int i = 0; i < MAXP; i++) {
+        if (e->cache[i] == NULL) continue;
+        if (strcmp(name, "work") == 0) return e->cache[i]->work;
+        if (strcmp(name, "weights") == 0) return e->layer[i]->w_qkv;
+    }
+    return NULL;
+}
+
 /* apply - one override of the spec; returns 0 if it is not understood */
 static int apply(call_env *e, const char *tok, int buffers_ready)
 {
@@ -840,6 +1048,8 @@ static int apply(call_env *e, const char *tok, int buffers_ready)
     if (plus) { *plus = '\0'; shift = atol(plus + 1); }
     int oi = ptr_index(e, other);
     if (oi >= 0) { e->p[pi] = (char *)e->buf[oi] + shift * sizeof(double); return 1; }
+    double *named = cache_buffer(e, other);
+    if (named) { e->p[pi] = (char *)named + shift * sizeof(double); return 1; }
     double v = (double)number(value);
     if (e->f->p[pi].kind == 'B') {          /* bools: 0 false, anything else true */
         bool *b = (bool *)(void *)e->buf[pi];
@@ -868,14 +1078,21 @@ static void for_each_override(call_env *e, const char *spec, int buffers_ready)
 static double not_a_layer;
 #define NOT_A_LAYER ((mha *)(void *)&not_a_layer)
 
+/* NOT_A_CACHE - what *cache holds before mha_cache_new: not NULL, never read */
+static double not_a_cache;
+#define NOT_A_CACHE ((mha_cache *)(void *)&not_a_cache)
+
 /* setup_layer - argument i is a layer: made by mha_new(d_model, n_heads, 1);
- * its buffer is its weights (W_QKV, then W_O), or one double if released */
+ * its buffer is its weights (W_QKV, then W_O), or one double if released. A
+ * d_model above 4096: a layer of 4 that claims it (see the header) */
 static void setup_layer(call_env *e, int i)
 {
-    int d = (int)I(e, "d_model"), h = (int)I(e, "n_heads");
-    cr_assert_eq(mha_new(&e->layer[i], d, h, 1), MM_OK, "test table: mha_new(%d, %d): %s",
-                 d, h, mm_last_error());
+    int claim = (int)I(e, "d_model"), h = (int)I(e, "n_heads");
+    int d = claim > 4096 ? 4 : claim;
+    cr_assert_eq(mha_new(&e->layer[i], d, claim > 4096 ? 1 : h, 1), MM_OK,
+                 "test table: mha_new(%d, %d): %s", d, h, mm_last_error());
     e->p[i] = e->layer[i];
+    if (claim > 4096) { e->layer[i]->d_model = claim; e->layer[i]->d_k = claim / h; }
     if (e->f->p[i].kind == 'F') {
         e->len[i] = 1;
         e->buf[i] = calloc(1, sizeof(double));
@@ -884,6 +1101,32 @@ static void setup_layer(call_env *e, int i)
         e->len[i] = 4 * (size_t)d * d;
         e->buf[i] = e->layer[i]->w_qkv;      /* W_O follows: one block */
     }
+}
+
+/* setup_cache - argument i is a cache: mha_cache_new(T_max) on a layer of
+ * mha_new(d_model, n_heads, 1), every weight w unless w is 0, fed `steps`
+ * tokens; its buffer is its keys and values, or one double if released */
+static void setup_cache(call_env *e, int i)
+{
+    static double token[4096], out[4096];
+    int d = (int)I(e, "d_model"), T_max = (int)I(e, "T_max"), steps = (int)I(e, "steps");
+    double w = (double)number(e->num[num_index(e, "w")]);
+    cr_assert(d <= 4096, "test table: a cache's d_model is at most 4096");
+    cr_assert_eq(mha_new(&e->layer[i], d, (int)I(e, "n_heads"), 1), MM_OK, "%s",
+                 mm_last_error());
+    for (size_t k = 0; w != 0 && k < 4 * (size_t)d * d; k++) e->layer[i]->w_qkv[k] = w;
+    cr_assert_eq(mha_cache_new(&e->cache[i], e->layer[i], T_max), MM_OK, "test table: "
+                 "mha_cache_new: %s", mm_last_error());
+    for (int t = 0; t < steps; t++) {
+        for (int c = 0; c < d; c++) token[c] = 0.25 * ((c + t) % 5) - 0.5;
+        cr_assert_eq(mha_decode_step(out, e->cache[i], token), MM_OK, "test table: step "
+                     "%d of the cache: %s", t, mm_last_error());
+    }
+    e->p[i] = e->cache[i];
+    e->held[i] = steps;
+    e->len[i] = e->f->p[i].kind == 'G' ? 1 : 2 * (size_t)T_max * d;
+    e->buf[i] = e->f->p[i].kind == 'G' ? calloc(1, sizeof(double)) : e->cache[i]->k;
+    cr_assert_not_null(e->buf[i]);
 }
 
 /* setup - the valid call, with the case's sizes, then its overrides */
@@ -896,6 +1139,7 @@ static void setup(call_env *e, const test_case *c)
     for_each_override(e, c->spec, 0);
     for (int i = 0; i < n_ptrs(e->f); i++) {
         if (a_layer(e->f->p[i].kind)) { setup_layer(e, i); continue; }
+        if (e->f->p[i].kind == 'C' || e->f->p[i].kind == 'G') { setup_cache(e, i); continue; }
         long double rows = dim(e, e->f->p[i].rows), cols = dim(e, e->f->p[i].cols);
         size_t len = rows > 0 && cols > 0 && rows * cols <= 4096 ? (size_t)(rows * cols) : 64;
         if (e->f->p[i].kind == 'r') len = (sizeof(mm_rng) + 7) / 8;
@@ -908,6 +1152,7 @@ static void setup(call_env *e, const test_case *c)
         if (e->f->p[i].kind == 'r') mm_rng_seed((mm_rng *)e->buf[i], 7);
         if (e->f->p[i].kind == 'l') *(long *)e->buf[i] = 777;
         if (e->f->p[i].kind == 'n') *(mha **)e->buf[i] = NOT_A_LAYER;
+        if (e->f->p[i].kind == 'N') *(mha_cache **)e->buf[i] = NOT_A_CACHE;
         if (e->f->p[i].kind == 'B') {       /* len bools (in len doubles' room) */
             memset(e->buf[i], 0, len * sizeof(double));
             for (size_t k = 0; k < len; k++) ((bool *)(void *)e->buf[i])[k] = k % 3 != 1;
@@ -917,7 +1162,10 @@ static void setup(call_env *e, const test_case *c)
     for_each_override(e, c->spec, 1);
 }
 
-/* call - the function with the case's arguments */
+static mm_status call_later(call_env *e);
+
+/* call - the function with the case's arguments (chapters 01-03 and the core;
+ * call_later: chapters 04-05) */
 static mm_status call(call_env *e)
 {
     const char *fn = e->f->fn;
@@ -976,6 +1224,14 @@ static mm_status call(call_env *e)
         return mha_merge_heads(p[1], p[0], I(e, "T"), I(e, "n_heads"), I(e, "d_k"));
     if (!strcmp(fn, "mha_forward"))
         return mha_forward(p[0], p[1], p[2], p[3], p[4], I(e, "T"));
+    return call_later(e);
+}
+
+/* call_later - the function with the case's arguments: chapters 04 and 05 */
+static mm_status call_later(call_env *e)
+{
+    const char *fn = e->f->fn;
+    void **p = e->p;
     if (!strcmp(fn, "mask_causal")) return mask_causal(p[0], I(e, "T"));
     if (!strcmp(fn, "mask_padding"))
         return mask_padding(p[0], I(e, "T_q"), I(e, "T_k"), I(e, "length"));
@@ -985,6 +1241,21 @@ static mm_status call(call_env *e)
         return mask_combine(p[0], p[1], I(e, "T_q"), I(e, "T_k"));
     if (!strcmp(fn, "mha_forward_causal"))
         return mha_forward_causal(p[0], p[1], p[2], p[3], I(e, "T"));
+    if (!strcmp(fn, "softmax_online")) return softmax_online(p[0], I(e, "n"), I(e, "block"));
+    if (!strcmp(fn, "sdpa_causal_tiled"))
+        return sdpa_causal_tiled(p[0], p[1], p[2], p[3], I(e, "T"), I(e, "d_k"), I(e, "d_v"),
+                                 I(e, "block_q"), I(e, "block_k"));
+    if (!strcmp(fn, "mha_forward_tiled"))
+        return mha_forward_tiled(p[0], p[1], p[2], I(e, "T"), I(e, "block_q"),
+                                 I(e, "block_k"));
+    if (!strcmp(fn, "mha_cache_new")) return mha_cache_new(p[0], p[1], I(e, "T_max"));
+    if (!strcmp(fn, "mha_cache_free")) {
+        mha_cache_free(p[0]);
+        if (p[0] == e->cache[0]) e->cache[0] = NULL;     /* released: not again */
+        return MM_OK;
+    }
+    if (!strcmp(fn, "mha_decode_step"))         /* FUNCS lists out, x, then the cache */
+        return mha_decode_step(p[0], p[2], p[1]);
     cr_assert_fail("test table: no call for %s", fn);
     return MM_EINVAL;
 }
@@ -1021,6 +1292,8 @@ static void expected_message(const call_env *e, const test_case *c, char *out, s
 static void free_env(call_env *e)
 {
     for (int i = 0; i < MAXP; i++) {
+        if (e->cache[i] && e->buf[i] == e->cache[i]->k) e->buf[i] = NULL;     /* its own */
+        mha_cache_free(e->cache[i]);
         if (e->layer[i] && e->buf[i] == e->layer[i]->w_qkv) e->buf[i] = NULL;  /* its own */
         mha_free(e->layer[i]);
         free(e->buf[i]);
@@ -1057,6 +1330,64 @@ static void expect_mask(const call_env *e, const test_case *c, int i)
         cr_expect(!isnan(b) && b != INFINITY && memcmp(&b, &want, sizeof b) == 0,
                   "%s(%s): MM_OK but %s[%ld][%ld] = %g, expected %g", fn, c->spec,
                   e->f->p[i].name, row, col, b, want);
+    }
+}
+
+/* expect_new_layer - after mha_new: *layer NULL on failure; on MM_OK a
+ * layer of the case's d_model and n_heads (then released) */
+static void expect_new_layer(const call_env *e, const test_case *c, int i, mm_status s)
+{
+    const char *fn = e->f->fn;
+    mha *made = e->p[i] ? *(mha **)e->p[i] : NULL;
+    if (e->p[i] && s != MM_OK)
+        cr_expect_null(made, "%s(%s) returned %s but left *layer %p, not NULL",
+                       fn, c->spec, mm_status_name(s), (void *)made);
+    if (s != MM_OK) return;
+    cr_assert_not_null(made, "%s(%s): MM_OK but *layer is NULL", fn, c->spec);
+    cr_assert(made != NOT_A_LAYER, "%s(%s): MM_OK but *layer unchanged", fn, c->spec);
+    cr_expect(made->d_model == I(e, "d_model") && made->n_heads == I(e, "n_heads")
+              && made->d_k * made->n_heads == made->d_model, "%s(%s): a layer "
+              "of d_model %d, n_heads %d, d_k %d", fn, c->spec, made->d_model,
+              made->n_heads, made->d_k);
+    mha_free(made);
+}
+
+/* expect_new_cache - after mha_cache_new: *cache NULL on failure; on MM_OK an
+ * empty cache of T_max tokens of the case's layer (then released) */
+static void expect_new_cache(const call_env *e, const test_case *c, int i, mm_status s)
+{
+    const char *fn = e->f->fn;
+    mha_cache *made = e->p[i] ? *(mha_cache **)e->p[i] : NULL;
+    if (e->p[i] && s != MM_OK)
+        cr_expect_null(made, "%s(%s) returned %s but left *cache %p, not NULL", fn, c->spec,
+                       mm_status_name(s), (void *)made);
+    if (s != MM_OK) return;
+    cr_assert_not_null(made, "%s(%s): MM_OK but *cache is NULL", fn, c->spec);
+    cr_assert(made != NOT_A_CACHE, "%s(%s): MM_OK but *cache unchanged", fn, c->spec);
+    cr_expect(made->T == 0 && made->T_max == I(e, "T_max") && made->layer == e->p[1],
+              "%s(%s): a cache of T %d, T_max %d, layer %p (expected 0, %ld, %p)", fn,
+              c->spec, made->T, made->T_max, (void *)made->layer, I(e, "T_max"), e->p[1]);
+    mha_cache_free(made);
+}
+
+/* expect_cache_kept - after mha_decode_step: the cache holds its tokens (one
+ * more after MM_OK), their keys and values byte for byte as before (in
+ * before, the copy of its buffer) */
+static void expect_cache_kept(const call_env *e, const test_case *c, int i, mm_status s,
+                              const double *before)
+{
+    const mha_cache *cache = e->cache[i];
+    int held = e->held[i], d_k = cache->layer->d_k;
+    size_t half = (size_t)cache->T_max * cache->layer->d_model;
+    cr_expect_eq(cache->T, held + (s == MM_OK), "%s(%s) returned %s: the cache holds %d "
+                 "tokens, it held %d (a failed step keeps nothing)", e->f->fn, c->spec,
+                 mm_status_name(s), cache->T, held);
+    for (int h = 0; h < cache->layer->n_heads; h++) {
+        size_t at = (size_t)h * cache->T_max * d_k, n = (size_t)held * d_k * sizeof *before;
+        cr_expect(memcmp(cache->k + at, before + at, n) == 0 &&
+                  memcmp(cache->v + at, before + half + at, n) == 0,
+                  "%s(%s) returned %s but changed head %d's cached keys or values", e->f->fn,
+                  c->spec, mm_status_name(s), h);
     }
 }
 
@@ -1106,23 +1437,10 @@ ParameterizedTest(test_case *c, bad_args, table)
     }
     for (int i = 0; i < n_ptrs(e.f); i++) {
         char kind = e.f->p[i].kind;
-        if (kind == 'n') {                         /* mha_new's *layer */
-            mha *made = e.p[i] ? *(mha **)e.p[i] : NULL;
-            if (e.p[i] && s != MM_OK)
-                cr_expect_null(made, "%s(%s) returned %s but left *layer %p, not NULL",
-                               fn, c->spec, mm_status_name(s), (void *)made);
-            if (s == MM_OK) {
-                cr_assert_not_null(made, "%s(%s): MM_OK but *layer is NULL", fn, c->spec);
-                cr_assert(made != NOT_A_LAYER, "%s(%s): MM_OK but *layer unchanged", fn, c->spec);
-                cr_expect(made->d_model == I(&e, "d_model") && made->n_heads == I(&e, "n_heads")
-                          && made->d_k * made->n_heads == made->d_model, "%s(%s): a layer "
-                          "of d_model %d, n_heads %d, d_k %d", fn, c->spec, made->d_model,
-                          made->n_heads, made->d_k);
-                mha_free(made);
-            }
-            continue;
-        }
-        if (kind == 'F') continue;                 /* released by the call */
+        if (kind == 'n') { expect_new_layer(&e, c, i, s); continue; }
+        if (kind == 'F' || kind == 'G') continue;  /* released by the call */
+        if (kind == 'N') { expect_new_cache(&e, c, i, s); continue; }
+        if (kind == 'C') { expect_cache_kept(&e, c, i, s, before[i]); continue; }
         int changed = memcmp(before[i], e.buf[i], e.len[i] * sizeof(double)) != 0;
         if (kind == 'i' || kind == 'c' || kind == 'm' || kind == 'L' || kind == 'B' ||
             kind == 'K' || (s == MM_EINVAL && kind != 'r') ||

@@ -8,13 +8,17 @@
  * read-only layer, each thread on inputs of its own (its own work buffers,
  * and sdpa's rows when weights is NULL), and gives the bits one thread
  * computed for those inputs. Chapter 04's causal layer (its own (T, T) mask
- * per call) and the masks do the same, and its refusals are per thread. */
+ * per call) and the masks do the same, and its refusals are per thread.
+ * Chapter 05's online softmax, tiled attention (its own scratch per call)
+ * and tiled layer, and a key/value cache of each thread's own on the shared
+ * layer, do the same; their refusals (a size, a full cache) are per thread. */
 #define _POSIX_C_SOURCE 200809L     /* pthread_barrier_t */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include "minimodel/attention/fast.h"
 #include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
@@ -255,6 +259,104 @@ Test(threads, the_causal_layer_and_the_masks_give_the_single_thread_bits)
         cr_expect(memcmp(&c_alone[i], &c_together[i], sizeof c_alone[i]) == 0,
                   "thread %d: mha_forward_causal or a mask computed different bits than "
                   "one thread did on the same input: something is shared and written", i);
+    }
+    mha_free(layer);
+}
+
+/* ---- chapter 05: the online softmax, the tiles, a cache of each thread's own ---- */
+
+enum { FT_MAX = 4 };                /* the cache of fast_compute: one token short */
+typedef struct {
+    double x[MT * MD];                          /* this thread's input */
+    double online[MT * MT], sout[MT * DV], out[MT * MD], out_sq[MT * MD];
+    double steps[FT_MAX * MD];
+    mm_status s;
+    int bad_message;                            /* a refusal read another's text */
+} fast_result;
+static fast_result f_alone[THREADS], f_together[THREADS];
+
+/* fast_refusals - a refused size of this thread's own, and a full cache:
+ * each message read back must be this thread's */
+static void fast_refusals(fast_result *r, mha_cache *cache, int id)
+{
+    char want[96];
+    int bad = -1 - id;
+    snprintf(want, sizeof want, "sdpa_causal_tiled: block_k must be positive, got %d", bad);
+    if (sdpa_causal_tiled(r->sout, sq, sk, sv, T, DK, DV, 4, bad) != MM_EINVAL ||
+        strcmp(mm_last_error(), want) != 0)
+        r->bad_message = 1;
+    snprintf(want, sizeof want, "mha_decode_step: the cache is full: it holds T_max = %d "
+             "tokens", FT_MAX);
+    if (mha_decode_step(r->steps, cache, r->x) != MM_EINVAL ||
+        strcmp(mm_last_error(), want) != 0)
+        r->bad_message = 1;
+}
+
+/* fast_compute - chapter 05 on r's x: the online softmax of rows of x,
+ * sdpa_causal_tiled on the shared q, k, v, the tiled layer in two block
+ * shapes, FT_MAX decoding steps in a cache of its own, then the refusals */
+static void fast_compute(fast_result *r, int id)
+{
+    memcpy(r->online, r->x, sizeof r->online);
+    r->s = MM_OK;
+    for (int i = 0; i < MT && r->s == MM_OK; i++)
+        r->s = softmax_online(r->online + i * MT, MT, 1 + (i + id) % 5);
+    if (r->s == MM_OK) r->s = sdpa_causal_tiled(r->sout, sq, sk, sv, T, DK, DV, 3, 5);
+    if (r->s == MM_OK) r->s = mha_forward_tiled(r->out, layer, r->x, MT, 5, 3);
+    if (r->s == MM_OK) r->s = mha_forward_tiled(r->out_sq, layer, r->x, MT, MHA_BLOCK_Q,
+                                                MHA_BLOCK_K);
+    mha_cache *cache = NULL;
+    if (r->s == MM_OK) r->s = mha_cache_new(&cache, layer, FT_MAX);
+    for (int t = 0; t < FT_MAX && r->s == MM_OK; t++)
+        r->s = mha_decode_step(r->steps + t * MD, cache, r->x + t * MD);
+    if (r->s == MM_OK) fast_refusals(r, cache, id);
+    mha_cache_free(cache);
+}
+
+static void *fast_computing(void *arg)
+{
+    fast_result *r = arg;
+    int id = (int)(r - f_together);
+    pthread_barrier_wait(&start);
+    for (int k = 0; k < 25; k++) fast_compute(r, id);
+    return NULL;
+}
+
+Test(threads, chapter_05_gives_the_single_thread_bits_and_its_own_messages)
+{
+    static double w_all[4 * MD * MD];
+    mm_rng r;
+    mm_rng_seed(&r, 12);
+    cr_assert_eq(mha_new(&layer, MD, MH, 1), MM_OK, "%s", mm_last_error());
+    cr_assert_eq(mm_fill_normal(w_all, 4 * MD * MD, 0.2, &r), MM_OK);
+    cr_assert_eq(mha_set_weights(layer, w_all, w_all + MD * MD, w_all + 2 * MD * MD,
+                                 w_all + 3 * MD * MD), MM_OK, "%s", mm_last_error());
+    cr_assert_eq(mm_fill_normal(sq, T * DK, 1.0, &r), MM_OK);
+    cr_assert_eq(mm_fill_normal(sk, T * DK, 1.0, &r), MM_OK);
+    cr_assert_eq(mm_fill_normal(sv, T * DV, 1.0, &r), MM_OK);
+    for (int i = 0; i < THREADS; i++) {          /* each thread its own x */
+        cr_assert_eq(mm_fill_normal(f_alone[i].x, MT * MD, 1.0 + i, &r), MM_OK);
+        memcpy(f_together[i].x, f_alone[i].x, sizeof f_alone[i].x);
+        fast_compute(&f_alone[i], i);
+        cr_assert_eq(f_alone[i].s, MM_OK, "%s", mm_last_error());
+        cr_assert_eq(f_alone[i].bad_message, 0, "one thread: a refusal's message");
+    }
+    cr_assert(memcmp(f_alone[0].out, f_alone[1].out, sizeof f_alone[0].out) != 0 &&
+              memcmp(f_alone[0].steps, f_alone[1].steps, sizeof f_alone[0].steps) != 0,
+              "two inputs gave the same out: the threads would prove nothing");
+    pthread_t t[THREADS];
+    pthread_barrier_init(&start, NULL, THREADS);
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&t[i], NULL, fast_computing, &f_together[i]);
+    for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start);
+    for (int i = 0; i < THREADS; i++) {
+        cr_expect_eq(f_together[i].bad_message, 0, "thread %d read another thread's "
+                     "message after a refusal of chapter 05", i);
+        cr_expect(memcmp(&f_alone[i], &f_together[i], sizeof f_alone[i]) == 0,
+                  "thread %d: chapter 05 computed different bits than one thread did on "
+                  "the same input: something is shared and written (a static scratch? "
+                  "the cache?)", i);
     }
     mha_free(layer);
 }
