@@ -477,7 +477,7 @@ static const char *case_softmax(fz_source *s)
 {
     int n = pick(s, 1, 64);
     double row[64], w[64];
-    long double sc[64], wr[64];
+    long double sc[64] = { 0 }, wr[64];
     softmax_scores(s, row, n);
     memcpy(w, row, sizeof(double) * n);
     mm_status st = softmax_row(w, n);
@@ -519,7 +519,7 @@ static const char *case_softmax_online(fz_source *s)
 {
     int n = pick(s, 1, 64), block = pick(s, 1, n + 3), b = (n + block - 1) / block;
     double row[64], w[64];
-    long double sc[64], wr[64];
+    long double sc[64] = { 0 }, wr[64];
     softmax_scores(s, row, n);
     memcpy(w, row, sizeof(double) * n);
     mm_status st = softmax_online(w, n, block);
