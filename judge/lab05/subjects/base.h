@@ -11,9 +11,14 @@
  *   TILE_HIDDEN(i, j)        the cells of a tile hidden from query i ((j) > (i))
  *   TILE_KEYS_FROM(i0)       the first key of query tile i0 (0)
  *   TILE_KEYS_TO(i0, nq)     the end of its keys ((i0) + (nq))
+ *   ONLINE_CHECK_SCORES      defined (by default): NaN and +inf scores refused
+ *   TILED_CHECK_FINITE       defined (by default): q, k, v not finite refused
  *   DECODE_ATTEND_FIRST      mha_decode_step: attend over the t cached keys,
  *                            then append the token's key and value (undefined:
- *                            append, then attend over t + 1) */
+ *                            append, then attend over t + 1)
+ *   DECODE_KEEP_EARLY        defined: cache->T = t + 1 before x W_QKV, which
+ *                            can still fail
+ * A mutant that must lose a check the solution makes defines NO_<the macro>. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -41,6 +46,12 @@
 #ifndef TILE_KEYS_FROM
 #define TILE_KEYS_FROM(i0) 0
 #endif
+#ifndef NO_ONLINE_CHECK_SCORES
+#define ONLINE_CHECK_SCORES
+#endif
+#ifndef NO_TILED_CHECK_FINITE
+#define TILED_CHECK_FINITE
+#endif
 #ifndef TILE_KEYS_TO
 #define TILE_KEYS_TO(i0, nq) ((i0) + (nq))
 #endif
@@ -49,9 +60,11 @@
 mm_status softmax_online(double *s, int n, int block)
 {
     MM_NEED_BUFFER(s);  MM_NEED_POSITIVE(n);  MM_NEED_POSITIVE(block);
+#ifdef ONLINE_CHECK_SCORES
     for (int j = 0; j < n; j++)
         if (isnan(s[j]) || s[j] == INFINITY)
             return mm_fail(MM_EINVAL, "softmax_online: s[%d] is %g", j, s[j]);
+#endif
     double m = -INFINITY, l = 0.0;
     for (int j0 = 0; j0 < n; j0 += block) {
         int end = n - j0 < block ? n : j0 + block;
@@ -136,7 +149,9 @@ mm_status sdpa_causal_tiled(double *out, const double *q, const double *k,
     const mm_buffer bufs[] = { MM_BUFFER(out, (size_t)T * d_v), MM_BUFFER(q, (size_t)T * d_k),
                                MM_BUFFER(k, (size_t)T * d_k), MM_BUFFER(v, (size_t)T * d_v) };
     MM_NEED_DISJOINT(bufs, 1);
+#ifdef TILED_CHECK_FINITE
     MM_NEED_FINITE(q, T, d_k);  MM_NEED_FINITE(k, T, d_k);  MM_NEED_FINITE(v, T, d_v);
+#endif
     int bq = block_q < T ? block_q : T, bk = block_k < T ? block_k : T;
     double *p = malloc((size_t)bk * sizeof *p);
     double *rows = malloc((size_t)bq * (d_v + 2) * sizeof *rows);
@@ -182,6 +197,9 @@ mm_status mha_decode_step(double *out, mha_cache *cache, const double *x)
     MM_NEED_DISJOINT(bufs, 2);
     MM_NEED_FINITE(x, 1, d);
     double *qkv = cache->work, *heads = qkv + 3 * d, *s = heads + d;
+#ifdef DECODE_KEEP_EARLY
+    cache->T = t + 1;
+#endif
     MM_TRY(mm_matmul(qkv, x, layer->w_qkv, 1, d, 3 * d, false));
     for (int h = 0; h < layer->n_heads; h++) {
         double *k_h = cache->k + (size_t)h * T_max * d_k, *v_h = cache->v + (size_t)h * T_max * d_k;
