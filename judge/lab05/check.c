@@ -7,9 +7,9 @@
  * token, and scores that grow along the row; mha_decode_step on chapter
  * 03's worked layer and on the chapter's four tokens, token by token from
  * an empty cache, on a first token, on a cache holding five tokens and on
- * its last free slot, and eight steps in a row (a check's
- * buffers: 7 a step, at most 64 a check), each step on the cache as
- * the learner's previous step left it. Then cases drawn from the run's
+ * its last free slot, and eight steps in a row (7 buffers a step, and a
+ * check has at most 64), each step on the cache as the learner's previous
+ * step left it. Then cases drawn from the run's
  * seed (lab_random): long rows and sequences (n from 256 to 1024, T from
  * 256 to 400) with odd blocks, the same shape again with fresh values,
  * huge and tiny values. And every checked error of each function, with
@@ -112,7 +112,8 @@ static void online_random(online_case *c, int which)
     c->n = (int)lab_random_int(256, 1024, salt);
     c->block = odd_between(3, 97, salt + 1);
     double std = which == SO_HUGE ? 1e300 : which == SO_TINY ? 1e-300 : 3.0;
-    double *s = lab_random((size_t)c->n, std, which == SO_LONG_AGAIN ? SALT_SO_AGAIN + 10 : salt + 10);
+    uint64_t values = which == SO_LONG_AGAIN ? SALT_SO_AGAIN + 10 : salt + 10;
+    double *s = lab_random((size_t)c->n, std, values);
     for (int j = 0; j < c->n && which <= SO_LONG_AGAIN; j++) {
         if (which == SO_LONG_AGAIN) s[j] += 0.02 * j;          /* the maximum keeps growing */
         if (fabs(s[j]) > 4.9 && which == SO_LONG) s[j] = NI;
@@ -125,7 +126,8 @@ static void online_random(online_case *c, int which)
                                  "la misma forma otra vez, valores nuevos que crecen en la fila")
                      : which == SO_HUGE ? EN_ES("huge scores, N(0, 1e300^2)",
                                                 "puntuaciones enormes, N(0, 1e300^2)")
-                     : EN_ES("tiny scores, N(0, 1e-300^2)", "puntuaciones diminutas, N(0, 1e-300^2)");
+                     : EN_ES("tiny scores, N(0, 1e-300^2)",
+                             "puntuaciones diminutas, N(0, 1e-300^2)");
     snprintf(c->name, sizeof c->name, "%s: n=%d block=%d%s", what, c->n, c->block, seed_text());
 }
 
@@ -542,7 +544,8 @@ static void decode_random(decode_case *c, int which)
                                                       "la misma forma otra vez, valores nuevos")
                      : which == DC_LARGE ? EN_ES("large scores: x N(0, 20^2)",
                                                  "puntuaciones grandes: x N(0, 20^2)")
-                     : EN_ES("tiny values: x N(0, 1e-150^2)", "valores diminutos: x N(0, 1e-150^2)");
+                     : EN_ES("tiny values: x N(0, 1e-150^2)",
+                             "valores diminutos: x N(0, 1e-150^2)");
     snprintf(c->name, sizeof c->name, EN_ES("%s, layer N(0, %g^2)%s", "%s, capa N(0, %g^2)%s"),
              what, r[which].w_std, seed_text());
 }

@@ -148,8 +148,8 @@ void diagnose_online(const double *const got[], const double *const want[], doub
 typedef enum { ST_RIGHT, ST_ACC_NOT_RESCALED, ST_SUM_NOT_RESCALED, ST_DIAGONAL_UNMASKED,
                ST_KEYS_TO_I0, ST_BELOW_SKIPPED } tiled_way;
 
-/* tiled_row - query i's output the given way, over keys j0 .. j_end - 1 in tiles of bk
- * starting at j_start, into o (d_v); acc (d_v) is scratch */
+/* tiled_row - query i's output the given way, over keys j_start .. j_end - 1
+ * in tiles of block_k, into o (d_v) */
 static void tiled_row(int way, const tiled_case *c, int i, int j_start, int j_end, double *o)
 {
     int d_k = c->d_k, d_v = c->d_v, bk = c->block_k;
@@ -161,7 +161,8 @@ static void tiled_row(int way, const tiled_case *c, int i, int j_start, int j_en
         for (int cc = 0; cc < nk && cc < 256; cc++) {
             int j = j0 + cc;
             double dot = 0.0;
-            for (int e = 0; e < d_k; e++) dot += c->q[(size_t)i * d_k + e] * c->k[(size_t)j * d_k + e];
+            const double *q_i = c->q + (size_t)i * d_k, *k_j = c->k + (size_t)j * d_k;
+            for (int e = 0; e < d_k; e++) dot += q_i[e] * k_j[e];
             p[cc] = j > i && way != ST_DIAGONAL_UNMASKED ? -INFINITY : dot * scale;
             tile_max = p[cc] > tile_max ? p[cc] : tile_max;
         }
@@ -171,7 +172,8 @@ static void tiled_row(int way, const tiled_case *c, int i, int j_start, int j_en
         l = (way == ST_SUM_NOT_RESCALED ? l : l * alpha) + sum;
         for (int e = 0; e < d_v; e++) {
             double pv = 0.0;
-            for (int cc = 0; cc < nk && cc < 256; cc++) pv += p[cc] * c->v[(size_t)(j0 + cc) * d_v + e];
+            for (int cc = 0; cc < nk && cc < 256; cc++)
+                pv += p[cc] * c->v[(size_t)(j0 + cc) * d_v + e];
             o[e] = (way == ST_ACC_NOT_RESCALED ? o[e] : o[e] * alpha) + pv;
         }
         m = m_new;
