@@ -1,11 +1,13 @@
 /* mistakes.c - every hint of lab 05: check.c's (at the end), and the
  * common mistakes, each computed here on the failing case's input, the
  * way the mistake computes it: when one reproduces the learner's output
- * (and differs from the right answer there), its hint is printed. The
+ * (and differs from the right answer there), its hint is printed, named
+ * as chapter 05 names it. The
  * online softmax can forget to rescale its running sum when the maximum
  * grows, start the sum again at each block, or fold a block of hidden keys
- * into NaN; the tiles can forget to rescale the accumulator or the sum,
- * leave the diagonal tile unmasked, stop the key loop at i0 (the diagonal
+ * into NaN; the tiles can forget to rescale the accumulator or the sum
+ * (an output kept unnormalised, or as the weighted mean o / l that the
+ * chapter's code keeps), leave the diagonal tile unmasked, stop the key loop at i0 (the diagonal
  * tile skipped) or skip the tiles below the diagonal; a decoding step can
  * attend before it appends the token's key and value (the token does not
  * see itself; token 0 sees nothing), or forget the scale 1 / sqrt(d_k). */
@@ -56,7 +58,8 @@ static void several_hint(const char *const names[], int n)
 typedef bool mistake_model(int way, const void *ctx, double *out);
 
 /* catalogue - try each of the n ways on ctx: name the one whose output
- * (first n_out outputs of len[]) is the learner's, or all of them briefly */
+ * (first n_out outputs of len[]) is the learner's, or all of them briefly
+ * (two ways of one mistake, the same name, count once) */
 static void catalogue(const int ways[], int n, mistake_model *model, const void *ctx,
                       const hint_row *rows, size_t n_rows, int n_out,
                       const double *const got[], const double *const want[],
@@ -69,8 +72,12 @@ static void catalogue(const int ways[], int n, mistake_model *model, const void 
     for (int i = 0; i < n && i < 16; i++) {
         if (!model(ways[i], ctx, mine)) continue;
         if (!lab_explained_same(n_out, got, want, m, len, scale)) continue;
+        const char *name = row_say(rows, n_rows, ways[i], true);
+        bool said = false;                  /* two ways of one mistake: one hint */
+        for (int k = 0; k < fit; k++) said |= strcmp(names[k], name) == 0;
+        if (said) continue;
         if (fit == 0) first = ways[i];
-        names[fit++] = row_say(rows, n_rows, ways[i], true);
+        names[fit++] = name;
     }
     if (fit == 1) row_say(rows, n_rows, first, false);
     if (fit > 1) several_hint(names, fit);
@@ -104,16 +111,17 @@ static bool online_as(int way, const void *ctx, double *w)
 static const hint_row online_hints[] = {
     { SO_SUM_NOT_RESCALED,
       { "the running sum not rescaled", "la suma acumulada sin reescalar" },
-      { "your running sum l is not rescaled when the maximum grows: the exponentials already "
-        "in l were taken against the old maximum m, so when a block raises it to m', l must be "
-        "multiplied by alpha = e^(m - m') before the block's e^(s - m') are added: l' = l alpha "
-        "+ sum e^(s - m'). In the worked example l = 1.3679 after block 1 must become 1.3679 x "
-        "0.1353 before block 2 is added",
-        "tu suma acumulada l no se reescala cuando crece el máximo: las exponenciales que ya "
-        "están en l se tomaron respecto al máximo viejo m, así que cuando un bloque lo sube a "
-        "m', l debe multiplicarse por alpha = e^(m - m') antes de sumar las e^(s - m') del "
-        "bloque: l' = l alpha + suma e^(s - m'). En el ejemplo resuelto l = 1.3679 tras el "
-        "bloque 1 debe pasar a 1.3679 x 0.1353 antes de sumar el bloque 2" } },
+      { "the running sum not rescaled: your l is not rescaled when the maximum grows. The "
+        "exponentials already in l were taken against the old maximum m, so when a block "
+        "raises it to m', l must be multiplied by alpha = e^(m - m') before the block's "
+        "e^(s - m') are added: l' = l alpha + sum e^(s - m'). In the worked example l = "
+        "1.3679 after block 1 must become 1.3679 x 0.1353 before block 2 is added",
+        "la suma acumulada sin reescalar: tu l no se reescala cuando crece el máximo. Las "
+        "exponenciales que ya están en l se tomaron respecto al máximo viejo m, así que "
+        "cuando un bloque lo sube a m', l debe multiplicarse por alpha = e^(m - m') antes de "
+        "sumar las e^(s - m') del bloque: l' = l alpha + suma e^(s - m'). En el ejemplo "
+        "resuelto l = 1.3679 tras el bloque 1 debe pasar a 1.3679 x 0.1353 antes de sumar el "
+        "bloque 2" } },
     { SO_SUM_RESET,
       { "the sum started again at each block", "la suma empezada de nuevo en cada bloque" },
       { "your sum l holds only the last block's exponentials: it is set, not accumulated, at "
@@ -145,14 +153,19 @@ void diagnose_online(const double *const got[], const double *const want[], doub
 
 /* ---- sdpa_causal_tiled ---------------------------------------------------------------------- */
 
+/* the ways the tiles go wrong; the first two also as a learner makes them who keeps
+ * the accumulator as a weighted mean, o / l (the chapter's implementation): then the
+ * old output's share l alpha / l' is forgotten, or l' = l + sum */
 typedef enum { ST_RIGHT, ST_ACC_NOT_RESCALED, ST_SUM_NOT_RESCALED, ST_DIAGONAL_UNMASKED,
-               ST_KEYS_TO_I0, ST_BELOW_SKIPPED } tiled_way;
+               ST_KEYS_TO_I0, ST_BELOW_SKIPPED, ST_MEAN_ACC_NOT_RESCALED,
+               ST_MEAN_SUM_NOT_RESCALED } tiled_way;
 
 /* tiled_row - query i's output the given way, over keys j_start .. j_end - 1
  * in tiles of block_k, into o (d_v) */
 static void tiled_row(int way, const tiled_case *c, int i, int j_start, int j_end, double *o)
 {
     int d_k = c->d_k, d_v = c->d_v, bk = c->block_k;
+    bool mean = way == ST_MEAN_ACC_NOT_RESCALED || way == ST_MEAN_SUM_NOT_RESCALED;
     double scale = 1.0 / sqrt((double)d_k), m = -INFINITY, l = 0.0, p[256];
     for (int e = 0; e < d_v; e++) o[e] = 0.0;
     for (int j0 = j_start; j0 < j_end; j0 += bk) {
@@ -169,16 +182,19 @@ static void tiled_row(int way, const tiled_case *c, int i, int j_start, int j_en
         if (tile_max == -INFINITY) continue;
         double m_new = tile_max > m ? tile_max : m, alpha = exp(m - m_new), sum = 0.0;
         for (int cc = 0; cc < nk && cc < 256; cc++) sum += p[cc] = exp(p[cc] - m_new);
-        l = (way == ST_SUM_NOT_RESCALED ? l : l * alpha) + sum;
+        bool sum_kept = way == ST_SUM_NOT_RESCALED || way == ST_MEAN_SUM_NOT_RESCALED;
+        double l_new = (sum_kept ? l : l * alpha) + sum;
+        double keep = mean ? l * alpha / l_new : alpha, share = mean ? 1.0 / l_new : 1.0;
+        if (way == ST_ACC_NOT_RESCALED || way == ST_MEAN_ACC_NOT_RESCALED) keep = 1.0;
         for (int e = 0; e < d_v; e++) {
             double pv = 0.0;
             for (int cc = 0; cc < nk && cc < 256; cc++)
                 pv += p[cc] * c->v[(size_t)(j0 + cc) * d_v + e];
-            o[e] = (way == ST_ACC_NOT_RESCALED ? o[e] : o[e] * alpha) + pv;
+            o[e] = o[e] * keep + pv * share;
         }
-        m = m_new;
+        m = m_new, l = l_new;
     }
-    for (int e = 0; e < d_v; e++) o[e] /= l;
+    for (int e = 0; e < d_v && !mean; e++) o[e] /= l;
 }
 
 /* tiled_as - the output sdpa_causal_tiled computes the given way, into out */
@@ -196,76 +212,94 @@ static bool tiled_as(int way, const void *ctx, double *out)
     return true;
 }
 
+/* the tiles' hints, named as chapter 05 names them; the weighted-mean ways share them */
+#define ACC_NAME { "the rescaling forgotten when the maximum grows (the accumulator)",       \
+                   "el reescalado olvidado cuando crece el máximo (el acumulador)" }
+#define ACC_TEXT                                                                             \
+    { "the rescaling forgotten when the maximum grows: your accumulated output o is not "    \
+      "rescaled when a tile raises a row's maximum. What o holds was weighted by e^(s - m) "  \
+      "with the old m, so it must be multiplied by alpha = e^(m - m') before the tile's P V " \
+      "is added: o' = o alpha + P V (or, if you keep o as a weighted mean, o / l, by its "   \
+      "share l alpha / l'). Your running sum is rescaled; the output must be too",           \
+      "el reescalado olvidado cuando crece el máximo: tu salida acumulada o no se reescala "  \
+      "cuando un tile sube el máximo de una fila. Lo que tiene o se ponderó con e^(s - m) "   \
+      "con la m vieja, así que debe multiplicarse por alpha = e^(m - m') antes de sumar el " \
+      "P V del tile: o' = o alpha + P V (o, si guardas o como media ponderada, o / l, por "   \
+      "su parte l alpha / l'). Tu suma acumulada sí se reescala; la salida también debe" }
+#define SUM_NAME { "the running sum not rescaled", "la suma acumulada sin reescalar" }
+#define SUM_TEXT                                                                             \
+    { "the running sum not rescaled: your l is not multiplied by alpha = e^(m - m') when a " \
+      "tile raises a row's maximum: l' = l alpha + sum e^(s - m'), as the accumulator is. "  \
+      "In the worked example, query 3's l = 1.2431 after the first tile becomes 1.2431 x "   \
+      "0.2431 before the diagonal tile adds its 1.2431",                                     \
+      "la suma acumulada sin reescalar: tu l no se multiplica por alpha = e^(m - m') cuando " \
+      "un tile sube el máximo de una fila: l' = l alpha + suma e^(s - m'), como el "          \
+      "acumulador. En el ejemplo resuelto, la l = 1.2431 de la query 3 tras el primer tile " \
+      "pasa a 1.2431 x 0.2431 antes de que el tile de la diagonal sume su 1.2431" }
+
 static const hint_row tiled_hints[] = {
-    { ST_ACC_NOT_RESCALED,
-      { "the accumulator not rescaled", "el acumulador sin reescalar" },
-      { "your accumulated output o is not rescaled when a tile raises a row's maximum: what o "
-        "holds was weighted by e^(s - m) with the old m, so it must be multiplied by alpha = "
-        "e^(m - m') before the tile's P V is added: o' = o alpha + P V. (Your running sum is "
-        "rescaled; the output must be too, by the same alpha.)",
-        "tu salida acumulada o no se reescala cuando un tile sube el máximo de una fila: lo que "
-        "tiene o se ponderó con e^(s - m) con la m vieja, así que debe multiplicarse por alpha = "
-        "e^(m - m') antes de sumar el P V del tile: o' = o alpha + P V. (Tu suma acumulada sí se "
-        "reescala; la salida también debe, con la misma alpha.)" } },
-    { ST_SUM_NOT_RESCALED,
-      { "the running sum not rescaled", "la suma acumulada sin reescalar" },
-      { "your running sum l is not rescaled when a tile raises a row's maximum: l' = l alpha + "
-        "sum e^(s - m'), with alpha = e^(m - m'), as the accumulator is. In the worked example, "
-        "query 3's l = 1.2431 after the first tile becomes 1.2431 x 0.2431 before the diagonal "
-        "tile adds its 1.2431",
-        "tu suma acumulada l no se reescala cuando un tile sube el máximo de una fila: l' = l "
-        "alpha + suma e^(s - m'), con alpha = e^(m - m'), como el acumulador. En el ejemplo "
-        "resuelto, la l = 1.2431 de la query 3 tras el primer tile pasa a 1.2431 x 0.2431 antes "
-        "de que el tile de la diagonal sume su 1.2431" } },
+    { ST_ACC_NOT_RESCALED, ACC_NAME, ACC_TEXT },
+    { ST_MEAN_ACC_NOT_RESCALED, ACC_NAME, ACC_TEXT },
+    { ST_SUM_NOT_RESCALED, SUM_NAME, SUM_TEXT },
+    { ST_MEAN_SUM_NOT_RESCALED, SUM_NAME, SUM_TEXT },
     { ST_DIAGONAL_UNMASKED,
       { "the diagonal tile unmasked", "el tile de la diagonal sin máscara" },
-      { "your tiles on the diagonal are not masked: there, query i must not see keys j > i, "
-        "which the tile holds (in the worked example, key 3 in query 2's diagonal tile). Set "
-        "the score of each such cell to -INFINITY before the tile's maximum, so its weight is 0",
-        "tus tiles de la diagonal no llevan máscara: ahí la query i no debe ver las keys j > i, "
-        "que el tile contiene (en el ejemplo resuelto, la key 3 en el tile diagonal de la query "
-        "2). Pon la puntuación de cada celda así a -INFINITY antes del máximo del tile, para que "
-        "su peso sea 0" } },
+      { "the diagonal tile unmasked: on a tile the diagonal crosses, query i must not see keys "
+        "j > i, which the tile holds (in the worked example, key 3 in query 2's diagonal "
+        "tile). Set the score of each such cell to -INFINITY before the tile's maximum, so its "
+        "weight is 0",
+        "el tile de la diagonal sin máscara: en un tile que cruza la diagonal, la query i no "
+        "debe ver las keys j > i, que el tile contiene (en el ejemplo resuelto, la key 3 en el "
+        "tile diagonal de la query 2). Pon la puntuación de cada celda así a -INFINITY antes "
+        "del máximo del tile, para que su peso sea 0" } },
     { ST_KEYS_TO_I0,
-      { "the key loop stopping at i0", "el bucle de keys parando en i0" },
-      { "your key loop stops at i0, the first query of the tile: it skips the tile on the "
-        "diagonal, where each query sees itself and the keys just before it - and the first "
-        "query tile sees no key at all (0 / 0). The keys of query tile i0 .. i0 + nq - 1 run up "
-        "to i0 + nq - 1",
-        "tu bucle de keys para en i0, la primera query del tile: se salta el tile de la "
-        "diagonal, donde cada query se ve a sí misma y a las keys justo anteriores - y el "
-        "primer tile de queries no ve ninguna key (0 / 0). Las keys del tile de queries i0 .. "
-        "i0 + nq - 1 llegan hasta i0 + nq - 1" } },
+      { "a tile skipped wrongly (the key loop stopping at i0)",
+        "un tile saltado por error (el bucle de keys parando en i0)" },
+      { "a tile skipped wrongly: your key loop stops at i0, the first query of the tile, and "
+        "skips the tile on the diagonal, where each query sees itself and the keys just "
+        "before it - and the first query tile sees no key at all (0 / 0). The keys of query "
+        "tile i0 .. i0 + nq - 1 run up to i0 + nq - 1",
+        "un tile saltado por error: tu bucle de keys para en i0, la primera query del tile, y "
+        "se salta el tile de la diagonal, donde cada query se ve a sí misma y a las keys "
+        "justo anteriores - y el primer tile de queries no ve ninguna key (0 / 0). Las keys "
+        "del tile de queries i0 .. i0 + nq - 1 llegan hasta i0 + nq - 1" } },
     { ST_BELOW_SKIPPED,
-      { "the tiles below the diagonal skipped", "los tiles bajo la diagonal saltados" },
-      { "your key loop starts at i0: it computes only the tiles on the diagonal and skips those "
-        "below it, the past every query must see. Only the tiles above the diagonal (keys after "
-        "the tile's last query) are skipped: the key loop starts at 0",
-        "tu bucle de keys empieza en i0: solo calcula los tiles de la diagonal y se salta los "
-        "de debajo, el pasado que toda query debe ver. Solo se saltan los tiles sobre la "
-        "diagonal (keys después de la última query del tile): el bucle de keys empieza en 0" } },
+      { "a tile skipped wrongly (the tiles below the diagonal)",
+        "un tile saltado por error (los tiles bajo la diagonal)" },
+      { "a tile skipped wrongly: your key loop starts at i0, so it computes only the tiles on "
+        "the diagonal and skips those below it, the past every query must see. Only the "
+        "tiles above the diagonal (keys after the tile's last query) are skipped: the key "
+        "loop starts at 0",
+        "un tile saltado por error: tu bucle de keys empieza en i0, así que solo calcula los "
+        "tiles de la diagonal y se salta los de debajo, el pasado que toda query debe ver. "
+        "Solo se saltan los tiles sobre la diagonal (keys después de la última query del "
+        "tile): el bucle de keys empieza en 0" } },
 };
 
 static const int tiled_ways[] = { ST_ACC_NOT_RESCALED, ST_SUM_NOT_RESCALED, ST_DIAGONAL_UNMASKED,
-                                  ST_KEYS_TO_I0, ST_BELOW_SKIPPED };
+                                  ST_KEYS_TO_I0, ST_BELOW_SKIPPED, ST_MEAN_ACC_NOT_RESCALED,
+                                  ST_MEAN_SUM_NOT_RESCALED };
+enum { N_TILED_WAYS = sizeof tiled_ways / sizeof tiled_ways[0],
+       N_TILED_HINTS = sizeof tiled_hints / sizeof tiled_hints[0] };
 
 void diagnose_tiled(const double *const got[], const double *const want[], double scale,
                     void *ctx)
 {
     const tiled_case *c = ctx;
     size_t len[1] = { (size_t)c->T * c->d_v };
-    catalogue(tiled_ways, 5, tiled_as, c, tiled_hints, 5, 1, got, want, len, scale);
+    catalogue(tiled_ways, N_TILED_WAYS, tiled_as, c, tiled_hints, N_TILED_HINTS, 1, got, want,
+              len, scale);
 }
 
 bool tiled_status_hint(const tiled_case *c, mm_status st)
 {
     double *out = lab_fresh((size_t)c->T * c->d_v, NULL);
     if (st != MM_ERANGE && st != MM_EINVAL) return false;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < N_TILED_WAYS; i++) {
         if (!tiled_as(tiled_ways[i], c, out)) continue;
         for (size_t e = 0; e < (size_t)c->T * c->d_v; e++)
             if (!isfinite(out[e])) {
-                row_say(tiled_hints, 5, tiled_ways[i], false);
+                row_say(tiled_hints, N_TILED_HINTS, tiled_ways[i], false);
                 return true;
             }
     }
@@ -307,22 +341,23 @@ static bool decode_as(int way, const void *ctx, double *out)
 
 static const hint_row decode_hints[] = {
     { DC_APPEND_AFTER,
-      { "the token attending before its key and value are cached",
-        "el token atendiendo antes de guardar su key y su value" },
-      { "your step attends before it appends: token t's query sees the cached keys 0 .. t - 1 "
-        "only, not its own key - and token 0 sees nothing at all (its out is 0). Under the "
-        "causal mask query t sees key t: append token t's key and value to the cache first, "
-        "then attend over the t + 1 keys",
-        "tu paso atiende antes de añadir: la query del token t solo ve las keys guardadas 0 .. "
-        "t - 1, no su propia key - y el token 0 no ve nada (su out es 0). Con la máscara causal "
-        "la query t ve la key t: añade primero la key y el value del token t a la caché, y "
-        "atiende después sobre las t + 1 keys" } },
+      { "the cache appended after attending", "la caché ampliada después de atender" },
+      { "the cache appended after attending: your step attends before it appends, so token "
+        "t's query sees the cached keys 0 .. t - 1 only, not its own key - and token 0 sees "
+        "nothing at all (its out is 0). Under the causal mask query t sees key t: append "
+        "token t's key and value to the cache first, then attend over the t + 1 keys",
+        "la caché ampliada después de atender: tu paso atiende antes de añadir, así que la "
+        "query del token t solo ve las keys guardadas 0 .. t - 1, no su propia key - y el "
+        "token 0 no ve nada (su out es 0). Con la máscara causal la query t ve la key t: "
+        "añade primero la key y el value del token t a la caché, y atiende después sobre las "
+        "t + 1 keys" } },
     { DC_NO_SCALE,
       { "the scale 1 / sqrt(d_k) forgotten", "la escala 1 / sqrt(d_k) olvidada" },
-      { "your scores are not scaled: each head's q . k must be multiplied by 1 / sqrt(d_k), as "
-        "in chapter 02's sdpa, before the softmax",
-        "tus puntuaciones no están escaladas: el q . k de cada cabeza debe multiplicarse por "
-        "1 / sqrt(d_k), como en el sdpa del capítulo 02, antes del softmax" } },
+      { "the scale forgotten: your scores are not scaled; each head's q . k must be "
+        "multiplied by 1 / sqrt(d_k), as in chapter 02's sdpa, before the softmax",
+        "la escala olvidada: tus puntuaciones no están escaladas; el q . k de cada cabeza "
+        "debe multiplicarse por 1 / sqrt(d_k), como en el sdpa del capítulo 02, antes del "
+        "softmax" } },
 };
 
 /* row_unwritten - row t of each head's keys or values in got's cache is

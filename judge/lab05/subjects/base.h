@@ -6,7 +6,12 @@
  *   ONLINE_SKIP(bm)          softmax_online: a block whose maximum is bm adds
  *                            nothing ((bm) == -INFINITY)
  *   ONLINE_RESCALE(l, a)     the running sum when the maximum grows ((l) * (a))
- *   TILE_RESCALE_ACC(o, a)   sdpa_causal_tiled: the accumulator ((o) * (a))
+ *   TILE_MEAN                defined: sdpa_causal_tiled keeps each row's output as
+ *                            a weighted mean, o / l, as the chapter's code does
+ *                            (undefined: unnormalised, out = o / l at the end)
+ *   TILE_RESCALE_ACC(o, a)   the accumulator when a tile raises the maximum, a the
+ *                            factor: alpha, or the old output's share l alpha / l'
+ *                            ((o) * (a))
  *   TILE_RESCALE_SUM(l, a)   the running sum ((l) * (a))
  *   TILE_HIDDEN(i, j)        the cells of a tile hidden from query i ((j) > (i))
  *   TILE_KEYS_FROM(i0)       the first key of query tile i0 (0)
@@ -99,15 +104,18 @@ static mm_status tile_row(double *o, double *m, double *l, double *p, const doub
         if (p[c] > tile_max) tile_max = p[c];
     }
     if (tile_max == -INFINITY) return MM_OK;
-    double m_new = tile_max > *m ? tile_max : *m, alpha = exp(*m - m_new);
-    *l = TILE_RESCALE_SUM(*l, alpha);
-    for (int e = 0; e < d_v; e++) o[e] = TILE_RESCALE_ACC(o[e], alpha);
-    for (int c = 0; c < nk; c++) {
-        double w = exp(p[c] - m_new);
-        *l += w;
-        for (int e = 0; e < d_v; e++) o[e] += w * v[(size_t)(j0 + c) * d_v + e];
-    }
-    *m = m_new;
+    double m_new = tile_max > *m ? tile_max : *m, alpha = exp(*m - m_new), sum = 0.0;
+    for (int c = 0; c < nk; c++) sum += p[c] = exp(p[c] - m_new);
+    double l_new = TILE_RESCALE_SUM(*l, alpha) + sum;
+#ifdef TILE_MEAN
+    double keep = *l * alpha / l_new, share = 1.0 / l_new;
+#else
+    double keep = alpha, share = 1.0;
+#endif
+    for (int e = 0; e < d_v; e++) o[e] = TILE_RESCALE_ACC(o[e], keep);
+    for (int c = 0; c < nk; c++)
+        for (int e = 0; e < d_v; e++) o[e] += p[c] * share * v[(size_t)(j0 + c) * d_v + e];
+    *m = m_new, *l = l_new;
     return MM_OK;
 }
 
@@ -128,7 +136,11 @@ static mm_status tiles(double *out, const double *q, const double *k, const doub
         }
         for (int r = 0; r < nq; r++)
             for (int e = 0; e < d_v; e++) {
+#ifdef TILE_MEAN
+                double x = o[(size_t)r * d_v + e];
+#else
                 double x = o[(size_t)r * d_v + e] / l[r];
+#endif
                 if (!isfinite(x))
                     return mm_fail(MM_ERANGE, "sdpa_causal_tiled: out[%d][%d] is %g", i0 + r,
                                    e, x);

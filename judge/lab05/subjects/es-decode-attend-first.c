@@ -3,6 +3,6 @@
  * run-lang: es
  * run-only: mha_decode_step
  * expect-exit: 1
- * expect: pista: tu paso atiende antes de añadir
+ * expect: pista: la caché ampliada después de atender
  */
 #include "m-decode-attend-first.c"

@@ -3,6 +3,6 @@
  * run-env: LANG=es_ES.UTF-8
  * run-only: softmax_online
  * expect-exit: 1
- * expect: pista: tu suma acumulada l no se reescala cuando crece el máximo
+ * expect: pista: la suma acumulada sin reescalar: tu l no se reescala cuando crece el máximo
  */
 #include "m-online-sum-not-rescaled.c"

@@ -5,7 +5,7 @@
  * expect-exit: 1
  * expect: CHECK=mha_decode_step/c1_worked_layer
  * expect: CHECK=mha_decode_step/c3_first_token
- * expect: hint: your step attends before it appends
+ * expect: hint: the cache appended after attending: your step attends before it appends
  */
 #define DECODE_ATTEND_FIRST
 #include "base.h"

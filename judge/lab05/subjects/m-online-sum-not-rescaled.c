@@ -3,7 +3,7 @@
  * run-only: softmax_online
  * expect-exit: 1
  * expect: CHECK=softmax_online/c1_worked_example
- * expect: hint: your running sum l is not rescaled when the maximum grows
+ * expect: hint: the running sum not rescaled: your l is not rescaled when the maximum grows
  * expect-not: CHECK=softmax_online/e
  */
 #define ONLINE_RESCALE(l, a) (l)

@@ -3,7 +3,7 @@
  * run-only: sdpa_causal_tiled
  * expect-exit: 1
  * expect: CHECK=sdpa_causal_tiled/c1_worked_example
- * expect: hint: your key loop starts at i0: it computes only the tiles on the diagonal
+ * expect: hint: a tile skipped wrongly: your key loop starts at i0
  */
 #define TILE_KEYS_FROM(i0) (i0)
 #include "base.h"

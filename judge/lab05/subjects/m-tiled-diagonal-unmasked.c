@@ -3,7 +3,7 @@
  * run-only: sdpa_causal_tiled
  * expect-exit: 1
  * expect: CHECK=sdpa_causal_tiled/c1_worked_example
- * expect: hint: your tiles on the diagonal are not masked
+ * expect: hint: the diagonal tile unmasked: on a tile the diagonal crosses
  */
 #define TILE_HIDDEN(i, j) 0
 #include "base.h"

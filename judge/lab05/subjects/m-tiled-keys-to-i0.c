@@ -4,7 +4,7 @@
  * run-only: sdpa_causal_tiled
  * expect-exit: 1
  * expect: CHECK=sdpa_causal_tiled/c1_worked_example
- * expect: hint: your key loop stops at i0, the first query of the tile
+ * expect: hint: a tile skipped wrongly: your key loop stops at i0
  */
 #define TILE_KEYS_TO(i0, nq) (i0)
 #include "base.h"

@@ -3,8 +3,8 @@
  * run-only: sdpa_causal_tiled
  * expect-exit: 1
  * expect: CHECK=sdpa_causal_tiled/c1_worked_example
- * expect: hint: your running sum l is not rescaled when a tile raises a row's maximum
- * expect-not: hint: your accumulated output o is not rescaled
+ * expect: hint: the running sum not rescaled: your l is not multiplied by alpha
+ * expect-not: hint: the rescaling forgotten
  */
 #define TILE_RESCALE_SUM(l, a) (l)
 #include "base.h"
