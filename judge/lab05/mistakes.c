@@ -2,15 +2,15 @@
  * common mistakes, each computed here on the failing case's input, the
  * way the mistake computes it: when one reproduces the learner's output
  * (and differs from the right answer there), its hint is printed, named
- * as chapter 05 names it. The
- * online softmax can forget to rescale its running sum when the maximum
- * grows, start the sum again at each block, or fold a block of hidden keys
- * into NaN; the tiles can forget to rescale the accumulator or the sum
- * (an output kept unnormalised, or as the weighted mean o / l that the
- * chapter's code keeps), leave the diagonal tile unmasked, stop the key loop at i0 (the diagonal
- * tile skipped) or skip the tiles below the diagonal; a decoding step can
- * attend before it appends the token's key and value (the token does not
- * see itself; token 0 sees nothing), or forget the scale 1 / sqrt(d_k). */
+ * as chapter 05 names it. The online softmax can forget to rescale its
+ * running sum when the maximum grows, start the sum again at each block,
+ * or fold a block of hidden keys into NaN; the tiles can forget to rescale
+ * the accumulator or the sum (an output kept unnormalised, or as the
+ * weighted mean o / l that the chapter's code keeps), leave the diagonal
+ * tile unmasked, stop the key loop at i0 (the diagonal tile skipped) or
+ * skip the tiles below the diagonal; a decoding step can attend before it
+ * appends the token's key and value (the token does not see itself; token
+ * 0 sees nothing), or forget the scale 1 / sqrt(d_k). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
