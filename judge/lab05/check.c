@@ -596,9 +596,10 @@ static void decode_bufs(lab_mat *b[N_BUFS], const decode_case *c, const double *
     b[B_SEEN] = lab_out("*cache", 1, CACHE_SEEN);
 }
 
-/* cache_kept - after a step on a cache that held t tokens: what its struct
- * held then (seen, cache.h) must be T = want_T and the pointers it was
- * given; each difference is a failure that names it. True if none */
+/* cache_kept - after a step on a cache that held t tokens (ok: the step
+ * returned MM_OK): what its struct held then (seen, cache.h) must be T =
+ * want_T and the pointers it was given (T_max: decode_step); each
+ * difference is a failure that names it. True if none */
 static bool cache_kept(const lab_mat *seen, int want_T, int t, bool ok)
 {
     static const char *const field[] = { "T", "T_max", "layer", "k", "v", "work" };
@@ -618,9 +619,8 @@ static bool cache_kept(const lab_mat *seen, int want_T, int t, bool ok)
         check_hint(ok ? CH_T_NOT_ADVANCED : CH_KEPT_ON_FAILURE);
         right = false;
     }
-    for (int f = CACHE_T_MAX; f < CACHE_SEEN; f++) {
-        bool same = f == CACHE_T_MAX ? true : v[f] == CACHE_SAME;
-        if (same) continue;
+    for (int f = CACHE_LAYER; f < CACHE_SEEN; f++) {
+        if (v[f] == CACHE_SAME) continue;
         lab_fail(EN_ES("the step changed cache->%s: it %s after the call",
                        "el paso cambió cache->%s: %s después de la llamada"), field[f],
                  v[f] == CACHE_NULL ? EN_ES("is NULL", "es NULL")
@@ -710,7 +710,6 @@ static bool decode_refused(const decode_case *c, lab_mat *const b[N_BUFS], mm_st
                       when))
         return false;
     if (b[B_KV]) {
-        size_t head = (size_t)c->T_max * c->d_k;
         for (int r = 0; r < 2 * c->n_heads * c->T_max; r++)
             if (r % c->T_max < c->t &&
                 memcmp(b[B_KV]->p + (size_t)r * c->d_k, c->kv0 + (size_t)r * c->d_k,
@@ -725,7 +724,6 @@ static bool decode_refused(const decode_case *c, lab_mat *const b[N_BUFS], mm_st
                 check_hint(CH_KEPT_ON_FAILURE);
                 return true;
             }
-        (void)head;
         cache_kept(b[B_SEEN], c->t, c->t, false);
     }
     return true;

@@ -23,6 +23,8 @@
  *                            append, then attend over t + 1)
  *   DECODE_KEEP_EARLY        defined: cache->T = t + 1 before x W_QKV, which
  *                            can still fail
+ *   DECODE_KEEP(cache, t)    how a step that succeeded keeps token t
+ *                            ((cache)->T = (t) + 1)
  * A mutant that must lose a check the solution makes defines NO_<the macro>. */
 #include <math.h>
 #include <stdbool.h>
@@ -47,6 +49,9 @@
 #endif
 #ifndef TILE_HIDDEN
 #define TILE_HIDDEN(i, j) ((j) > (i))
+#endif
+#ifndef DECODE_KEEP
+#define DECODE_KEEP(cache, t) ((cache)->T = (t) + 1)
 #endif
 #ifndef TILE_KEYS_FROM
 #define TILE_KEYS_FROM(i0) 0
@@ -225,7 +230,7 @@ mm_status mha_decode_step(double *out, mha_cache *cache, const double *x)
 #endif
     }
     MM_TRY(mm_matmul(out, heads, layer->w_o, 1, d, d, false));
-    cache->T = t + 1;
+    DECODE_KEEP(cache, t);
     return MM_OK;
 }
 #endif
