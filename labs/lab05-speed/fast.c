@@ -17,7 +17,7 @@
  * MM_NEED_SIZE_PRODUCT(r, c), MM_NEED_FINITE(a, r, c), MM_NEED_DISJOINT(bufs,
  * n_out) with MM_BUFFER(p, n), MM_TRY(call), and mm_fail(status, "...").
  * You may call the library up to chapter 04 - softmax_row and sdpa
- * (attention/sdpa.h), mha_forward_causal (attention/mha.h, mask.h),
+ * (attention/sdpa.h), mha_forward_causal (attention/mask.h),
  * mm_matmul and mm_matmul_unchecked (core/matrix.h), ... - and, of
  * chapter 05, mha_cache_new, mha_cache_free and mha_forward_tiled; and the
  * C functions of judge/harness/allowed.txt (memcpy, malloc, free, exp,
