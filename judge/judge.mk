@@ -1,4 +1,4 @@
-# judge/judge.mk - the judge of the C labs, 01 to 04 (judge/README.md; Lab
+# judge/judge.mk - the judge of the C labs, 01 to 05 (judge/README.md; Lab
 # 00's checkers: judge/lab00/lab.mk), included by the top Makefile after
 # labs/labs.mk and judge/lab00/lab.mk. For each lab NN, the judge
 # ($(BUILD)/judge/labNN/judge: the lab's checks, the harness, the library as
@@ -12,7 +12,7 @@
 # LAB_ARGS passes options to the judge; with --summary the build's own lines
 # go to stderr, so that stdout holds only the summary.
 
-JUDGE_CLABS := 01 02 03 04
+JUDGE_CLABS := 01 02 03 04 05
 # the functions each lab's file defines, in the order of the lab's lab_functions:
 # from the lab's descriptor, judge/labNN/labNN.def (its FUNCTION lines)
 lab_def_functions = $(shell sed -n 's/^ *FUNCTION.\([a-z0-9_]*\),.*/\1/p' judge/lab$(1)/lab$(1).def)
@@ -22,6 +22,13 @@ LAB03_LIB := $(filter tangled/minimodel/core/%.c tangled/minimodel/attention/qkv
                tangled/minimodel/attention/sdpa.c,$(LIB_SRCS))
 LAB04_LIB := $(filter tangled/minimodel/core/%.c tangled/minimodel/attention/qkv.c \
                tangled/minimodel/attention/sdpa.c tangled/minimodel/attention/mha.c,$(LIB_SRCS))
+# Lab 05: the library up to chapter 04, and chapter 05's fast.c for the
+# functions the learner does not write (mha_cache_new, mha_cache_free,
+# mha_forward_tiled): the driver's copy of it has the learner's three as
+# local symbols (the rule after the labs' rules), out of the learner's reach
+LAB05_LIB := $(filter tangled/minimodel/core/%.c tangled/minimodel/attention/qkv.c \
+               tangled/minimodel/attention/sdpa.c tangled/minimodel/attention/mha.c \
+               tangled/minimodel/attention/mask.c tangled/minimodel/attention/fast.c,$(LIB_SRCS))
 
 LAB_HARNESS := judge/harness
 # the judge's harness: every .c of judge/harness/ but the driver's own
@@ -204,7 +211,14 @@ $(lab01_spin)/interrupted: $(lab01_spin)/run $(lab01_judge)
 
 $(foreach n,$(JUDGE_CLABS),$(eval $(call lab_c_rules,$(n)))$(eval $(call lab_c_selftest,$(n))))
 # the Spanish skeleton subjects include the untouched learner's file
-$(foreach n,02 03 04,$(eval $$(lab$(n)_st)/es-skeleton/build.out: $$(lab$(n)_st)/pristine/pristine-skeleton.c))
+$(foreach n,02 03 04 05,$(eval $$(lab$(n)_st)/es-skeleton/build.out: $$(lab$(n)_st)/pristine/pristine-skeleton.c))
+
+# Lab 05's copy of chapter 05's fast.c (LAB05_LIB): the learner's three
+# functions made local symbols, so that the learner's file defines them and
+# nothing links to the library's (make lab-try's copy: labs/labs.mk)
+$(lab05_b)/lib/minimodel/attention/fast.o: tangled/minimodel/attention/fast.c | $(BUILD)/tangle.stamp
+	$(call lab_cc,$(LAB_DRIVER_CFLAGS) $(LAB_SAN))
+	$(Q)objcopy $(foreach f,$(LAB05_FUNCS),--localize-symbol=$(f)) $@
 
 # The checkers' self-tests again, with the drivers under ASan and UBSan.
 # The judges are shared with the plain self-tests: made here, by this make,

@@ -23,6 +23,24 @@ LAB01_FILES := labs/lab01-qkv/qkv.c
 LAB02_FILES := labs/lab02-sdpa/sdpa.c
 LAB03_FILES := labs/lab03-mha/mha.c
 LAB04_FILES := labs/lab04-masking/mask.c
+LAB05_FILES := labs/lab05-speed/fast.c
+
+# A lab whose file writes some of a library file's functions and may call
+# the others (Lab 05: chapter 05's fast.c) names that source and a copy of
+# it made without the lab's functions (local symbols): make lab-try and
+# make lab-debug link the copy instead (judge/judge.mk does the same for the
+# driver)
+LAB05_LIB_SRC := tangled/minimodel/attention/fast.c
+LAB05_LIB_OBJ := $(BUILD)/labs/lib/lab05/fast.o
+$(LAB05_LIB_OBJ): $(LAB05_LIB_SRC)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(MM_CPPFLAGS) $(MM_CFLAGS) -O0 -g -c $< -o $@
+	$(Q)objcopy $(foreach f,$(LAB05_FUNCS),--localize-symbol=$(f)) $@
+# learner_lib - the library's parts lab NN may call, for the compiler;
+# learner_lib_made - shell: make the copy first, if the lab has one
+learner_lib = $(if $(LAB$(NN)_LIB_OBJ),$(filter-out $(LAB$(NN)_LIB_SRC),$(LAB$(NN)_LIB)) \
+  $(LAB$(NN)_LIB_OBJ),$(LAB$(NN)_LIB))
+learner_lib_made = $(if $(LAB$(NN)_LIB_OBJ),$(MAKE) -s $(LAB$(NN)_LIB_OBJ) &&)
 
 .PHONY: lab watch progress lab-reset lab-try lab-debug
 
@@ -85,7 +103,7 @@ LL_reset_es := Tu archivo está guardado como %s, y %s vuelve a estar como el or
 # NN=1 and NN=01 name the same lab
 NN ?=
 override NN := $(if $(filter 0 1 2 3 4 5 6 7 8 9,$(NN)),0$(NN),$(NN))
-lab: ## [NN=00] check your work on one lab (NN = 00 to 04; CHECK=FUNCTION[/NAME] one function or check, FIRST=1, LAB_ARGS=--help; LAB_FORMAT=tap: as graded)
+lab: ## [NN=00] check your work on one lab (NN = 00 to 05; CHECK=FUNCTION[/NAME] one function or check, FIRST=1, LAB_ARGS=--help; LAB_FORMAT=tap: as graded)
 	@$(call learner_need_nn,lab)
 	@$(call learner_quiet,$(if $(LAB_FORMAT),$(MAKE) -s lab-report NN=$(NN),$(MAKE) -s lab$(NN)))
 
@@ -141,9 +159,9 @@ lab-try: ## [NN=01] run your functions on your own inputs: labs/labNN-*/try.c (g
 	@try=$(or $(LAB_TRY),$(dir $(call learner_file,$(NN)))try.c); \
 	if [ -z '$(NN)' ] || [ -z '$(call learner_file,$(NN))' ] || [ ! -f "$$try" ]; then \
 	  printf '$(call ll,usage)\n' lab-try '$(patsubst labs/lab%,%,$(foreach f,$(wildcard labs/lab*/try.c),$(firstword $(subst -, ,$(f)))))' >&2; exit 2; fi; \
-	mkdir -p $(dir $(learner_try)) && \
+	mkdir -p $(dir $(learner_try)) && $(learner_lib_made) \
 	$(CC) $(MM_CPPFLAGS) -Ilabs $(MM_CFLAGS) -Wno-unused-parameter -O0 -g -o $(learner_try) "$$try" \
-	  $(call learner_file,$(NN)) $(LAB$(NN)_LIB) $(LDLIBS) && $(learner_try)
+	  $(call learner_file,$(NN)) $(learner_lib) $(LDLIBS) && $(learner_try)
 
 # ---- make lab-debug NN=... CHECK=... --------------------------------------------------------
 # The judge runs the checks CHECK names (FIRST=1) and records the first call
@@ -187,9 +205,9 @@ lab-debug: ## [NN=02 CHECK=sdpa/c3] step through your function under gdb on that
 	elif [ $$3 -eq 0 ] && [ $$1 -gt 0 ]; then printf '$(call ll,debug_pending)\n' '$(CHECK)'; exit 0; \
 	elif [ $$3 -eq 0 ]; then printf '$(call ll,debug_passes)\n' '$(CHECK)'; exit 0; \
 	elif [ ! -s "$$d/call.txt" ]; then printf '$(call ll,debug_no_call)\n' '$(CHECK)' $(NN) '$(CHECK)'; exit 1; fi; \
-	$(CC) $(MM_CPPFLAGS) -Ijudge/harness -Ilabs $(MM_CFLAGS) -Wno-unused-parameter -O0 -g \
+	$(learner_lib_made) $(CC) $(MM_CPPFLAGS) -Ijudge/harness -Ilabs $(MM_CFLAGS) -Wno-unused-parameter -O0 -g \
 	  -o "$$d/replay" judge/harness/driver.c judge/lab$(NN)/calls.c $(call learner_file,$(NN)) \
-	  $(LAB$(NN)_LIB) $(learner_wraps) -lseccomp $(LDLIBS) -lrt || exit 2; \
+	  $(learner_lib) $(learner_wraps) -lseccomp $(LDLIBS) -lrt || exit 2; \
 	fn=$$(sed -n 1p "$$d/call.txt"); \
 	printf '$(call ll,debug_intro)\n' "$$(sed -n 2p "$$d/call.txt")" "$$(sed -n 3p "$$d/call.txt")" "$$fn"; \
 	exec $(LAB_DEBUG_GDB) -ex "break $$fn" -ex run --args "$$d/replay" --replay "$$d/call.rec"

@@ -86,7 +86,7 @@ for args in "NN=02" "NN=00 CHECK=sdpa/c1" "NN=7 CHECK=sdpa/c1"; do
   # shellcheck disable=SC2086
   mk lab-debug $args > "$dir/usage.out" 2>&1 < /dev/null
   st=$?
-  [ $st -eq 2 ] && has "$dir/usage.out" 'usage: make lab-debug NN=XX CHECK=FUNCTION/NAME, XX one of: 01 02 03 04' \
+  [ $st -eq 2 ] && has "$dir/usage.out" 'usage: make lab-debug NN=XX CHECK=FUNCTION/NAME, XX one of: 01 02 03 04 05' \
     && ok "make lab-debug $args: the usage, status 2" || fail "make lab-debug $args: status $st, $(cat "$dir/usage.out")"
 done
 mk lab-debug NN=02 CHECK=sdpa/c99 "$gdb_batch" > "$dir/none.out" 2>&1 < /dev/null

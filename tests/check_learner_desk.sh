@@ -92,7 +92,7 @@ has "$dir/help-es.out" 'Las opciones del juez' && ok "--help in Spanish" \
 
 mk -s lab NN=7 > "$dir/lab7.out" 2>&1
 st=$?
-[ $st -eq 2 ] && has "$dir/lab7.out" 'usage: make lab NN=XX, XX one of: 00 01 02 03 04' \
+[ $st -eq 2 ] && has "$dir/lab7.out" 'usage: make lab NN=XX, XX one of: 00 01 02 03 04 05' \
   && ok "make lab NN=7: the usage, status 2" || fail "make lab NN=7: status $st, $(cat "$dir/lab7.out")"
 
 # make lab-try: the shipped skeleton, then a lab 02 file with softmax_row written
@@ -125,9 +125,17 @@ mk -s lab-try NN=1 LAB01_FILES=judge/lab01/subjects/solution.c LAB_TRY=labs/lab0
 grep -q '^ *1 *0  | *0 *1  | *2 *0$' "$dir/try1.out" \
   && ok "make lab-try NN=1: W_QKV printed with its three blocks set apart" \
   || fail "make lab-try NN=1 on a solution: W_QKV not printed in blocks: $(cat "$dir/try1.out")"
+# Lab 05's file writes three of chapter 05's functions and calls the library for the rest:
+# lab-try links the library's fast.c without those three (labs/labs.mk)
+mk -s lab-try NN=5 LAB05_FILES=judge/lab05/subjects/solution.c LAB_TRY=labs/lab05-speed/try.c \
+  > "$dir/try5.out" 2>&1
+st=$?
+[ $st -eq 0 ] && has "$dir/try5.out" '1.60886    0.19557' && has "$dir/try5.out" 'mha_cache_new(&cache, &layer, N)' \
+  && ok "make lab-try NN=5: your three functions beside the library's cache (the worked row 3)" \
+  || fail "make lab-try NN=5 on a solution: status $st, $(tail -20 "$dir/try5.out")"
 mk -s lab-try NN=0 > "$dir/try0.out" 2>&1
 st=$?
-[ $st -eq 2 ] && has "$dir/try0.out" 'usage: make lab-try NN=XX, XX one of: 01 02 03 04' \
+[ $st -eq 2 ] && has "$dir/try0.out" 'usage: make lab-try NN=XX, XX one of: 01 02 03 04 05' \
   && ok "make lab-try NN=0: the usage (Lab 00 has no try.c)" || fail "make lab-try NN=0: status $st, $(cat "$dir/try0.out")"
 
 [ $fails -eq 0 ] && echo "learner desk: every check holds" || echo "learner desk: $fails failed"

@@ -12,7 +12,7 @@
 #     uids need not reach the repository itself (a clone in a folder of
 #     mktemp -d, which only root can enter);
 #  1. the class that make-class.py makes (it says who is in it);
-#  2. graded twice with one seed (every lab, 00 to 04), the two runs'
+#  2. graded twice with one seed (every lab, 00 to 05), the two runs'
 #     reports byte-identical (they hold no time), written 0600 in a folder
 #     of mode 0700, with nothing of an earlier run left in it; the grade
 #     book byte for byte the golden one, judge/grade/tests/gradebook.csv:

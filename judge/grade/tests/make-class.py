@@ -15,7 +15,8 @@ mallory-hang) start from judge/lab01/subjects/base.h as solution.c uses it
   carla        the untouched answers.txt, only qkv_pack written (in the
                shipped skeleton), mha_split_heads still pending; dan:
                answers.txt in UTF-16, a NumPy syntax error, a missing
-               semicolon, the causal mask transposed; gus: the merge as a
+               semicolon, the causal mask transposed, a decoding step that
+               attends before it caches the token; gus: the merge as a
                reshape, qkv.c a symbolic link; mallory-hang: an endless loop
                in attention_param_count and in mha_forward; mallory-forge: a
                forged summary printed by every function of Lab 01's skeleton,
@@ -190,6 +191,7 @@ MADE = {   # the learner's file in the class: its text (str: UTF-8) or bytes
     "ana/labs/lab02-sdpa/sdpa.c": subject("lab02/subjects/solution.c"),
     "ana/labs/lab03-mha/mha.c": subject("lab03/subjects/solution.c"),
     "ana/labs/lab04-masking/mask.c": subject("lab04/subjects/solution.c"),
+    "ana/labs/lab05-speed/fast.c": subject("lab05/subjects/solution.c"),
     "bob/lab00-by-hand/answers.txt": read(os.path.join(lab00, "a-columns.txt")),
     "bob/lab00-by-hand/numpy_attention.py": read(os.path.join(lab00, "numpy", "s-kq.py")),
     "bob/lab01-qkv/qkv.c": slip(QKV, "row[j] = w_q[", "row[j] = w_k["),
@@ -203,6 +205,7 @@ MADE = {   # the learner's file in the class: its text (str: UTF-8) or bytes
     "dan/labs/lab01-qkv/qkv.c": slip(QKV, "    int width = 2 * d_k + d_v;\n    for (int i",
                                      "    int width = 2 * d_k + d_v\n    for (int i"),
     "dan/labs/lab04-masking/mask.c": subject("lab04/subjects/m-causal-transposed.c"),
+    "dan/labs/lab05-speed/fast.c": subject("lab05/subjects/m-decode-attend-first.c"),
     "gus/labs/lab03-mha/mha.c": subject("lab03/subjects/m-merge-reshape.c"),
     "mallory-forge/labs/lab01-qkv/qkv.c": slip(SKELETON, '#include "lab.h"\n', '#include "lab.h"\n'
                                                + FORGE).replace(TODO, "    forge();\n" + TODO),
