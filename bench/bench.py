@@ -916,7 +916,7 @@ def impl_heads(w, first, width, extra=""):
     top = (f"{'row at a time':^{2 * width + 1}} {'tiled':^{2 * width + 1}} "
            f"{'':{2 * width + 1}}")
     names = ["C", "C+OpenBLAS", "C", "C+OpenBLAS", "NumPy", "PyTorch"]
-    return [f"{'':{w}}  {'':>{len(first)}}  {top}",
+    return [f"{'':{w}}  {'':>{len(first)}}  {top}".rstrip(),
             f"{'shape (T, d, h)':{w}}  {first}  " + " ".join(f"{n:>{width}}" for n in names)
             + extra]
 
@@ -942,7 +942,7 @@ def table(rows):
     lines += ["", "time over the best peer's (the faster of NumPy and PyTorch; below 1: "
               "faster than both); tiled speed-up: the", "row-at-a-time layer's time over the "
               "tiled layer's, in the same build",
-              f"{'':{w}}  {'time / best peer':^67}  {'tiled speed-up':^21}",
+              f"{'':{w}}  {'time / best peer':^67}  {'tiled speed-up':^21}".rstrip(),
               f"{'shape (T, d, h)':{w}}  " + " ".join(f"{LABEL[k]:>16}" for k in C_KEYS)
               + f"  {'C':>{cw}} {'C+OpenBLAS':>{cw}}"]
     for r in rows:
