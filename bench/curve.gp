@@ -30,7 +30,7 @@ n_heads = int(STATS_min)
 set logscale x 2
 set logscale y 10
 set format y '%g'
-set xtics 2 nomirror
+set xtics nomirror
 set ytics nomirror
 set grid xtics ytics linecolor rgb '#d0d0d0' linewidth 1 dashtype solid
 set border 3
@@ -40,7 +40,7 @@ set ylabel "time per forward (ms)"
 set title sprintf("The causal multi-head layer against T at d_model %d, %d heads, float64, one thread\n", d_model, n_heads).subtitle
 c1 = '#2060a0'; c2 = '#a03060'; c3 = '#e08020'; c4 = '#40a040'
 
-plot data using "T":"ms_C" title 'C (readable loops), row at a time' \
+plot data using "T":"ms_C":xtic(strcol("T")) title 'C (readable loops), row at a time' \
           with linespoints linewidth 2 dashtype 1 pointtype 7 pointsize 1.2 linecolor rgb c1, \
      ''   using "T":"ms_C_OpenBLAS" title 'C+OpenBLAS, row at a time' \
           with linespoints linewidth 2 dashtype 1 pointtype 5 pointsize 1.2 linecolor rgb c2, \
