@@ -1,8 +1,10 @@
-# bench.mk - `make bench`: the library's causal multi-head layer,
-# mha_forward_causal, timed next to NumPy and PyTorch (bench/README.md),
-# in two builds side by side: the readable loops and mm_matmul by OpenBLAS;
-# `make check-bench-smoke` (in make check): the same programs on one tiny
-# shape for one round, so that a broken bench does not go unnoticed.
+# bench.mk - `make bench`: the library's causal multi-head layer, row at a
+# time (mha_forward_causal) and in tiles (mha_forward_tiled), timed next to
+# NumPy and PyTorch (bench/README.md), in two builds side by side: the
+# readable loops and mm_matmul by OpenBLAS; then decoding with the key/value
+# cache, the tiled layer's block sizes, and the time against T;
+# `make check-bench-smoke` (in make check-all): the same programs on tiny
+# shapes for one round, so that a broken bench does not go unnoticed.
 # Nothing about the times is asserted anywhere.
 #   make bench CFLAGS='-O3 -march=native'     the flags of the run
 #   make bench BENCH_BUDGET=30                seconds for the timed rounds
@@ -100,15 +102,19 @@ BENCH_RUN = $(BENCH_PYTHON) $(BENCH_DIR)/bench.py --prog $(BENCH_PROG) --memcoun
   --gnuplot $(BENCH_DIR)/bench.gp
 BENCH_ALL = $(BENCH_PROG) $(BENCH_PROG_OB) $(BENCH_SO)
 
-bench: $(BENCH_ALL) ## time the causal layer against NumPy and PyTorch (about 2 min; build/bench)
+bench: $(BENCH_ALL) ## time the causal layer (rows, tiles, decoding) against NumPy and PyTorch (about 2.5 min; build/bench)
 	$(Q)$(BENCH_RUN) --out $(BENCH_OUT) --budget $(BENCH_BUDGET) --projections 256 $(BENCH_ARGS)
 
 # one tiny shape (7, 12, 3), one round: mha_bench's output is mha_forward's
-# with mask_causal bit for bit, mha_bench_openblas's, NumPy's and PyTorch's
-# agree with it within 1e-12, the roof runs (alone, and in the round), the
-# report and both plots are written; the self-tests (of both programs) show
-# that the counters count and that the comparisons can fail; the
-# projections' timing runs
+# with mask_causal bit for bit, mha_bench_openblas's, both tiled builds',
+# NumPy's and PyTorch's agree with it within 1e-12, the roof runs (alone,
+# and in the round); its 7 tokens decoded with the cache (both builds, NumPy,
+# PyTorch) and recomputed (both builds) agree with the causal layer within
+# 1e-12, the counter sees exactly the cache's buffers and struct; blocks
+# (2, 2) and (4, 4) swept; the curve at T = 3 and 7; the report and the four
+# plots are written; the self-tests (of both programs) show that the
+# counters count and that the comparisons can fail; the projections' timing
+# runs
 check-bench-smoke: $(BENCH_ALL)
 	$(Q)$(BENCH_PROG) --self-test
 	$(Q)OPENBLAS_NUM_THREADS=1 $(BENCH_PROG_OB) --self-test

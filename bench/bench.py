@@ -1,14 +1,19 @@
 #!/usr/bin/python3
 """make bench: the library's causal multi-head layer next to NumPy and PyTorch.
 
-Times one forward pass of mha_forward_causal in two builds of the library,
-the readable loops (bench/mha_bench.c as build/bench/mha_bench) and
-mm_matmul by OpenBLAS's dgemm (the same program as mha_bench_openblas), each
-a child process that takes commands on a pipe, and, on the same weights and
-X (written by those programs), a NumPy implementation and PyTorch's
-nn.MultiheadAttention, in paired rounds; measures OpenBLAS's dgemm alone at
-the layer's largest product (the roof); prints the table and the targets,
-writes the TSV and draws it with gnuplot (bench/README.md says what is
+Times one forward pass of the causal layer, row at a time (chapter 04's
+mha_forward_causal) and in tiles (chapter 05's mha_forward_tiled), in two
+builds of the library, the readable loops (bench/mha_bench.c as
+build/bench/mha_bench) and mm_matmul by OpenBLAS's dgemm (the same program
+as mha_bench_openblas), each a child process that takes commands on a pipe,
+and, on the same weights and X (written by those programs), a NumPy
+implementation and PyTorch's nn.MultiheadAttention, in paired rounds;
+measures OpenBLAS's dgemm alone at the layer's largest product (the roof).
+Then chapter 05's decoding: 1024 tokens with the key/value cache (both
+builds, and NumPy's and PyTorch's cached loops) against recomputing the
+tiled layer on each prefix; the tiled layer's block sizes at GPT-2 small;
+the time against T at Mini-GPT's width. Prints the tables and the targets,
+writes the TSVs and draws them with gnuplot (bench/README.md says what is
 measured).
 
 Usage (bench/bench.mk runs it):
@@ -17,8 +22,8 @@ Usage (bench/bench.mk runs it):
            --out build/bench [--budget S] [--shapes T,D,H ...] [--smoke]
            [--cc CC --cflags CFLAGS --compile LINE --lib LIBRARY
             --compile-openblas LINE --lib-openblas LIBRARY] [--gnuplot GP]
-           [--openblas-coretype CORE] [--projections T]
---smoke: one tiny shape, one round, and the self-tests (check-bench-smoke).
+           [--openblas-coretype CORE] [--projections T] [--parts layer,decode,sweep,curve]
+--smoke: tiny shapes, one round each, and the self-tests (check-bench-smoke).
 --projections T: then chapter 01's projections, separate vs fused (mha_bench).
 Nothing about the times is asserted; the outputs must agree (1e-12).
 """
@@ -52,13 +57,36 @@ SHAPES = [(8, 64, 4, ""), (64, 64, 4, "Mini-GPT"), (256, 256, 4, ""),
           (1024, 768, 12, "GPT-2 small")]
 SMOKE_SHAPE = (7, 12, 3, "smoke")
 GPT2 = (1024, 768, 12)    # the shape of targets (c) and (d)
-# the four columns: a key (TSV names, no '+'), and the label shown
-IMPLS = ("C", "C_OpenBLAS", "NumPy", "PyTorch")
-LABEL = {"C": "C", "C_OpenBLAS": "C+OpenBLAS", "NumPy": "NumPy", "PyTorch": "PyTorch"}
+# the six columns: a key (TSV names, no '+'), and the label shown. The
+# library's layer in two builds, row at a time (chapter 04's
+# mha_forward_causal) and in tiles (chapter 05's mha_forward_tiled with
+# MHA_BLOCK_Q x MHA_BLOCK_K blocks), and the two peers
+IMPLS = ("C", "C_OpenBLAS", "C_tiled", "C_OpenBLAS_tiled", "NumPy", "PyTorch")
+LABEL = {"C": "C", "C_OpenBLAS": "C+OpenBLAS", "C_tiled": "C tiled",
+         "C_OpenBLAS_tiled": "C+OpenBLAS tiled", "NumPy": "NumPy", "PyTorch": "PyTorch"}
+C_KEYS = ("C", "C_OpenBLAS", "C_tiled", "C_OpenBLAS_tiled")
 PEERS = ("NumPy", "PyTorch")
-# what a round times: the four, and a sample of the roof (OpenBLAS's dgemm
+# what a round times: the six, and a sample of the roof (OpenBLAS's dgemm
 # alone), so that the roof meets the same machine as the layer
 TIMED = IMPLS + ("roof",)
+BLOCK = 64                # MHA_BLOCK_Q = MHA_BLOCK_K of fast.h: the tiled columns
+# decoding: T tokens one at a time at Mini-GPT width, with the cache (both
+# builds, NumPy, PyTorch) and by recomputing the tiled layer on each prefix
+DECODE_SHAPE = (1024, 64, 4)
+SMOKE_DECODE = (7, 12, 3)
+DECODE = ("C", "C_OpenBLAS", "NumPy", "PyTorch")      # the cached loops
+DECODE_ROUNDS = 15
+RECOMPUTE_SAMPLES = 3     # C+OpenBLAS's recomputation, each about 6 s
+# the block-size sweep of the tiled layer at GPT-2 small, both builds
+SWEEP_BLOCKS = (16, 32, 64, 128, 256)
+SMOKE_SWEEP = (2, 4)
+SWEEP_SAMPLES = 3
+# time against T at Mini-GPT width: every column of the table
+CURVE_T = (16, 32, 64, 128, 256, 512, 1024)
+CURVE_WIDTH = (64, 4)
+SMOKE_CURVE = ((3, 12, 3), (7, 12, 3))
+CURVE_SHARE = 0.2         # of --budget, for all the curve's points
+PARTS = ("layer", "decode", "sweep", "curve")
 
 
 def williams(n):
@@ -74,9 +102,12 @@ def williams(n):
 
 ORDERS = williams(len(TIMED))
 # targets (the report's last block)
-TARGET_SPEEDUP = 1.3      # (b) C+OpenBLAS over the best peer, at every shape
-TARGET_ROOF = 70.0        # (c) % of the dgemm roof at GPT-2 small
-TARGET_MIB = 40.0         # (d) peak extra memory of both C builds at GPT-2 small
+TARGET_SPEEDUP = 1.3      # (a) C+OpenBLAS tiled over the best peer, at every shape
+TARGET_ROOF = 70.0        # (b) C+OpenBLAS tiled's % of the dgemm roof at GPT-2 small
+TARGET_TILED = 2.0        # (c) C tiled over C at GPT-2 small (and C tiled beats the
+                          #     peers at T <= 64)
+TARGET_DECODE = 20.0      # (d) the cache over recomputing (and over the peers' loops)
+TARGET_MIB = 16.0         # (e) peak extra memory of the tiled layer at GPT-2 small
 # OpenBLAS kernels older than the CPU (OpenBLAS's fallback for a CPU it
 # does not know); said in the header when the CPU has AVX2
 OLD_CORES = {"prescott", "core2", "penryn", "dunnington", "nehalem", "atom",
@@ -163,9 +194,28 @@ class CBench:
         mapped, resident = self.ask("pool", "pool")
         return int(mapped), int(resident)
 
-    def sample(self, reps):
-        """seconds per call over reps back-to-back calls"""
-        return float(self.ask(f"time {reps}", "time")[0]) / reps
+    def tiled(self, bq, bk, data_dir):
+        """the tiled layer's warm-up (blocks bq x bk): its peak bytes
+        malloc'ed, its seconds, its peak bytes mmap'ed; out_tiled.f64"""
+        ok, peak, blocks, seconds, map_peak, map_calls = self.ask(
+            f"tiled {bq} {bk} {data_dir}", "tiled")
+        return int(peak), float(seconds), int(map_peak)
+
+    def decode(self, data_dir):
+        """the cached decoding's warm-up: peak bytes malloc'ed, seconds, peak
+        bytes mmap'ed, sizeof (mha_cache); out_decode.f64"""
+        ok, peak, blocks, seconds, map_peak, struct = self.ask(
+            f"decode {data_dir}", "decode")
+        return int(peak), float(seconds), int(map_peak), int(struct)
+
+    def recompute(self, data_dir):
+        """the recomputation's warm-up: seconds; out_recompute.f64"""
+        return float(self.ask(f"recompute {data_dir}", "recompute")[1])
+
+    def sample(self, reps, kind=""):
+        """seconds per call over reps back-to-back calls (of the causal
+        layer, or of kind: tiled, decode, recompute)"""
+        return float(self.ask(f"time {reps} {kind}".rstrip(), "time")[0]) / reps
 
     def close(self):
         self.p.stdin.write("quit\n")
@@ -382,85 +432,176 @@ def label(r):
     return s + (" " + r["name"] if r["name"] != "-" else "")
 
 
+# ---- the cached loops of the peers: decoding one token at a time ---------------
+def numpy_decoder(np, w_q, w_k, w_v, w_o, n_heads):
+    """the cached decoding in NumPy, as a NumPy user would write it: per
+    token one fused projection, its key and value stored in arrays K, V
+    (n_heads, T, d_k), its scores against the keys so far, a stable softmax,
+    the blend of the values, W_O; the T outputs, one row per token"""
+    d = w_q.shape[0]
+    d_k = d // n_heads
+    w_qkv = np.concatenate([w_q, w_k, w_v], axis=1)         # (d, 3d)
+    scale = 1.0 / math.sqrt(d_k)
+
+    def decode(x):
+        T = x.shape[0]
+        K, V = np.empty((n_heads, T, d_k)), np.empty((n_heads, T, d_k))
+        out = np.empty((T, d))
+        for t in range(T):
+            qkv = x[t] @ w_qkv                               # (3d)
+            q = qkv[:d].reshape(n_heads, d_k, 1)
+            K[:, t] = qkv[d:2 * d].reshape(n_heads, d_k)     # append, then attend
+            V[:, t] = qkv[2 * d:].reshape(n_heads, d_k)
+            s = (K[:, :t + 1] @ q)[:, :, 0]                  # (h, t+1)
+            s *= scale
+            s -= s.max(axis=1, keepdims=True)
+            np.exp(s, out=s)
+            s /= s.sum(axis=1, keepdims=True)
+            out[t] = (s[:, None, :] @ V[:, :t + 1]).reshape(d) @ w_o
+        return out
+    return decode
+
+
+def torch_decoder(torch, np, w_q, w_k, w_v, w_o, n_heads):
+    """the same loop in PyTorch's tensor operations, under torch.no_grad()
+    (nn.MultiheadAttention projects its keys on every call: it has no
+    cache)"""
+    d = w_q.shape[0]
+    d_k = d // n_heads
+    w_qkv = torch.from_numpy(np.concatenate([w_q, w_k, w_v], axis=1))
+    w_o_t = torch.from_numpy(np.ascontiguousarray(w_o))
+    scale = 1.0 / math.sqrt(d_k)
+
+    def decode(xt):
+        with torch.no_grad():
+            T = xt.shape[0]
+            K = torch.empty(n_heads, T, d_k, dtype=torch.float64)
+            V = torch.empty(n_heads, T, d_k, dtype=torch.float64)
+            out = torch.empty(T, d, dtype=torch.float64)
+            for t in range(T):
+                qkv = xt[t] @ w_qkv
+                q = qkv[:d].view(n_heads, d_k, 1)
+                K[:, t] = qkv[d:2 * d].view(n_heads, d_k)
+                V[:, t] = qkv[2 * d:].view(n_heads, d_k)
+                s = torch.softmax((K[:, :t + 1] @ q).squeeze(2) * scale, dim=1)
+                out[t] = (s.unsqueeze(1) @ V[:, :t + 1]).reshape(d) @ w_o_t
+        return out
+    return decode
+
+
 # ---- one shape ----------------------------------------------------------------------
-def run_shape(np, torch, counter, cbs, shape, out_dir, budget, rounds_forced, log,
-              torch_grad, smoke):
-    t, d, h, name = shape
-    data_dir = os.path.join(out_dir, "data", f"{t}-{d}-{h}")
+def load(np, data_dir, f, r, c):
+    return np.fromfile(os.path.join(data_dir, f), dtype=np.float64).reshape(r, c)
+
+
+def c_side(np, cbs, shape, data_dir, ref):
+    """both C programs on one shape: the causal layer's and the tiled
+    layer's warm-ups, their memory; the inputs (the same bits in both), C's
+    output, and every C output held to it within TOL"""
+    t, d, h = shape
+    cb, cob = cbs
     data_ob = os.path.join(data_dir, "openblas")
     os.makedirs(data_ob, exist_ok=True)
-    # C's output against mha_forward with mask_causal: one more forward pass,
-    # spared above REF_MAX_FLOP (the smoke and the smaller shapes do it). Not
-    # for C+OpenBLAS: its products of other shapes may round otherwise; it is
-    # held to C's output within TOL, as the peers are
-    ref = smoke or flop(t, d, h) <= REF_MAX_FLOP
-    cb, cob = cbs
-    mem_c, est_c, map_c = cb.shape(t, d, h, SEED, data_dir, ref)
-    mem_ob, est_ob, map_ob = cob.shape(t, d, h, SEED, data_ob, False)
-    load = lambda dr, f, r, c: np.fromfile(os.path.join(dr, f), dtype=np.float64).reshape(r, c)
-    w_q, w_k, w_v, w_o = (load(data_dir, f"w_{m}.f64", d, d) for m in "qkvo")
-    x, out_c = load(data_dir, "x.f64", t, d), load(data_dir, "out.f64", t, d)
+    c = {"est": {}, "mem": {}, "mmap": {}, "diff": {}}
+    for k, prog, dr, r in (("C", cb, data_dir, ref), ("C_OpenBLAS", cob, data_ob, False)):
+        peak, c["est"][k], c["mmap"][k] = prog.shape(t, d, h, SEED, dr, r)
+        c["mem"][k] = peak + c["mmap"][k]
+        peak, c["est"][k + "_tiled"], c["mmap"][k + "_tiled"] = prog.tiled(BLOCK, BLOCK, dr)
+        c["mem"][k + "_tiled"] = peak + c["mmap"][k + "_tiled"]
+    c["w"] = [load(np, data_dir, f"w_{m}.f64", d, d) for m in "qkvo"]
+    c["x"], c["out"] = load(np, data_dir, "x.f64", t, d), load(np, data_dir, "out.f64", t, d)
     for f, r in (("w_q.f64", d), ("w_k.f64", d), ("w_v.f64", d), ("w_o.f64", d), ("x.f64", t)):
-        if not np.array_equal(load(data_ob, f, r, d), load(data_dir, f, r, d)):
+        if not np.array_equal(load(np, data_ob, f, r, d), load(np, data_dir, f, r, d)):
             die(f"({t}, {d}, {h}): mha_bench_openblas's {f} is not mha_bench's, bit for bit")
-    out_ob = load(data_ob, "out.f64", t, d)
-    diff_ob = agree(np, f"({t}, {d}, {h}): C+OpenBLAS vs C", out_ob, out_c)
+    for k, dr, f in (("C_OpenBLAS", data_ob, "out.f64"), ("C_tiled", data_dir, "out_tiled.f64"),
+                     ("C_OpenBLAS_tiled", data_ob, "out_tiled.f64")):
+        c["diff"][k] = agree(np, f"({t}, {d}, {h}): {LABEL[k]} vs C", load(np, dr, f, t, d),
+                             c["out"])
+    return c
+
+
+def peer_side(np, torch, counter, c, shape, torch_grad):
+    """NumPy's and PyTorch's layers, one call each, untimed: their outputs
+    against C's, their peak memory, a first estimate of their time"""
+    t, d, h = shape
+    x = c["x"]
     xt = torch.from_numpy(x).unsqueeze(0)                   # (1, T, d), shares x
-
-    f_np = numpy_layer(np, w_q, w_k, w_v, w_o, h)
-    f_t = torch_layer(torch, np, w_q, w_k, w_v, w_o, h, t, torch_grad)
-
-    # one call each, untimed: the outputs against C's, the peak memory
+    f_np = numpy_layer(np, *c["w"], h)
+    f_t = torch_layer(torch, np, *c["w"], h, t, torch_grad)
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     tracemalloc.reset_peak()
     counter.start()
     t0 = time.perf_counter()
     y = f_np(x)
-    est_np = time.perf_counter() - t0
+    c["est"]["NumPy"] = time.perf_counter() - t0
     counter.stop()
-    mem_np = tracemalloc.get_traced_memory()[1] - base
+    c["mem"]["NumPy"] = tracemalloc.get_traced_memory()[1] - base
     tracemalloc.stop()
-    mem_np_malloc = counter.peak()
-    diff_np = agree(np, f"({t}, {d}, {h}): NumPy vs C", y, out_c)
+    c["mem_NumPy_malloc"] = counter.peak()
+    c["diff"]["NumPy"] = agree(np, f"({t}, {d}, {h}): NumPy vs C", y, c["out"])
     del y
-
     counter.start()
     t0 = time.perf_counter()
     y = f_t(xt)
-    est_t = time.perf_counter() - t0
+    c["est"]["PyTorch"] = time.perf_counter() - t0
     counter.stop()
-    mem_t = counter.peak()
-    diff_t = agree(np, f"({t}, {d}, {h}): PyTorch vs C", y[0].numpy(), out_c)
+    c["mem"]["PyTorch"] = counter.peak()
+    c["diff"]["PyTorch"] = agree(np, f"({t}, {d}, {h}): PyTorch vs C", y[0].numpy(), c["out"])
     del y
+    return f_np, f_t, xt
 
-    # the roof on its own (mha_bench's median of 5 to 15 samples): a first
-    # estimate, and the roof command run as a user would run it
-    est_roof = cob.roof(t, d)
 
-    # repetitions per sample, then rounds within the budget
-    est = {"C": est_c, "C_OpenBLAS": est_ob, "NumPy": est_np, "PyTorch": est_t,
-           "roof": est_roof}
+def timed_rounds(run, est, budget, rounds_forced, log, what):
+    """calls per sample (short calls: the best of three short samples),
+    then rounds in the orders of ORDERS within the budget; the samples"""
     reps = {k: reps_for(v) for k, v in est.items()}
-    run = {"C": lambda r: cb.sample(r), "C_OpenBLAS": lambda r: cob.sample(r),
-           "NumPy": lambda r: sample(f_np, x, r), "PyTorch": lambda r: sample(f_t, xt, r),
-           "roof": lambda r: cob.roof(t, d, r)}
-    for k in IMPLS:       # short calls: the best of three short samples
+    for k in IMPLS:
         if reps[k] > 1:
             est[k] = min(run[k](reps[k]) for _ in range(3))
             reps[k] = reps_for(est[k])
     round_s = sum(est[k] * reps[k] for k in TIMED)
     rounds = rounds_forced or max(MIN_ROUNDS, min(MAX_ROUNDS, int(budget / round_s)))
-    log(f"bench: ({t}, {d}, {h}): {rounds} rounds of about {round_s:.3g} s (calls per "
+    log(f"bench: {what}: {rounds} rounds of about {round_s:.3g} s (calls per "
         "sample: " + ", ".join(f"{LABEL.get(k, k)} {reps[k]}" for k in TIMED) + ")")
-
     times = {k: [] for k in TIMED}
     for r in range(rounds):
         for i in ORDERS[r % len(ORDERS)]:
             k = TIMED[i]
             times[k].append(run[k](reps[k]))
-    pool_mapped, pool_resident = cob.pool()     # the pool the calls touched
+    return times, reps, rounds
 
+
+def run_shape(np, torch, counter, cbs, shape, out_dir, budget, rounds_forced, log,
+              torch_grad, smoke):
+    t, d, h, name = shape
+    data_dir = os.path.join(out_dir, "data", f"{t}-{d}-{h}")
+    # C's output against mha_forward with mask_causal: one more forward pass,
+    # spared above REF_MAX_FLOP (the smoke and the smaller shapes do it). Not
+    # for the other builds: their products of other shapes may round
+    # otherwise; they are held to C's output within TOL, as the peers are
+    ref = smoke or flop(t, d, h) <= REF_MAX_FLOP
+    cb, cob = cbs
+    c = c_side(np, cbs, (t, d, h), data_dir, ref)
+    f_np, f_t, xt = peer_side(np, torch, counter, c, (t, d, h), torch_grad)
+    x = c["x"]
+    # the roof on its own (mha_bench's median of 5 to 15 samples): a first
+    # estimate, and the roof command run as a user would run it
+    est_roof = cob.roof(t, d)
+    est = dict(c["est"], roof=est_roof)
+    run = {"C": lambda r: cb.sample(r), "C_OpenBLAS": lambda r: cob.sample(r),
+           "C_tiled": lambda r: cb.sample(r, "tiled"),
+           "C_OpenBLAS_tiled": lambda r: cob.sample(r, "tiled"),
+           "NumPy": lambda r: sample(f_np, x, r), "PyTorch": lambda r: sample(f_t, xt, r),
+           "roof": lambda r: cob.roof(t, d, r)}
+    times, reps, rounds = timed_rounds(run, est, budget, rounds_forced, log, f"({t}, {d}, {h})")
+    pool_mapped, pool_resident = cob.pool()     # the pool the calls touched
+    return shape_row(shape, c, times, reps, rounds, est_roof, ref, pool_mapped, pool_resident)
+
+
+def shape_row(shape, c, times, reps, rounds, est_roof, ref, pool_mapped, pool_resident):
+    """one row of the table and the TSV, from the samples of a shape"""
+    t, d, h, name = shape
     med = {k: median(v) for k, v in times.items()}
     best = {k: min(v) for k, v in times.items()}
     spread = {k: (max(v) - min(v)) / med[k] for k, v in times.items()}
@@ -476,33 +617,201 @@ def run_shape(np, torch, counter, cbs, shape, out_dir, budget, rounds_forced, lo
         "roof_gflops": roof_gf, "roof_ms": med["roof"] * 1e3,
         "roof_alone_gflops": 2 * t * d * 3 * d / est_roof * 1e-9,
         "pct_roof": 100.0 * gf["C_OpenBLAS"] / roof_gf,
+        "pct_roof_tiled": 100.0 * gf["C_OpenBLAS_tiled"] / roof_gf,
         "c_over_best": med["C"] / best_peer,
         "speedup_C_OpenBLAS": best_peer / med["C_OpenBLAS"],
+        "speedup_C_OpenBLAS_tiled": best_peer / med["C_OpenBLAS_tiled"],
+        "tiled_over_rows_C": med["C"] / med["C_tiled"],
+        "tiled_over_rows_C_OpenBLAS": med["C_OpenBLAS"] / med["C_OpenBLAS_tiled"],
         **{f"ratio_{k}": med[k] / best_peer for k in IMPLS},
-        "mem_C": mem_c, "mem_C_OpenBLAS": mem_ob + map_ob,
-        "mem_NumPy": mem_np, "mem_PyTorch": mem_t,
-        "mmap_C": map_c, "mmap_C_OpenBLAS": map_ob,
+        **{f"mem_{k}": c["mem"][k] for k in IMPLS},
+        **{f"mmap_{k}": c["mmap"][k] for k in C_KEYS},
         "pool_mapped": pool_mapped, "pool_resident": pool_resident,
-        "mem_NumPy_malloc": mem_np_malloc,
+        "mem_NumPy_malloc": c["mem_NumPy_malloc"],
         "rounds": rounds, **{f"reps_{k}": reps[k] for k in TIMED},
         **{f"spread_{k}": spread[k] for k in TIMED},
         **{f"ms_min_{k}": best[k] * 1e3 for k in TIMED},
-        "diff_C_OpenBLAS": diff_ob, "diff_NumPy": diff_np, "diff_PyTorch": diff_t,
+        **{f"diff_{k}": c["diff"][k] for k in IMPLS if k != "C"},
         "ref": int(ref),
     }
+
+
+# ---- decoding: the cache against recomputing, and the peers' cached loops ----------
+def cache_bytes(t_max, d):
+    """the cache's buffers, as fast.h states them: keys and values of
+    2 T_max d_model doubles, a working row of 4 d_model + T_max"""
+    return 2 * t_max * d * 8 + (4 * d + t_max) * 8
+
+
+def run_decode(np, torch, cbs, out_dir, shape, rounds, samples, log):
+    """T tokens decoded one at a time (the shape's X, row by row): with the
+    cache in both builds, in NumPy's and PyTorch's cached loops, and by
+    recomputing the tiled layer on every prefix (C+OpenBLAS: samples times;
+    C: once, its warm-up); every output held to the causal layer's (C)"""
+    t, d, h = shape
+    cb, cob = cbs
+    data_dir = os.path.join(out_dir, "data", f"decode-{t}-{d}-{h}")
+    data_ob = os.path.join(data_dir, "openblas")
+    os.makedirs(data_ob, exist_ok=True)
+    cb.shape(t, d, h, SEED, data_dir, False)
+    cob.shape(t, d, h, SEED, data_ob, False)
+    res = {"T": t, "d_model": d, "n_heads": h, "sizeof_cache": 0}
+    for k, prog, dr in (("C", cb, data_dir), ("C_OpenBLAS", cob, data_ob)):
+        peak, est, map_peak, res["sizeof_cache"] = prog.decode(dr)
+        res[f"mem_cache_{k}"] = peak + map_peak
+    log(f"bench: decoding {t} tokens: the recomputations' warm-ups (a few seconds each)")
+    res["ms_recompute_C"] = cb.recompute(data_dir) * 1e3          # timed once
+    cob.recompute(data_ob)
+    w = [load(np, data_dir, f"w_{m}.f64", d, d) for m in "qkvo"]
+    x, ref = load(np, data_dir, "x.f64", t, d), load(np, data_dir, "out.f64", t, d)
+    for k, dr, f in (("C", data_dir, "out_decode.f64"), ("C_OpenBLAS", data_ob, "out_decode.f64"),
+                     ("recompute_C", data_dir, "out_recompute.f64"),
+                     ("recompute_C_OpenBLAS", data_ob, "out_recompute.f64")):
+        res[f"diff_{k}"] = agree(np, f"decoding ({t}, {d}, {h}): {k} vs the causal layer",
+                                 load(np, dr, f, t, d), ref)
+    f_np, f_t = numpy_decoder(np, *w, h), torch_decoder(torch, np, *w, h)
+    xt = torch.from_numpy(x)
+    res["diff_NumPy"] = agree(np, "decoding: NumPy's loop vs the causal layer", f_np(x), ref)
+    res["diff_PyTorch"] = agree(np, "decoding: PyTorch's loop vs the causal layer",
+                                f_t(xt).numpy(), ref)
+    run = {"C": lambda: cb.sample(1, "decode"), "C_OpenBLAS": lambda: cob.sample(1, "decode"),
+           "NumPy": lambda: sample(f_np, x, 1), "PyTorch": lambda: sample(f_t, xt, 1)}
+    orders, times, rec = williams(len(DECODE)), {k: [] for k in DECODE}, []
+    for r in range(rounds):
+        for i in orders[r % len(orders)]:
+            times[DECODE[i]].append(run[DECODE[i]]())
+        if r * samples // rounds != (r + 1) * samples // rounds:   # spread out
+            rec.append(cob.sample(1, "recompute"))
+    res.update({f"ms_{k}": median(v) * 1e3 for k, v in times.items()})
+    res["ms_recompute_C_OpenBLAS"] = median(rec) * 1e3
+    res.update(rounds=rounds, recompute_samples=len(rec), cache_formula=cache_bytes(t, d))
+    return res
+
+
+def mini_width(r):
+    return " (Mini-GPT's width)" if (r["d_model"], r["n_heads"]) == CURVE_WIDTH else ""
+
+
+def decode_lines(r):
+    t = r["T"]
+    lines = [f"decoding: T = {t} tokens one at a time at d_model {r['d_model']}, "
+             f"{r['n_heads']} heads{mini_width(r)}, ms per {t} tokens:",
+             "  with the cache  " + "   ".join(f"{LABEL[k]} {fixed(r['ms_' + k])}" for k in DECODE)
+             + f"   (median of {r['rounds']} round{'s' if r['rounds'] > 1 else ''}; C: "
+             f"mha_cache_new, mha_decode_step x {t}, mha_cache_free)",
+             f"  recomputing     C+OpenBLAS tiled {fixed(r['ms_recompute_C_OpenBLAS'])} "
+             f"(median of {r['recompute_samples']})   C tiled {fixed(r['ms_recompute_C'])} "
+             "(once): mha_forward_tiled on each prefix 1..T, its last row kept",
+             "  the cache's speed-up over recomputing with C+OpenBLAS tiled: "
+             + ", ".join(f"{LABEL[k]} {r['ms_recompute_C_OpenBLAS'] / r['ms_' + k]:.0f}x"
+                         for k in ("C", "C_OpenBLAS")),
+             "  agreement with the causal layer's rows (C), normwise: "
+             + ", ".join(f"{k.replace('_', ' ').replace('C OpenBLAS', 'C+OpenBLAS')} "
+                         f"{r['diff_' + k]:.2g}" for k in
+                         ("C", "C_OpenBLAS", "NumPy", "PyTorch", "recompute_C",
+                          "recompute_C_OpenBLAS")) + f" (tolerance {TOL:g})"]
+    return lines
+
+
+# ---- the block-size sweep of the tiled layer -----------------------------------------
+def run_sweep(np, cbs, out_dir, shape, blocks, samples, log):
+    """mha_forward_tiled at blocks (B, B), both builds: a warm-up (its
+    memory; its output held to the causal layer's within TOL), then
+    samples of one call each, the builds alternating; the medians"""
+    t, d, h = shape
+    cb, cob = cbs
+    data_dir = os.path.join(out_dir, "data", f"sweep-{t}-{d}-{h}")
+    data_ob = os.path.join(data_dir, "openblas")
+    os.makedirs(data_ob, exist_ok=True)
+    cb.shape(t, d, h, SEED, data_dir, False)
+    cob.shape(t, d, h, SEED, data_ob, False)
+    ref = load(np, data_dir, "out.f64", t, d)
+    rows = {}
+    for b in blocks:
+        row = {"T": t, "d_model": d, "n_heads": h, "block": b, "samples": samples}
+        for k, prog, dr in (("C_tiled", cb, data_dir), ("C_OpenBLAS_tiled", cob, data_ob)):
+            peak, est, map_peak = prog.tiled(b, b, dr)
+            row[f"mem_{k}"] = peak + map_peak
+            row[f"diff_{k}"] = agree(np, f"sweep ({t}, {d}, {h}) blocks {b}: {LABEL[k]} vs C",
+                                     load(np, dr, "out_tiled.f64", t, d), ref)
+        rows[b] = row
+    # the samples: rounds of every block in the orders of a balanced Latin
+    # square, the builds alternating first
+    log(f"bench: sweep ({t}, {d}, {h}): {samples} rounds of blocks "
+        + ", ".join(map(str, blocks)))
+    orders, pair = williams(len(blocks)), [("C_tiled", cb), ("C_OpenBLAS_tiled", cob)]
+    times = {(b, k): [] for b in blocks for k, _ in pair}
+    for s in range(samples):
+        for i in orders[s % len(orders)]:
+            b = blocks[i]
+            for k, prog in (pair if (s + i) % 2 == 0 else pair[::-1]):
+                times[b, k].append(prog.sample(1, f"tiled {b} {b}"))
+    for (b, k), v in times.items():
+        rows[b][f"ms_{k}"] = median(v) * 1e3
+    return [rows[b] for b in blocks]
+
+
+def sweep_lines(rows):
+    r0 = rows[0]
+    best = {k: min(rows, key=lambda r: r["ms_" + k])["block"]
+            for k in ("C_tiled", "C_OpenBLAS_tiled")}
+    lines = [f"block sizes: mha_forward_tiled(out, layer, x, T, B, B) at ({r0['T']}, "
+             f"{r0['d_model']}, {r0['n_heads']}), ms per forward (median of "
+             f"{r0['samples']} sample{'s' if r0['samples'] > 1 else ''} each, after a "
+             "warm-up each; rounds of every block", "  in balanced orders, the two builds "
+             "alternating):",
+             f"  {'B':>5}  {'C tiled':>10}  {'C+OpenBLAS tiled':>16}  {'peak extra memory':>17}"]
+    for r in rows:
+        lines.append(f"  {r['block']:>5}  {fixed(r['ms_C_tiled']):>10}  "
+                     f"{fixed(r['ms_C_OpenBLAS_tiled']):>16}  {human(r['mem_C_tiled']):>17}"
+                     + ("   <- fastest " + " and ".join(LABEL[k] for k in best
+                                                       if best[k] == r["block"])
+                        if r["block"] in best.values() else ""))
+    worst = max(max(r["diff_C_tiled"], r["diff_C_OpenBLAS_tiled"]) for r in rows)
+    lines.append(f"  every output within normwise {worst:.2g} of the causal layer's (C) "
+                 f"(tolerance {TOL:g}); the library's default is ({BLOCK}, {BLOCK})")
+    return lines
+
+
+# ---- time against T --------------------------------------------------------------------
+def curve_lines(rows):
+    r0 = rows[0]
+    lines = [f"time against T at d_model {r0['d_model']}, {r0['n_heads']} heads{mini_width(r0)}, "
+             "ms per forward (medians; bench-curve.svg):",
+             f"  {'T':>5}  " + "  ".join(f"{LABEL[k]:>16}" for k in IMPLS) + "  rounds"]
+    for r in rows:
+        lines.append(f"  {r['T']:>5}  " + "  ".join(f"{fixed(r['ms_' + k]):>16}" for k in IMPLS)
+                     + f"  {r['rounds']:>6}")
+    return lines
 
 
 # ---- the report -------------------------------------------------------------------------
 TSV_COLUMNS = (["shape", "name", "T", "d_model", "n_heads", "flop"]
                + [f"ms_{k}" for k in IMPLS] + [f"gflops_{k}" for k in IMPLS]
-               + ["roof_gflops", "roof_ms", "roof_alone_gflops", "pct_roof", "c_over_best",
-                  "speedup_C_OpenBLAS"]
+               + ["roof_gflops", "roof_ms", "roof_alone_gflops", "pct_roof", "pct_roof_tiled",
+                  "c_over_best", "speedup_C_OpenBLAS", "speedup_C_OpenBLAS_tiled",
+                  "tiled_over_rows_C", "tiled_over_rows_C_OpenBLAS"]
                + [f"ratio_{k}" for k in IMPLS] + [f"mem_{k}" for k in IMPLS]
-               + ["mmap_C", "mmap_C_OpenBLAS", "pool_mapped", "pool_resident",
-                  "mem_NumPy_malloc", "rounds"]
+               + [f"mmap_{k}" for k in C_KEYS]
+               + ["pool_mapped", "pool_resident", "mem_NumPy_malloc", "rounds"]
                + [f"reps_{k}" for k in TIMED] + [f"spread_{k}" for k in TIMED]
                + [f"ms_min_{k}" for k in TIMED]
-               + ["diff_C_OpenBLAS", "diff_NumPy", "diff_PyTorch", "ref"])
+               + [f"diff_{k}" for k in IMPLS if k != "C"] + ["ref"])
+DECODE_COLUMNS = (["T", "d_model", "n_heads"] + [f"ms_{k}" for k in DECODE]
+                  + ["ms_recompute_C_OpenBLAS", "ms_recompute_C", "rounds", "recompute_samples",
+                     "mem_cache_C", "mem_cache_C_OpenBLAS", "cache_formula", "sizeof_cache"]
+                  + [f"diff_{k}" for k in DECODE + ("recompute_C", "recompute_C_OpenBLAS")])
+SWEEP_COLUMNS = ["T", "d_model", "n_heads", "block", "samples", "ms_C_tiled",
+                 "ms_C_OpenBLAS_tiled", "mem_C_tiled", "mem_C_OpenBLAS_tiled",
+                 "diff_C_tiled", "diff_C_OpenBLAS_tiled"]
+
+
+def write_tsv(path, columns, rows):
+    with open(path, "w") as f:
+        f.write("\t".join(columns) + "\n")
+        for r in rows:
+            f.write("\t".join(tsv_value(r[c]) for c in columns) + "\n")
+    return path
 
 
 def tsv_value(v):
@@ -524,8 +833,10 @@ def header(args, np, torch, info_ob, peer_ob, has_avx2, machine):
     else:
         peer = "no OpenBLAS in this process"
     lines = [
-        "make bench: mha_forward_causal (the causal multi-head layer, one sequence), "
-        "C and C+OpenBLAS vs NumPy vs PyTorch",
+        "make bench: the causal multi-head layer, one sequence, row at a time "
+        "(mha_forward_causal) and in tiles",
+        "  (mha_forward_tiled), C and C+OpenBLAS vs NumPy vs PyTorch; decoding with "
+        "the key/value cache; block sizes",
         f"  date     {now}",
         f"  machine  {machine}",
         f"  C        {cc_version[0] if cc_version else args.cc}; CFLAGS='{args.cflags}'; "
@@ -569,21 +880,22 @@ def header(args, np, torch, info_ob, peer_ob, has_avx2, machine):
         "not counted).",
         "           NumPy and PyTorch compute all T x T scores, then mask: they are "
         "credited with the same count.",
-        "  time     median over paired rounds; a round times C, C+OpenBLAS, NumPy, "
-        "PyTorch and the roof once each,",
-        "           in orders of a balanced Latin square; a sample of a short call repeats "
-        f"it for about {SAMPLE_S * 1e3:.0f} ms",
-        "           (calibrated once per shape). Best peer: the faster of NumPy and PyTorch.",
-        "           C/best: C's time over the best peer's (above 1: C is slower). "
-        "C+OpenBLAS speed-up: the best",
-        "           peer's time over C+OpenBLAS's (above 1: C+OpenBLAS is faster).",
+        "  time     median over paired rounds; a round times C, C+OpenBLAS (row at a "
+        "time and tiled, blocks",
+        f"           ({BLOCK}, {BLOCK})), NumPy, PyTorch and the roof once each, in orders of "
+        "a balanced Latin square;",
+        f"           a sample of a short call repeats it for about {SAMPLE_S * 1e3:.0f} ms "
+        "(calibrated once per shape). Best",
+        "           peer: the faster of NumPy and PyTorch. Every C output is held to the "
+        f"readable C's within {TOL:g}.",
         "  roof     cblas_dgemm alone, one thread, at the layer's largest product X (T, d) "
         "W_QKV (d, 3d), in",
         "           mha_bench_openblas, as mm_matmul calls it: the median of a sample in "
         "each round (the TSV's",
         "           roof_alone_gflops: the roof command on its own, the median of 5 to 15 "
         "samples in a row).",
-        "           % of roof: C+OpenBLAS's GFLOP/s over the roof's.",
+        "           % of roof: C+OpenBLAS's GFLOP/s (row at a time, tiled) over the "
+        "roof's.",
         "  memory   peak bytes allocated during one forward, beyond what existed before "
         "(weights, X):",
         "           C, C+OpenBLAS: the library's malloc calls (-Wl,--wrap, "
@@ -598,59 +910,82 @@ def header(args, np, torch, info_ob, peer_ob, has_avx2, machine):
     return lines
 
 
+def impl_heads(w, first, width, extra=""):
+    """the two header lines over the six columns: the builds grouped as
+    row at a time and tiled, then the peers"""
+    top = (f"{'row at a time':^{2 * width + 1}} {'tiled':^{2 * width + 1}} "
+           f"{'':{2 * width + 1}}")
+    names = ["C", "C+OpenBLAS", "C", "C+OpenBLAS", "NumPy", "PyTorch"]
+    return [f"{'':{w}}  {'':>{len(first)}}  {top}".rstrip(),
+            f"{'shape (T, d, h)':{w}}  {first}  " + " ".join(f"{n:>{width}}" for n in names)
+            + extra]
+
+
 def table(rows):
     w = max([15] + [len(label(r)) for r in rows])
-    ms, gf, mem = 10, 10, 10                  # column widths
-    heads = lambda width: " ".join(f"{LABEL[k]:>{width}}" for k in IMPLS)
-    group = lambda title, width: f"{title:^{4 * width + 3}}"
-    lines = [
-        f"{'':{w}}  {'':>8}  {group('time per forward (ms)', ms)}  "
-        f"{group('GFLOP/s', gf)}  {'dgemm roof':^18}  {'':>6}",
-        f"{'shape (T, d, h)':{w}}  {'MFLOP':>8}  {heads(ms)}  {heads(gf)}  "
-        f"{'GFLOP/s':>8} {'% of roof':>9}  {'rounds':>6}",
-    ]
+    cw = 10                                   # column width
+    lines = [f"time per forward (ms), medians over the rounds; tiled: mha_forward_tiled "
+             f"with blocks ({BLOCK}, {BLOCK})"]
+    lines += impl_heads(w, f"{'MFLOP':>8}", cw, f"  {'rounds':>6}")
     for r in rows:
-        lines.append(
-            f"{label(r):{w}}  {fixed(r['flop'] * 1e-6):>8}  "
-            + " ".join(f"{fixed(r['ms_' + k]):>{ms}}" for k in IMPLS) + "  "
-            + " ".join(f"{r['gflops_' + k]:{gf}.3f}" for k in IMPLS) + "  "
-            + f"{r['roof_gflops']:8.2f} {r['pct_roof']:8.1f}%  {r['rounds']:>6}")
-    lines += [
-        "",
-        f"{'':{w}}  {'C/best':>8}  {'C+OpenBLAS':>10}  {group('peak extra memory', mem)}",
-        f"{'shape (T, d, h)':{w}}  {'(time)':>8}  {'speed-up':>10}  {heads(mem)}",
-    ]
+        lines.append(f"{label(r):{w}}  {fixed(r['flop'] * 1e-6):>8}  "
+                     + " ".join(f"{fixed(r['ms_' + k]):>{cw}}" for k in IMPLS)
+                     + f"  {r['rounds']:>6}")
+    lines += ["", "GFLOP/s (the FLOP count over the median time); the dgemm roof; "
+              "% of roof of C+OpenBLAS, row at a time and tiled"]
+    lines += impl_heads(w, f"{'':>8}", cw, f"  {'roof':>7} {'% rows':>7} {'% tiled':>7}")
     for r in rows:
+        lines.append(f"{label(r):{w}}  {'':>8}  "
+                     + " ".join(f"{r['gflops_' + k]:{cw}.3f}" for k in IMPLS)
+                     + f"  {r['roof_gflops']:7.2f} {r['pct_roof']:6.1f}% "
+                     f"{r['pct_roof_tiled']:6.1f}%")
+    lines += ["", "time over the best peer's (the faster of NumPy and PyTorch; below 1: "
+              "faster than both); tiled speed-up: the", "row-at-a-time layer's time over the "
+              "tiled layer's, in the same build",
+              f"{'':{w}}  {'time / best peer':^67}  {'tiled speed-up':^21}".rstrip(),
+              f"{'shape (T, d, h)':{w}}  " + " ".join(f"{LABEL[k]:>16}" for k in C_KEYS)
+              + f"  {'C':>{cw}} {'C+OpenBLAS':>{cw}}"]
+    for r in rows:
+        lines.append(f"{label(r):{w}}  "
+                     + " ".join(f"{r['ratio_' + k]:16.2f}" for k in C_KEYS)
+                     + f"  {r['tiled_over_rows_C']:{cw - 1}.2f}x "
+                     f"{r['tiled_over_rows_C_OpenBLAS']:{cw - 1}.2f}x")
+    lines += ["", "peak extra memory of one forward"]
+    lines += impl_heads(w, f"{'':>8}", cw)
+    for r in rows:
+        lines.append(f"{label(r):{w}}  {'':>8}  "
+                     + " ".join(f"{human(r['mem_' + k]):>{cw}}" for k in IMPLS))
+    return lines + agreement_lines(rows)
+
+
+def agreement_lines(rows):
+    lines = []
+    for k in IMPLS[1:]:
+        worst = max(rows, key=lambda r: r[f"diff_{k}"])
         lines.append(
-            f"{label(r):{w}}  {r['c_over_best']:8.2f}  {r['speedup_C_OpenBLAS']:9.2f}x  "
-            + " ".join(f"{human(r['mem_' + k]):>{mem}}" for k in IMPLS))
-    diffs = [(r[f"diff_{k}"], k, r) for r in rows for k in ("C_OpenBLAS",) + PEERS]
-    for k in ("C_OpenBLAS",) + PEERS:
-        worst = max((x for x in diffs if x[1] == k), key=lambda x: x[0])
-        lines.append(
-            f"agreement: {LABEL[k]}'s output is C's within normwise {worst[0]:.2g} "
-            f"(tolerance {TOL:g}; largest at ({worst[2]['T']}, {worst[2]['d_model']}, "
-            f"{worst[2]['n_heads']}))")
+            f"agreement: {LABEL[k]}'s output is C's within normwise {worst['diff_' + k]:.2g} "
+            f"(tolerance {TOL:g}; largest at ({worst['T']}, {worst['d_model']}, "
+            f"{worst['n_heads']}))")
     refs = [label(r) for r in rows if r["ref"]]
     if refs:
         lines.append("C's output is mha_forward's with mask_causal, bit for bit, at "
                      + ", ".join(refs))
     mapped = max(r["pool_mapped"] for r in rows)
     resident = max(r["pool_resident"] for r in rows)
-    maps = max(r["mmap_C_OpenBLAS"] for r in rows)
+    maps = max(max(r["mmap_C_OpenBLAS"], r["mmap_C_OpenBLAS_tiled"]) for r in rows)
     lines += [
-        "memory notes: C+OpenBLAS's peak is the library's malloc calls (wrapped, as C's) "
-        "plus the bytes OpenBLAS maps",
-        f"  (mmap) during the call: {human(maps)} at most, at these shapes. Its buffer pool, "
-        f"{human(mapped)} mapped once per process at",
-        "  its first call (mha_bench_openblas makes that call at its start, before anything "
-        "is counted) and reused by",
-        f"  every call, is not in the peak: {human(resident)} of it were resident (touched) "
-        "after the last shape (mincore).",
-        "  NumPy and PyTorch call the same OpenBLAS and carry a pool of their own, not "
-        "counted either. OpenBLAS's own",
-        "  malloc calls, if any, come from the shared library: they are not wrapped, and "
-        "not counted.",
+        "memory notes: the C+OpenBLAS builds' peaks are the library's malloc calls (wrapped, "
+        "as C's) plus the bytes",
+        f"  OpenBLAS maps (mmap) during the call: {human(maps)} at most, at these shapes. Its "
+        f"buffer pool, {human(mapped)} mapped",
+        "  once per process at its first call (mha_bench_openblas makes that call at its "
+        "start, before anything is",
+        f"  counted) and reused by every call, is not in the peak: {human(resident)} of it "
+        "were resident (touched) after",
+        "  the last shape (mincore). NumPy and PyTorch call the same OpenBLAS and carry a "
+        "pool of their own, not counted",
+        "  either. OpenBLAS's own malloc calls, if any, come from the shared library: they "
+        "are not wrapped, and not counted.",
     ]
     return lines
 
@@ -659,45 +994,93 @@ def verdict(ok, short):
     return "met" if ok else f"missed by {short}"
 
 
-def targets(rows):
+def times_line(v, target):
+    """'met' or how far v (a speed-up) is short of target"""
+    return verdict(v >= target, f"{target - v:.2f}x ({100 * (1 - v / target):.0f} % short)")
+
+
+def targets(rows, dec):
     """the targets block: each line the measured value, the target, met or
     missed by how much"""
-    lines = ["targets:"]
+    w = max([0] + [len(label(r)) for r in rows])
+    lines = ["targets:",
+             f"  (a) C+OpenBLAS tiled at least {TARGET_SPEEDUP}x the best peer, at every shape:"]
+    for r in rows:
+        v = r["speedup_C_OpenBLAS_tiled"]
+        lines.append(f"        {label(r):{w}}  {v:5.2f}x  " + times_line(v, TARGET_SPEEDUP))
+    gpt2 = [r for r in rows if (r["T"], r["d_model"], r["n_heads"]) == GPT2]
+    if gpt2:
+        r = gpt2[0]
+        v = r["pct_roof_tiled"]
+        lines.append(f"  (b) C+OpenBLAS tiled at least {TARGET_ROOF:.0f} % of the dgemm roof at "
+                     f"GPT-2 small: {v:.1f} % ({r['gflops_C_OpenBLAS_tiled']:.2f} of "
+                     f"{r['roof_gflops']:.2f} GFLOP/s)  "
+                     + verdict(v >= TARGET_ROOF, f"{TARGET_ROOF - v:.1f} points"))
+        v = r["tiled_over_rows_C"]
+        lines.append(f"  (c) C tiled at least {TARGET_TILED:.0f}x as fast as C (row at a time) "
+                     f"at GPT-2 small: {v:.2f}x ({fixed(r['ms_C_tiled'])} vs {fixed(r['ms_C'])} "
+                     "ms)  " + times_line(v, TARGET_TILED))
+    else:
+        lines += [f"  (b) C+OpenBLAS tiled at least {TARGET_ROOF:.0f} % of the dgemm roof at "
+                  f"GPT-2 small: not measured ({GPT2} is not in this run)",
+                  f"  (c) C tiled at least {TARGET_TILED:.0f}x as fast as C at GPT-2 small: "
+                  f"not measured ({GPT2} is not in this run)"]
+    lines.append("      and C tiled faster than both peers at every T <= 64 (time / best peer "
+                 "below 1):")
     small = [r for r in rows if r["T"] <= 64]
-    lines.append("  (a) readable C faster than both peers at T <= 64 (C/best < 1):")
     if not small:
         lines.append("        no shape with T <= 64 in this run")
-    w = max([0] + [len(label(r)) for r in rows])
     for r in small:
-        v = r["c_over_best"]
-        lines.append(f"        {label(r):{w}}  C/best {v:5.2f}  "
-                     + ("met (C %.2fx as fast as the best peer)" % (1 / v) if v < 1 else
-                        verdict(False, f"{v - 1:.2f} (C is {100 * (v - 1):.0f} % slower)")))
-    lines.append(f"  (b) C+OpenBLAS at least {TARGET_SPEEDUP}x the best peer, at every shape:")
-    for r in rows:
-        v = r["speedup_C_OpenBLAS"]
-        lines.append(f"        {label(r):{w}}  {v:5.2f}x  "
-                     + verdict(v >= TARGET_SPEEDUP, f"{TARGET_SPEEDUP - v:.2f}x "
-                               f"({100 * (1 - v / TARGET_SPEEDUP):.0f} % short)"))
-    gpt2 = [r for r in rows if (r["T"], r["d_model"], r["n_heads"]) == GPT2]
-    if not gpt2:
-        lines.append(f"  (c) C+OpenBLAS at least {TARGET_ROOF:.0f} % of the dgemm roof at "
-                     f"GPT-2 small: not measured ({GPT2} is not in this run)")
-        lines.append(f"  (d) peak extra memory at GPT-2 small at most {TARGET_MIB:.0f} MiB, "
-                     f"both C builds: not measured ({GPT2} is not in this run)")
-        return lines
-    r = gpt2[0]
-    v = r["pct_roof"]
-    lines.append(f"  (c) C+OpenBLAS at least {TARGET_ROOF:.0f} % of the dgemm roof at GPT-2 "
-                 f"small: {v:.1f} % ({r['gflops_C_OpenBLAS']:.2f} of {r['roof_gflops']:.2f} "
-                 "GFLOP/s)  "
-                 + verdict(v >= TARGET_ROOF, f"{TARGET_ROOF - v:.1f} points"))
-    lines.append(f"  (d) peak extra memory at GPT-2 small at most {TARGET_MIB:.0f} MiB, both "
-                 "C builds:")
+        v = r["ratio_C_tiled"]
+        lines.append(f"        {label(r):{w}}  {v:5.2f}  "
+                     + ("met (%.2fx as fast as the best peer)" % (1 / v) if v < 1 else
+                        verdict(False, f"{v - 1:.2f} ({100 * (v - 1):.0f} % slower)")))
+    lines += decode_targets(dec) + memory_targets(gpt2[0] if gpt2 else None, dec)
+    return lines
+
+
+def decode_targets(dec):
+    if dec is None:
+        return [f"  (d) decoding with the cache at least {TARGET_DECODE:.0f}x as fast as "
+                "recomputing: not measured (no decoding in this run)"]
+    t = dec["T"]
+    lines = [f"  (d) decoding {t} tokens with the cache at least {TARGET_DECODE:.0f}x as fast "
+             "as recomputing (C+OpenBLAS tiled,",
+             f"      {fixed(dec['ms_recompute_C_OpenBLAS'])} ms), and faster than NumPy's and "
+             "PyTorch's cached loops "
+             f"({fixed(dec['ms_NumPy'])} and {fixed(dec['ms_PyTorch'])} ms):"]
     for k in ("C", "C_OpenBLAS"):
-        mib = r[f"mem_{k}"] / 2**20
-        lines.append(f"        {LABEL[k]:10}  {mib:6.1f} MiB  "
-                     + verdict(mib <= TARGET_MIB, f"{mib - TARGET_MIB:.1f} MiB"))
+        ms = dec["ms_" + k]
+        v = dec["ms_recompute_C_OpenBLAS"] / ms
+        peer = min(dec["ms_NumPy"], dec["ms_PyTorch"])
+        lines.append(f"        {LABEL[k]:10}  {fixed(ms)} ms: {v:.0f}x  "
+                     + times_line(v, TARGET_DECODE) + "; vs the faster peer's loop "
+                     f"{peer / ms:.2f}x  "
+                     + verdict(ms < peer, f"{ms - peer:.3g} ms ({100 * (ms / peer - 1):.0f} % "
+                               "slower)"))
+    return lines
+
+
+def memory_targets(r, dec):
+    if r is None:
+        lines = [f"  (e) peak extra memory of the tiled layer at GPT-2 small at most "
+                 f"{TARGET_MIB:.0f} MiB: not measured ({GPT2} is not in this run)"]
+    else:
+        lines = [f"  (e) peak extra memory of the tiled layer at GPT-2 small at most "
+                 f"{TARGET_MIB:.0f} MiB:"]
+        for k in ("C_tiled", "C_OpenBLAS_tiled"):
+            mib = r[f"mem_{k}"] / 2**20
+            lines.append(f"        {LABEL[k]:16}  {mib:6.2f} MiB  "
+                         + verdict(mib <= TARGET_MIB, f"{mib - TARGET_MIB:.2f} MiB"))
+    if dec is not None:
+        t, d, f, s = dec["T"], dec["d_model"], dec["cache_formula"], dec["sizeof_cache"]
+        lines.append(f"      the cache's buffers, 2 T_max d_model 8 + (4 d_model + T_max) 8 = "
+                     f"{f} bytes at T_max = {t}, d_model = {d}; the counter saw:")
+        for k in ("C", "C_OpenBLAS"):
+            got = dec[f"mem_cache_{k}"]
+            lines.append(f"        {LABEL[k]:10}  {got} bytes = the buffers + {got - f} "
+                         + ("(sizeof (mha_cache), the struct itself): equal" if got - f == s
+                            else f"(sizeof (mha_cache) is {s}): NOT the buffers and the struct"))
     return lines
 
 
@@ -754,6 +1137,9 @@ def main():
                     "output detached, as tests/oracle does)")
     ap.add_argument("--projections", type=int, default=0, metavar="T",
                     help="also time chapter 01's projections at this T")
+    ap.add_argument("--parts", default=",".join(PARTS),
+                    help="what to run, of " + ", ".join(PARTS) + " (default: all): the "
+                    "table's shapes, decoding, the block sweep, the curve against T")
     args = ap.parse_args()
 
     # the counter must be the process's malloc: preload it, before NumPy; the
@@ -789,6 +1175,7 @@ def main():
                 t, d, h = (int(v) for v in s.split(","))
                 shapes.append((t, d, h, known.get((t, d, h), "")))
         rounds_forced = 0
+    args.shape_list = shapes
     os.makedirs(args.out, exist_ok=True)
 
     # first calls of each library (lazy set-up) before anything is counted
@@ -810,41 +1197,88 @@ def main():
         die(f"{args.prog_openblas}: OpenBLAS runs {info_ob[2]} threads, not 1")
     if peer_ob and peer_ob[1] != 1:
         die(f"NumPy's and PyTorch's OpenBLAS runs {peer_ob[1]} threads, not 1")
-    rows = []
-    left = args.budget
-    for i, s in enumerate(shapes):
-        t0 = time.monotonic()
-        share = left / (len(shapes) - i)      # what earlier shapes left over
-        rows.append(run_shape(np, torch, counter, (cb, cob), s, args.out, share,
-                              rounds_forced, log, not args.torch_no_grad, args.smoke))
-        left -= time.monotonic() - t0
+    rows, dec, sweep, curve = run_parts(args, np, torch, counter, (cb, cob), log,
+                                        rounds_forced)
     cb.close()
     cob.close()
     load_end = os.getloadavg()[0]
+    report(args, np, torch, info_ob, peer_ob, has_avx2, machine, (load_start, load_end),
+           rows, dec, sweep, curve, start, log)
 
+
+def run_parts(args, np, torch, counter, cbs, log, rounds_forced):
+    """the table's shapes, decoding, the block sweep and the curve, as
+    --parts asks (the smoke: all four, each as small as it goes)"""
+    parts, smoke, grad = args.parts.split(","), args.smoke, not args.torch_no_grad
+    for p in parts:
+        if p not in PARTS:
+            die(f"--parts: unknown part '{p}' (of {', '.join(PARTS)})")
+    rows, dec, sweep, curve = [], None, [], []
+    if "layer" in parts:
+        left = args.budget
+        for i, s in enumerate(args.shape_list):
+            t0 = time.monotonic()
+            share = left / (len(args.shape_list) - i)      # what earlier shapes left over
+            rows.append(run_shape(np, torch, counter, cbs, s, args.out, share,
+                                  rounds_forced, log, grad, smoke))
+            left -= time.monotonic() - t0
+    if "decode" in parts:
+        dec = run_decode(np, torch, cbs, args.out, SMOKE_DECODE if smoke else DECODE_SHAPE,
+                         1 if smoke else DECODE_ROUNDS, 1 if smoke else RECOMPUTE_SAMPLES, log)
+    if "sweep" in parts:
+        sweep = run_sweep(np, cbs, args.out, SMOKE_SHAPE[:3] if smoke else GPT2,
+                          SMOKE_SWEEP if smoke else SWEEP_BLOCKS,
+                          1 if smoke else SWEEP_SAMPLES, log)
+    if "curve" in parts:
+        shapes = SMOKE_CURVE if smoke else [(t,) + CURVE_WIDTH for t in CURVE_T]
+        for s in shapes:
+            name = "Mini-GPT" if s == (64, 64, 4) else ""
+            curve.append(run_shape(np, torch, counter, cbs, s + (name,), args.out,
+                                   args.budget * CURVE_SHARE / len(shapes), rounds_forced,
+                                   log, grad, smoke))
+    return rows, dec, sweep, curve
+
+
+def report(args, np, torch, info_ob, peer_ob, has_avx2, machine, load, rows, dec, sweep,
+           curve, start, log):
+    """the text (printed, bench.txt), the TSVs and the plots"""
     lines = header(args, np, torch, info_ob, peer_ob, has_avx2, machine)
-    lines.append(f"  load     1-minute load average {load_start:.2f} at the start, "
-                 f"{load_end:.2f} at the end ({os.cpu_count()} CPUs; above 1, other "
+    lines.append(f"  load     1-minute load average {load[0]:.2f} at the start, "
+                 f"{load[1]:.2f} at the end ({os.cpu_count()} CPUs; above 1, other "
                  "work shares them)")
-    lines += [""] + table(rows) + [""] + targets(rows)
+    if rows:
+        lines += [""] + table(rows)
+    if dec:
+        lines += [""] + decode_lines(dec)
+    if sweep:
+        lines += [""] + sweep_lines(sweep)
+    if curve:
+        lines += [""] + curve_lines(curve)
+    lines += [""] + targets(rows, dec)
     if args.projections:
         p = subprocess.run([args.prog, "--projections", str(args.projections)],
                            capture_output=True, text=True, env=child_env())
         if p.returncode != 0:
             die(f"{args.prog} --projections failed: {p.stdout}{p.stderr}")
         lines += [""] + p.stdout.rstrip().splitlines()
-    tsv = os.path.join(args.out, "bench.tsv")
-    with open(tsv, "w") as f:
-        f.write("\t".join(TSV_COLUMNS) + "\n")
-        for r in rows:
-            f.write("\t".join(tsv_value(r[c]) for c in TSV_COLUMNS) + "\n")
-    files = [tsv]
+    files = []
+    for name, columns, data in (("bench.tsv", TSV_COLUMNS, rows),
+                                ("decode.tsv", DECODE_COLUMNS, [dec] if dec else []),
+                                ("sweep.tsv", SWEEP_COLUMNS, sweep),
+                                ("curve.tsv", TSV_COLUMNS, curve)):
+        if data:
+            files.append(write_tsv(os.path.join(args.out, name), columns, data))
     if args.gnuplot:
         kernels = info_ob[1] + (f"/{peer_ob[0]}" if peer_ob and peer_ob[0] != info_ob[1] else "")
         subtitle = (f"{datetime.date.today().isoformat()}; CFLAGS='{args.cflags}'; "
                     f"OpenBLAS kernels {kernels}; NumPy and PyTorch on {loaded_blas()[1]}; "
                     "one thread each")
-        files += plot(args.gnuplot, tsv, os.path.join(args.out, "bench"), subtitle)
+        if rows:
+            files += plot(args.gnuplot, files[0], os.path.join(args.out, "bench"), subtitle)
+        if curve:
+            files += plot(os.path.join(os.path.dirname(args.gnuplot), "curve.gp"),
+                          os.path.join(args.out, "curve.tsv"),
+                          os.path.join(args.out, "bench-curve"), subtitle)
     lines.append(f"run: {time.monotonic() - start:.0f} s; files: {', '.join(files)}")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "bench.txt"), "w") as f:
@@ -852,14 +1286,28 @@ def main():
     if not args.smoke:
         sys.stdout.write(text)
         return
+    smoke_summary(rows, dec, sweep, curve, info_ob, args.out, start)
+
+
+def smoke_summary(rows, dec, sweep, curve, info_ob, out, start):
+    """the smoke's one paragraph: what ran, and how close it came"""
     r = rows[0]
+    diff = max(r["diff_" + k] for k in IMPLS[1:])
+    if dec["mem_cache_C"] != dec["cache_formula"] + dec["sizeof_cache"]:
+        die(f"the cache of {dec['T']} tokens, width {dec['d_model']}: the counter saw "
+            f"{dec['mem_cache_C']} bytes, not the buffers ({dec['cache_formula']}) and the "
+            f"struct ({dec['sizeof_cache']})")
     print(f"bench smoke: ({r['T']}, {r['d_model']}, {r['n_heads']}), one round: "
           + ", ".join(f"{LABEL[k]} {r['ms_' + k]:.3g} ms" for k in IMPLS)
-          + f"; C+OpenBLAS, NumPy and PyTorch within "
-          f"{max(r['diff_C_OpenBLAS'], r['diff_NumPy'], r['diff_PyTorch']):.2g} of C "
-          f"(tolerance {TOL:g}); C's output is mha_forward's with mask_causal, bit for "
-          f"bit; dgemm roof {r['roof_gflops']:.3g} GFLOP/s (OpenBLAS {info_ob[1]}); "
-          f"report and plots in {args.out}/ ({time.monotonic() - start:.1f} s)")
+          + f"; every other output within {diff:.2g} of C's (tolerance {TOL:g}); C's "
+          f"output is mha_forward's with mask_causal, bit for bit; dgemm roof "
+          f"{r['roof_gflops']:.3g} GFLOP/s (OpenBLAS {info_ob[1]}); decoding "
+          f"{dec['T']} tokens with the cache (both builds, NumPy, PyTorch) and by "
+          f"recomputing within {max(dec['diff_' + k] for k in DECODE):.2g} of the causal "
+          f"layer, the cache's {dec['mem_cache_C']} bytes its buffers and struct; blocks "
+          + ", ".join(str(s["block"]) for s in sweep) + " swept; the curve at T = "
+          + ", ".join(str(c["T"]) for c in curve) + f"; report and plots in {out}/ "
+          f"({time.monotonic() - start:.1f} s)")
 
 
 if __name__ == "__main__":

@@ -21,9 +21,32 @@
  *       the weights, X or out, which exist before it), BLOCKS: how many
  *       allocations it made, SECONDS: how long it took (a first estimate),
  *       MAP_PEAK and MAP_CALLS: the same for mmap (OpenBLAS's buffers).
- *   time N
- *       N forward passes back to back; answers "time SECONDS" (all N). out
- *       is filled with NaN before, and must be the warm-up's bits after.
+ *   tiled BQ BK DIR
+ *       chapter 05's mha_forward_tiled(out, layer, x, T, BQ, BK) once (a
+ *       warm-up) on the shape's layer and X, counting its allocations;
+ *       writes DIR/out_tiled.f64 (bench.py holds it to out.f64 within its
+ *       tolerance); the blocks stay for time N tiled, and the output for
+ *       time N tiled BQ BK (up to 8 blocks per shape). Answers
+ *         tiled ok PEAK BLOCKS SECONDS MAP_PEAK MAP_CALLS
+ *   decode DIR
+ *       the shape's T tokens decoded one at a time with a key/value cache:
+ *       mha_cache_new(&c, layer, T), mha_decode_step for rows 0..T-1 of X,
+ *       mha_cache_free; once (a warm-up), counting its allocations from
+ *       the cache's making to its release (the cache and its buffers).
+ *       Writes DIR/out_decode.f64 (T, D). Answers
+ *         decode ok PEAK BLOCKS SECONDS MAP_PEAK SIZEOF_CACHE
+ *       SIZEOF_CACHE: sizeof (mha_cache), the one block beside the buffers.
+ *   recompute DIR
+ *       the same T tokens without a cache: for t = 1..T, the tiled layer
+ *       (blocks MHA_BLOCK_Q, MHA_BLOCK_K) on the prefix of t tokens, its
+ *       last row kept; once (a warm-up). Writes DIR/out_recompute.f64.
+ *       Answers "recompute ok SECONDS".
+ *   time N [tiled [BQ BK] | decode | recompute]
+ *       N forward passes back to back (of mha_forward_causal, or of what
+ *       the word names, as its warm-up ran; tiled with BQ BK: with those
+ *       blocks, which a tiled command of this shape has warmed up); answers
+ *       "time SECONDS" (all N). out is filled with NaN before, and must be
+ *       the warm-up's bits after.
  *   roof T D [N]
  *       (mha_bench_openblas only) OpenBLAS's cblas_dgemm alone on the
  *       layer's largest product, X (T, D) times W_QKV (D, 3 D), as
@@ -57,6 +80,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "minimodel/attention/fast.h"
 #include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
 #include "minimodel/attention/qkv.h"
@@ -119,15 +143,117 @@ static void write_doubles(const char *dir, const char *name, const double *a,
 }
 
 /* ---- the bench's state: one shape at a time --------------------------------- */
+/* what a timed call runs: the causal layer, the tiled layer, the decoding
+ * of the shape's T tokens with the cache, or their recomputation */
+enum kind { CAUSAL, TILED, DECODE, RECOMPUTE, KINDS };
+static const char *const kind_name[KINDS] = {
+    "mha_forward_causal", "mha_forward_tiled", "mha_decode_step",
+    "mha_forward_tiled on every prefix" };
 static mha *layer;
-static double *x, *out, *out_ref;
-static int T, D;
+static double *x, *out, *pre;         /* pre (T, D): recompute's prefixes */
+static double *warm[KINDS];           /* each kind's warm-up output (T, D) */
+static int T, D, tiled_bq, tiled_bk;
+/* the tiled layer's warm-ups, one per blocks (bq, bk): warm[TILED] is the
+ * one of the blocks in use */
+enum { TILED_SLOTS = 8 };
+typedef struct { int bq, bk; double *out; } tiled_slot;
+static tiled_slot tiled_warm[TILED_SLOTS];
+static int n_tiled;
 
 static void free_shape(void)
 {
     mha_free(layer);
-    free(x);  free(out);  free(out_ref);
-    layer = NULL;  x = out = out_ref = NULL;
+    free(x);  free(out);  free(pre);
+    layer = NULL;  x = out = pre = NULL;
+    warm[TILED] = NULL;                       /* one of tiled_warm's */
+    for (int k = 0; k < KINDS; k++) { free(warm[k]);  warm[k] = NULL; }
+    for (int i = 0; i < n_tiled; i++) free(tiled_warm[i].out);
+    n_tiled = 0;
+}
+
+/* use_blocks - the tiled layer's blocks become (bq, bk), and warm[TILED]
+ * their warm-up's output: a new one if make, else the one there is */
+static void use_blocks(int bq, int bk, int make)
+{
+    int i = 0;
+    while (i < n_tiled && (tiled_warm[i].bq != bq || tiled_warm[i].bk != bk)) i++;
+    if (i == n_tiled) {
+        if (!make) fail("time: no warm-up of the tiled layer with blocks (%d, %d)", bq, bk);
+        if (n_tiled == TILED_SLOTS)
+            fail("tiled: more than %d block sizes in one shape", TILED_SLOTS);
+        tiled_warm[n_tiled++] = (tiled_slot){ bq, bk, doubles((size_t)T * D) };
+    }
+    tiled_bq = bq;  tiled_bk = bk;
+    warm[TILED] = tiled_warm[i].out;
+}
+
+/* decode_all - rows 0..T-1 of dst: X's tokens through a new cache, one
+ * at a time */
+static mm_status decode_all(double *dst)
+{
+    mha_cache *c;
+    mm_status s = mha_cache_new(&c, layer, T);
+    for (int t = 0; t < T && s == MM_OK; t++)
+        s = mha_decode_step(dst + (size_t)t * D, c, x + (size_t)t * D);
+    mha_cache_free(c);
+    return s;
+}
+
+/* recompute_all - row t of dst: the last row of the tiled layer on the
+ * prefix of t + 1 tokens, for every t */
+static mm_status recompute_all(double *dst)
+{
+    mm_status s = MM_OK;
+    for (int t = 1; t <= T && s == MM_OK; t++) {
+        s = mha_forward_tiled(pre, layer, x, t, MHA_BLOCK_Q, MHA_BLOCK_K);
+        memcpy(dst + (size_t)(t - 1) * D, pre + (size_t)(t - 1) * D,
+               (size_t)D * sizeof *dst);
+    }
+    return s;
+}
+
+static mm_status run_kind(enum kind k, double *dst)
+{
+    switch (k) {
+    case CAUSAL:  return mha_forward_causal(dst, NULL, layer, x, T);
+    case TILED:   return mha_forward_tiled(dst, layer, x, T, tiled_bq, tiled_bk);
+    case DECODE:  return decode_all(dst);
+    default:      return recompute_all(dst);
+    }
+}
+
+/* warm_up - kind k once, its allocations counted, its output kept in
+ * warm[k] (what its timed calls must give) and written to DIR/file */
+static alloc_count warm_up(enum kind k, const char *dir, const char *file,
+                           double *secs)
+{
+    size_t td = (size_t)T * D;
+    if (warm[k] == NULL) warm[k] = doubles(td);
+    alloc_count_start();
+    double t0 = seconds();
+    mm_status s = run_kind(k, warm[k]);
+    double t1 = seconds();
+    alloc_count_stop();
+    need(s, kind_name[k]);
+    alloc_count c = alloc_counted();
+    if (c.lost) fail("more blocks alive at once than alloc_count.c tracks");
+    write_doubles(dir, file, warm[k], td);
+    *secs = t1 - t0;
+    return c;
+}
+
+/* check_ref - out is chapter 03's mha_forward given chapter 04's
+ * mask_causal as its bias, bit for bit (one more forward pass) */
+static void check_ref(const double *got)
+{
+    size_t td = (size_t)T * D, at;
+    double *ref = doubles(td), *bias = doubles((size_t)T * T);
+    need(mask_causal(bias, T), "mask_causal");
+    need(mha_forward(ref, NULL, layer, x, bias, T), "mha_forward");
+    if (!same_bits(got, ref, td, &at))
+        fail("mha_forward_causal's out[%zu][%zu] = %.17g, but mha_forward "
+             "with mask_causal gives %.17g", at / D, at % D, got[at], ref[at]);
+    free(bias);  free(ref);
 }
 
 static void cmd_shape(int t, int d, int h, unsigned long long seed,
@@ -149,50 +275,50 @@ static void cmd_shape(int t, int d, int h, unsigned long long seed,
 
     mm_rng r;
     mm_rng_seed(&r, seed + 1);
-    x = doubles(td);  out = doubles(td);  out_ref = doubles(td);
+    x = doubles(td);  out = doubles(td);  pre = doubles(td);
     need(mm_fill_normal(x, td, 1.0, &r), "mm_fill_normal");
     write_doubles(dir, "x.f64", x, td);
 
-    alloc_count_start();
-    double t0 = seconds();
-    mm_status s = mha_forward_causal(out, NULL, layer, x, t);
-    double t1 = seconds();
-    alloc_count_stop();
-    need(s, "mha_forward_causal");
-    alloc_count c = alloc_counted();
-    if (c.lost) fail("more blocks alive at once than alloc_count.c tracks");
-    write_doubles(dir, "out.f64", out, td);
-    memcpy(out_ref, out, td * sizeof *out);        /* what time N must give */
-
-    if (ref) {   /* the reference: chapter 03's forward, chapter 04's mask */
-        double *bias = doubles((size_t)t * t);
-        size_t at;
-        need(mask_causal(bias, t), "mask_causal");
-        need(mha_forward(out_ref, NULL, layer, x, bias, t), "mha_forward");
-        free(bias);
-        if (!same_bits(out, out_ref, td, &at))
-            fail("mha_forward_causal's out[%zu][%zu] = %.17g, but mha_forward "
-                 "with mask_causal gives %.17g", at / d, at % d, out[at],
-                 out_ref[at]);
-    }
-    printf("shape ok %zu %zu %.9e %zu %zu\n", c.peak, c.blocks, t1 - t0,
+    double secs;
+    alloc_count c = warm_up(CAUSAL, dir, "out.f64", &secs);
+    if (ref) check_ref(warm[CAUSAL]);
+    printf("shape ok %zu %zu %.9e %zu %zu\n", c.peak, c.blocks, secs,
            c.map_peak, c.map_calls);
 }
 
-static void cmd_time(long n)
+/* cmd_warm - the warm-up of tiled (blocks bq, bk), decode or recompute */
+static void cmd_warm(enum kind k, int bq, int bk, const char *dir)
 {
-    if (layer == NULL) fail("time before shape");
+    static const char *const file[KINDS] = {
+        "out.f64", "out_tiled.f64", "out_decode.f64", "out_recompute.f64" };
+    static const char *const word[KINDS] = { "shape", "tiled", "decode",
+                                             "recompute" };
+    if (layer == NULL) fail("%s before shape", word[k]);
+    if (k == TILED) use_blocks(bq, bk, 1);
+    double secs;
+    alloc_count c = warm_up(k, dir, file[k], &secs);
+    if (k == RECOMPUTE)
+        printf("recompute ok %.9e\n", secs);
+    else
+        printf("%s ok %zu %zu %.9e %zu %zu\n", word[k], c.peak, c.blocks, secs,
+               c.map_peak, k == DECODE ? sizeof(mha_cache) : c.map_calls);
+}
+
+static void cmd_time(long n, enum kind k)
+{
+    if (layer == NULL || warm[k] == NULL)
+        fail("time: %s has had no warm-up", kind_name[k]);
     size_t td = (size_t)T * D, at;
     for (size_t i = 0; i < td; i++) out[i] = NAN;
     mm_status s = MM_OK;
     double t0 = seconds();
     for (long i = 0; i < n && s == MM_OK; i++)
-        s = mha_forward_causal(out, NULL, layer, x, T);
+        s = run_kind(k, out);
     double t1 = seconds();
-    need(s, "mha_forward_causal");
-    if (!same_bits(out, out_ref, td, &at))
-        fail("a timed call's out[%zu][%zu] = %.17g, the warm-up's %.17g",
-             at / D, at % D, out[at], out_ref[at]);
+    need(s, kind_name[k]);
+    if (!same_bits(out, warm[k], td, &at))
+        fail("a timed call of %s: out[%zu][%zu] = %.17g, the warm-up's %.17g",
+             kind_name[k], at / D, at % D, out[at], warm[k][at]);
     printf("time %.9e\n", t1 - t0);
 }
 
@@ -443,6 +569,16 @@ static int projections(int t)
     return 0;
 }
 
+/* time_kind - the kind a word of "time N WORD" names */
+static enum kind time_kind(const char *word)
+{
+    if (strcmp(word, "tiled") == 0) return TILED;
+    if (strcmp(word, "decode") == 0) return DECODE;
+    if (strcmp(word, "recompute") == 0) return RECOMPUTE;
+    fail("time: unknown kind '%s' (tiled, decode or recompute)", word);
+    return CAUSAL;
+}
+
 /* answer - one command line; 0 for quit, 1 for the next line */
 static int answer(const char *line)
 {
@@ -450,12 +586,21 @@ static int answer(const char *line)
     int t, d, h;
     unsigned long long seed;
     long n;
+    char word[16] = "";
     int got = sscanf(line, "shape %d %d %d %llu %4095s %7s", &t, &d, &h,
                      &seed, dir, ref);
     if (got == 5 || (got == 6 && strcmp(ref, "ref") == 0))
         cmd_shape(t, d, h, seed, dir, got == 6);
-    else if (sscanf(line, "time %ld", &n) == 1 && n > 0)
-        cmd_time(n);
+    else if (sscanf(line, "tiled %d %d %4095s", &t, &d, dir) == 3 && t > 0 && d > 0)
+        cmd_warm(TILED, t, d, dir);
+    else if (sscanf(line, "decode %4095s", dir) == 1)
+        cmd_warm(DECODE, 0, 0, dir);
+    else if (sscanf(line, "recompute %4095s", dir) == 1)
+        cmd_warm(RECOMPUTE, 0, 0, dir);
+    else if ((got = sscanf(line, "time %ld %15s %d %d", &n, word, &t, &d)) >= 1 && n > 0) {
+        if (got == 4 && strcmp(word, "tiled") == 0) use_blocks(t, d, 0);
+        cmd_time(n, got == 1 ? CAUSAL : time_kind(word));
+    }
     else if ((got = sscanf(line, "roof %d %d %ld", &t, &d, &n)) >= 2)
 #ifdef MM_BLAS_OPENBLAS
         cmd_roof(t, d, got == 3 ? (n > 0 ? n : 1) : 0);
