@@ -214,18 +214,19 @@ static bool tiled_as(int way, const void *ctx, double *out)
 
 /* the tiles' hints, named as chapter 05 names them; the weighted-mean ways share them */
 #define ACC_NAME { "the rescaling forgotten when the maximum grows (the accumulator)",       \
-                   "el reescalado olvidado cuando crece el máximo (el acumulador)" }
+                   "el reescalado olvidado cuando el máximo crece (el acumulador)" }
 #define ACC_TEXT                                                                             \
     { "the rescaling forgotten when the maximum grows: your accumulated output o is not "    \
-      "rescaled when a tile raises a row's maximum. What o holds was weighted by e^(s - m) "  \
+      "rescaled when a tile raises a row's maximum. What o holds was weighted by e^(s - m) " \
       "with the old m, so it must be multiplied by alpha = e^(m - m') before the tile's P V " \
       "is added: o' = o alpha + P V (or, if you keep o as a weighted mean, o / l, by its "   \
       "share l alpha / l'). Your running sum is rescaled; the output must be too",           \
-      "el reescalado olvidado cuando crece el máximo: tu salida acumulada o no se reescala "  \
-      "cuando un tile sube el máximo de una fila. Lo que tiene o se ponderó con e^(s - m) "   \
+      "el reescalado olvidado cuando el máximo crece: tu salida acumulada o no se reescala " \
+      "cuando una tesela sube el máximo de una fila. Lo que tiene o se ponderó con e^(s - m) " \
       "con la m vieja, así que debe multiplicarse por alpha = e^(m - m') antes de sumar el " \
-      "P V del tile: o' = o alpha + P V (o, si guardas o como media ponderada, o / l, por "   \
-      "su parte l alpha / l'). Tu suma acumulada sí se reescala; la salida también debe" }
+      "P V de la tesela: o' = o alpha + P V (o, si guardas o como media ponderada, o / l, "  \
+      "por su parte l alpha / l'). Tu suma acumulada sí se reescala; la salida también "     \
+      "tiene que reescalarse" }
 #define SUM_NAME { "the running sum not rescaled", "la suma acumulada sin reescalar" }
 #define SUM_TEXT                                                                             \
     { "the running sum not rescaled: your l is not multiplied by alpha = e^(m - m') when a " \
@@ -233,9 +234,9 @@ static bool tiled_as(int way, const void *ctx, double *out)
       "In the worked example, query 3's l = 1.2431 after the first tile becomes 1.2431 x "   \
       "0.2431 before the diagonal tile adds its 1.2431",                                     \
       "la suma acumulada sin reescalar: tu l no se multiplica por alpha = e^(m - m') cuando " \
-      "un tile sube el máximo de una fila: l' = l alpha + suma e^(s - m'), como el "          \
-      "acumulador. En el ejemplo resuelto, la l = 1.2431 de la query 3 tras el primer tile " \
-      "pasa a 1.2431 x 0.2431 antes de que el tile de la diagonal sume su 1.2431" }
+      "una tesela sube el máximo de una fila: l' = l alpha + suma e^(s - m'), como el "      \
+      "acumulador. En el ejemplo resuelto, la l = 1.2431 de la query 3 tras la primera "     \
+      "tesela pasa a 1.2431 x 0.2431 antes de que la tesela de la diagonal sume su 1.2431" }
 
 static const hint_row tiled_hints[] = {
     { ST_ACC_NOT_RESCALED, ACC_NAME, ACC_TEXT },
@@ -243,37 +244,37 @@ static const hint_row tiled_hints[] = {
     { ST_SUM_NOT_RESCALED, SUM_NAME, SUM_TEXT },
     { ST_MEAN_SUM_NOT_RESCALED, SUM_NAME, SUM_TEXT },
     { ST_DIAGONAL_UNMASKED,
-      { "the diagonal tile unmasked", "el tile de la diagonal sin máscara" },
+      { "the diagonal tile unmasked", "la tesela de la diagonal sin máscara" },
       { "the diagonal tile unmasked: on a tile the diagonal crosses, query i must not see keys "
         "j > i, which the tile holds (in the worked example, key 3 in query 2's diagonal "
         "tile). Set the score of each such cell to -INFINITY before the tile's maximum, so its "
         "weight is 0",
-        "el tile de la diagonal sin máscara: en un tile que cruza la diagonal, la query i no "
-        "debe ver las keys j > i, que el tile contiene (en el ejemplo resuelto, la key 3 en el "
-        "tile diagonal de la query 2). Pon la puntuación de cada celda así a -INFINITY antes "
-        "del máximo del tile, para que su peso sea 0" } },
+        "la tesela de la diagonal sin máscara: en una tesela que cruza la diagonal, la query i "
+        "no debe ver las keys j > i, que la tesela contiene (en el ejemplo resuelto, la key 3 "
+        "en la tesela diagonal de la query 2). Pon la puntuación de cada celda así a -INFINITY "
+        "antes del máximo de la tesela, para que su peso sea 0" } },
     { ST_KEYS_TO_I0,
       { "a tile skipped wrongly (the key loop stopping at i0)",
-        "un tile saltado por error (el bucle de keys parando en i0)" },
+        "la tesela saltada por error (el bucle de keys parando en i0)" },
       { "a tile skipped wrongly: your key loop stops at i0, the first query of the tile, and "
         "skips the tile on the diagonal, where each query sees itself and the keys just "
         "before it - and the first query tile sees no key at all (0 / 0). The keys of query "
         "tile i0 .. i0 + nq - 1 run up to i0 + nq - 1",
-        "un tile saltado por error: tu bucle de keys para en i0, la primera query del tile, y "
-        "se salta el tile de la diagonal, donde cada query se ve a sí misma y a las keys "
-        "justo anteriores - y el primer tile de queries no ve ninguna key (0 / 0). Las keys "
-        "del tile de queries i0 .. i0 + nq - 1 llegan hasta i0 + nq - 1" } },
+        "la tesela saltada por error: tu bucle de keys para en i0, la primera query de la "
+        "tesela, y se salta la tesela de la diagonal, donde cada query se ve a sí misma y a "
+        "las keys justo anteriores - y el primer bloque de queries no ve ninguna key (0 / 0). "
+        "Las keys del bloque de queries i0 .. i0 + nq - 1 llegan hasta i0 + nq - 1" } },
     { ST_BELOW_SKIPPED,
       { "a tile skipped wrongly (the tiles below the diagonal)",
-        "un tile saltado por error (los tiles bajo la diagonal)" },
+        "la tesela saltada por error (las teselas bajo la diagonal)" },
       { "a tile skipped wrongly: your key loop starts at i0, so it computes only the tiles on "
         "the diagonal and skips those below it, the past every query must see. Only the "
         "tiles above the diagonal (keys after the tile's last query) are skipped: the key "
         "loop starts at 0",
-        "un tile saltado por error: tu bucle de keys empieza en i0, así que solo calcula los "
-        "tiles de la diagonal y se salta los de debajo, el pasado que toda query debe ver. "
-        "Solo se saltan los tiles sobre la diagonal (keys después de la última query del "
-        "tile): el bucle de keys empieza en 0" } },
+        "la tesela saltada por error: tu bucle de keys empieza en i0, así que solo calcula las "
+        "teselas de la diagonal y se salta las de debajo, el pasado que toda query debe ver. "
+        "Solo se saltan las teselas sobre la diagonal (keys después de la última query de la "
+        "tesela): el bucle de keys empieza en 0" } },
 };
 
 static const int tiled_ways[] = { ST_ACC_NOT_RESCALED, ST_SUM_NOT_RESCALED, ST_DIAGONAL_UNMASKED,
@@ -341,13 +342,14 @@ static bool decode_as(int way, const void *ctx, double *out)
 
 static const hint_row decode_hints[] = {
     { DC_APPEND_AFTER,
-      { "the cache appended after attending", "la caché ampliada después de atender" },
+      { "the cache appended after attending",
+        "el token añadido a la caché después de atender" },
       { "the cache appended after attending: your step attends before it appends, so token "
         "t's query sees the cached keys 0 .. t - 1 only, not its own key - and token 0 sees "
         "nothing at all (its out is 0). Under the causal mask query t sees key t: append "
         "token t's key and value to the cache first, then attend over the t + 1 keys",
-        "la caché ampliada después de atender: tu paso atiende antes de añadir, así que la "
-        "query del token t solo ve las keys guardadas 0 .. t - 1, no su propia key - y el "
+        "el token añadido a la caché después de atender: tu paso atiende antes de añadir, así "
+        "que la query del token t solo ve las keys guardadas 0 .. t - 1, no su propia key - y el "
         "token 0 no ve nada (su out es 0). Con la máscara causal la query t ve la key t: "
         "añade primero la key y el value del token t a la caché, y atiende después sobre las "
         "t + 1 keys" } },

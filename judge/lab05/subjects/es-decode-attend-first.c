@@ -3,6 +3,6 @@
  * run-lang: es
  * run-only: mha_decode_step
  * expect-exit: 1
- * expect: pista: la caché ampliada después de atender
+ * expect: pista: el token añadido a la caché después de atender
  */
 #include "m-decode-attend-first.c"

@@ -4,6 +4,6 @@
  * run-only: sdpa_causal_tiled
  * expect-exit: 1
  * expect: CHECK=sdpa_causal_tiled/c1_worked_example
- * expect: pista: el tile de la diagonal sin máscara: en un tile que cruza la diagonal
+ * expect: pista: la tesela de la diagonal sin máscara: en una tesela que cruza la diagonal
  */
 #include "m-tiled-diagonal-unmasked.c"
