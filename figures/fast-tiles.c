@@ -48,13 +48,7 @@ static int visible_in_tile(int I, int J)
  * stop unless every B_ij is 0 or -inf */
 static void classify(void)
 {
-    need_ok(mask_causal(bias, T), "mask_causal");
-    for (int e = 0; e < T * T; e++)
-        if (bias[e] != 0.0 && bias[e] != -INFINITY) {
-            fprintf(stderr, "mask_causal wrote %g at (%d, %d): neither 0 nor -inf\n",
-                    bias[e], e / T, e % T);
-            exit(EXIT_FAILURE);
-        }
+    causal_mask_checked(bias, T);
     for (int I = 0; I < N; I++)
         for (int J = 0; J < N; J++) {
             int visible = visible_in_tile(I, J);

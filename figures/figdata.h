@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include "minimodel/attention/mask.h"
 #include "minimodel/core/error.h"
 
 /* need_ok - stop the program with the library's message unless s is MM_OK */
@@ -15,6 +17,19 @@ static inline void need_ok(mm_status s, const char *call)
     if (s == MM_OK) return;
     fprintf(stderr, "%s failed (status %d): %s\n", call, (int)s, mm_last_error());
     exit(EXIT_FAILURE);
+}
+
+/* causal_mask_checked - bias (T, T) = mask_causal; stop unless every B_ij
+ * is 0 or -inf (a figure draws the mask as two kinds of cell) */
+static inline void causal_mask_checked(double *bias, int T)
+{
+    need_ok(mask_causal(bias, T), "mask_causal");
+    for (int e = 0; e < T * T; e++)
+        if (bias[e] != 0.0 && bias[e] != -INFINITY) {
+            fprintf(stderr, "mask_causal wrote %g at (%d, %d): neither 0 nor -inf\n",
+                    bias[e], e / T, e % T);
+            exit(EXIT_FAILURE);
+        }
 }
 
 /* want_facts - 1 for "prog --facts", 0 for "prog"; usage error otherwise */

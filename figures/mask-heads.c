@@ -32,17 +32,6 @@ static double w[N_HEADS * T * T];         /* (n_heads, T, T) through the mask */
 static double w_full[N_HEADS * T * T];    /* (n_heads, T, T) without it */
 #define ROW(a, h, i) ((a) + ((size_t)(h) * T + (i)) * T)  /* row i of head h */
 
-/* make_the_mask - B = mask_causal; stop unless every B_ij is 0 or -inf */
-static void make_the_mask(void)
-{
-    need_ok(mask_causal(bias, T), "mask_causal");
-    for (int e = 0; e < T * T; e++)
-        if (bias[e] != 0.0 && bias[e] != -INFINITY) {
-            fprintf(stderr, "mask_causal wrote %g at (%d, %d): neither 0 nor -inf\n",
-                    bias[e], e / T, e % T);
-            exit(EXIT_FAILURE);
-        }
-}
 
 /* compute_the_weights - the planted layer on X (T, d_model), causal (w)
  * and unmasked (w_full) */
@@ -154,7 +143,7 @@ static void print_the_closed_forms(void)
 int main(int argc, char **argv)
 {
     int facts = want_facts(argc, argv);
-    make_the_mask();
+    causal_mask_checked(bias, T);
     compute_the_weights();
     if (!facts) {
         print_the_gnuplot_blocks();
