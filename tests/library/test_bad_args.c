@@ -632,6 +632,22 @@ static const row ROWS[] = {
       "tiles of block_q = 2147483647 by block_k = 2147483647" },  /* before the overlap */
     { "sdpa_causal_tiled", "T=INT_MAX,block_q=1,block_k=INT_MAX,out=q", MM_EINVAL,
       "out must not be the same buffer as q" },                  /* the sizes fit */
+    /* tiles of exactly MM_MAX_ELEMENTS = 2^60 - 1 doubles fit (the call then
+     * fails on the overlap), one more do not. tiles_size = bq bk + 2 bq d_v +
+     * d_k bk + 2 bq: with b = 357913941, d_k = 2, d_v = 1431655765 it is
+     * b (b + 2 d_v + 4) = 357913941 x 3221225475 = 2^60 - 1; with b = 2^29,
+     * d_k = 2^29, d_v = 2^29 - 1 it is 2^58 + (2^59 - 2^30) + 2^58 + 2^30 = 2^60 */
+    { "sdpa_causal_tiled", "T=357913941,d_k=2,d_v=1431655765,block_q=357913941,"
+      "block_k=357913941,out=q", MM_EINVAL, "out must not be the same buffer as q" },
+    { "sdpa_causal_tiled", "T=536870912,d_k=536870912,d_v=536870911,block_q=536870912,"
+      "block_k=536870912,out=q", MM_EINVAL, "tiles of block_q = 536870912 by block_k = "
+      "536870912 (d_k = 536870912, d_v = 536870911)" },
+    /* tiles of 2^30 x 2^29 with d_v = 2^28: 2^60 + 2^29 + 2^31 doubles, just past
+     * the limit; with block_q and block_k (or d_k and d_v) swapped they would
+     * fit: the check takes each size in its place */
+    { "sdpa_causal_tiled", "T=1073741824,d_k=1,d_v=268435456,block_q=1073741824,"
+      "block_k=536870912", MM_EINVAL, "tiles of block_q = 1073741824 by block_k = "
+      "536870912 (d_k = 1, d_v = 268435456) need more doubles than one buffer may hold" },
     { "sdpa_causal_tiled", "T=INT_MIN,out=NULL", MM_EINVAL, "out is NULL" },
     { "sdpa_causal_tiled", "block_q=INT_MAX,block_k=INT_MAX", MM_OK, "" },  /* cut to T */
     { "sdpa_causal_tiled", "block_q=1,block_k=1", MM_OK, "" },
@@ -668,6 +684,11 @@ static const row ROWS[] = {
       "out must not be the same buffer as x" },     /* 2 x 2^31 tiles: they fit */
     { "mha_forward_tiled", "T=1073741800,block_q=1073741800,block_k=1073741800,out=x",
       MM_EINVAL, "out must not be the same buffer as x" },       /* just below */
+    /* a layer that claims d_model = 2^27 - 2, two heads: tiles of 2^30 x
+     * 888741824 just past the limit, which they would not pass swapped */
+    { "mha_forward_tiled", "d_model=134217726,n_heads=2,T=1073741824,block_q=1073741824,"
+      "block_k=888741824", MM_EINVAL, "tiles of block_q = 1073741824 by block_k = "
+      "888741824 (d_k = 67108863, d_v = 67108863)" },
     /* a layer that claims d_model = 2^28 (see the header): T x 8 d_model */
     { "mha_forward_tiled", "d_model=268435456,T=1073741824", MM_EINVAL,
       "T * 8 d_model = 1073741824 * 2147483648 doubles do not fit in one buffer" },

@@ -14,6 +14,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "minimodel/attention/fast.h"
 #include "minimodel/attention/mask.h"
 #include "minimodel/attention/mha.h"
@@ -696,4 +698,59 @@ Test(decode, every_checked_error_names_its_argument)
     mha_cache_free(cache);
     mha_cache_free(NULL);                         /* does nothing */
     mha_free(layer);
+}
+
+/* guarded - room for n doubles that end exactly where an unreadable page
+ * begins, so that reading or writing one element past them stops the test
+ * (SIGSEGV); *base and *len are what to unmap */
+static double *guarded(size_t n, void **base, size_t *len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), bytes = n * sizeof(double);
+    *len = (bytes + page - 1) / page * page + page;
+    *base = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert(*base != MAP_FAILED, "cannot map %zu bytes", *len);
+    cr_assert_eq(mprotect((char *)*base + *len - page, page, PROT_NONE), 0);
+    return (double *)((char *)*base + *len - page - bytes);
+}
+
+/* the tiles read no query, key or value past row T - 1 and write nothing past
+ * out's last row, whatever the blocks (each buffer ends at an unreadable page:
+ * a key block cut one key too long, at the last block, crashes) */
+Test(tiled, no_row_past_the_last_is_read_or_written)
+{
+    enum { T = 7, DK = 3, DV = 2 };
+    static const int blocks[][2] = { { 3, 2 }, { 3, 4 }, { 2, 3 }, { 1, 1 }, { 7, 7 },
+                                     { 4, 4 }, { 2, 6 }, { 6, 2 } };
+    void *base[4];
+    size_t len[4];
+    double *q = guarded(T * DK, &base[0], &len[0]), *k = guarded(T * DK, &base[1], &len[1]);
+    double *v = guarded(T * DV, &base[2], &len[2]), *out = guarded(T * DV, &base[3], &len[3]);
+    for (int e = 0; e < T * DK; e++) q[e] = sin(e + 1.0), k[e] = cos(2.0 * e);
+    for (int e = 0; e < T * DV; e++) v[e] = e - 5.0;
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+        cr_assert_eq(sdpa_causal_tiled(out, q, k, v, T, DK, DV, blocks[b][0], blocks[b][1]),
+                     MM_OK, "%s", mm_last_error());
+        check_tiled(q, k, v, T, DK, DV, blocks[b][0], blocks[b][1]);
+    }
+    for (int i = 0; i < 4; i++) munmap(base[i], len[i]);
+}
+
+/* a long row whose scores fall by 0.5 at each key: the running maximum must
+ * stay the largest score seen (its first), never drift down to a later one;
+ * a maximum 1000 below the true one makes exp(s - m) overflow */
+Test(online, a_falling_row_keeps_its_first_score_as_the_maximum)
+{
+    enum { N = 2001 };
+    static double s[N], ref[N];
+    static const int blocks[] = { 1, 7, N };
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+        for (int j = 0; j < N; j++) s[j] = ref[j] = -0.5 * j;
+        cr_assert_eq(softmax_online(s, N, blocks[b]), MM_OK, "%s", mm_last_error());
+        cr_assert_eq(softmax_row(ref, N), MM_OK);
+        for (int j = 0; j < N; j++)
+            cr_assert(isfinite(s[j]) && fabs(s[j] - ref[j]) <= 1e-15,
+                      "blocks of %d: weight %d is %.17g, softmax_row gives %.17g (a running "
+                      "maximum that follows a lower score overflows exp)", blocks[b], j,
+                      s[j], ref[j]);
+    }
 }
