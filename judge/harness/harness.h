@@ -177,6 +177,25 @@ bool lab_expect_status(mm_status got, mm_status want, const char *when);
 void lab_null_hint(void);
 void lab_size_hint(void);
 
+/* lab_several_hint - more than one known mistake gives the learner's
+ * result on this case: name them all, briefly (names[] of n) */
+void lab_several_hint(const char *const names[], int n);
+
+/* lab_kept - copies of a call's outputs, made before a call that should be
+ * refused (lab_keep), to see after it that none changed (lab_unchanged) */
+typedef struct {
+    int n;                             /* the first n buffers of the call */
+    const double *before[LAB_MAX_ARGS]; /* a copy of each output (NULL: not kept) */
+} lab_kept;
+/* lab_keep - a copy of each output among the first n of b[] (not the
+ * inputs, not NULL): n = 0 keeps none. Copies live until the check ends */
+void lab_keep(lab_kept *k, int n, lab_mat *const b[]);
+/* lab_unchanged - after fn refused the call when (as it should), each
+ * output kept in k still as it was; else a failure naming the first
+ * element changed, "a call that fails leaves its outputs as they were",
+ * and false (the check gives its hint) */
+bool lab_unchanged(const lab_kept *k, const char *fn, const char *when, lab_mat *const b[]);
+
 /* lab_close - every |a - b| within the tolerance (non-finite values equal
  * only themselves) */
 bool lab_close(const double *a, const double *b, size_t n, double scale);

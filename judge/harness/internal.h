@@ -4,7 +4,8 @@
  *   lang.c     the report's language
  *   child.c    the learner's process: start (sandbox, early filter), exchange, stop
  *   running.c  the running check: its record, its process, its memory, its end
- *   verdict.c  failures, hints, comparisons, lab_check_values
+ *   verdict.c  failures, hints, refused calls left as they were, comparisons,
+ *              lab_check_values
  *   buffers.c  a check's buffers, laid out for a call and read back
  *   cases.c    what cases are made of
  *   record.c   a failing call kept for make lab-debug (LAB_RECORD=DIR)

@@ -1,6 +1,7 @@
 /* verdict.c - what a check says: failures, hints and details (a failure
- * starts with the function and the case), statuses, the comparison of a
- * learner's outputs with the reference's, and lab_check_values, the value
+ * starts with the function and the case), statuses, the outputs of a
+ * refused call left as they were, the comparison of a learner's outputs
+ * with the reference's, and lab_check_values, the value
  * check every lab's checks end with: the headline, the hints, then the
  * wrong output next to the expected one as small matrices (a stack of heads
  * head by head); and lab_show_values, the same matrices for a value a
@@ -79,6 +80,54 @@ void lab_size_hint(void)
                          "comprueba cada tamaño antes de usarlo: MM_NEED_POSITIVE(n) devuelve "
                          "MM_EINVAL desde tu función salvo que n > 0, con un mensaje que "
                          "nombra la función y n"));
+}
+
+void lab_several_hint(const char *const names[], int n)
+{
+    char list[600];
+    int len = 0;
+    for (int i = 0; i < n && len < (int)sizeof list; i++)
+        len += snprintf(list + len, sizeof list - len, "%s%s",
+                        i == 0 ? "" : i == n - 1 ? EN_ES(" or ", " o ") : ", ", names[i]);
+    lab_hint(EN_ES("on this case several common mistakes give exactly this result: %s; the "
+                   "other cases tell them apart",
+                   "en este caso varios errores comunes dan exactamente este resultado: %s; "
+                   "los demás casos los distinguen"), list);
+}
+
+/* ---- refused calls: nothing written ----------------------------------------------------- */
+
+void lab_keep(lab_kept *k, int n, lab_mat *const b[])
+{
+    if (n < 0 || n > LAB_MAX_ARGS) lab_bug("lab_keep: %d buffers", n);
+    *k = (lab_kept){ .n = n };
+    for (int i = 0; i < n; i++) {
+        if (!b[i] || b[i]->input) continue;
+        double *copy = lab_temp((b[i]->n ? b[i]->n : 1) * sizeof *copy);
+        memcpy(copy, b[i]->p, b[i]->n * sizeof *copy);
+        k->before[i] = copy;
+    }
+}
+
+bool lab_unchanged(const lab_kept *k, const char *fn, const char *when, lab_mat *const b[])
+{
+    for (int i = 0; i < k->n; i++) {
+        const lab_mat *m = b[i];
+        const double *before = k->before[i];
+        if (!before) continue;
+        for (size_t e = 0; e < m->n; e++)
+            if (memcmp(&m->p[e], &before[e], sizeof(double)) != 0) {
+                lab_fail(EN_ES("%s refused the call %s, as it should, but changed %s first "
+                               "(element (%zu, %zu) was %g, is now %g): a call that fails "
+                               "leaves its outputs as they were",
+                               "%s rechazó la llamada %s, como debe, pero antes cambió %s "
+                               "(el elemento (%zu, %zu) era %g y ahora es %g): una llamada "
+                               "que falla deja sus salidas como estaban"),
+                         fn, when, m->name, e / m->cols, e % m->cols, before[e], m->p[e]);
+                return false;
+            }
+    }
+    return true;
 }
 
 /* ---- comparisons ------------------------------------------------------------------- */

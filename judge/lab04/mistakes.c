@@ -110,7 +110,7 @@ enum { W_ANY, W_CAUSAL, W_FROM_BOOL, W_NO_LENGTH };
  * mask read transposed (bias or other), the sum of row 0 of head 0's weights */
 enum { A_NONE, A_LENGTH, A_LENGTH_1, A_MATRIX, A_ROW0_SUM, N_ARGS };
 
-/* hint_row - a mistake's hint, and its name in a few words (several_hint),
+/* hint_row - a mistake's hint, and its name in a few words (lab_several_hint),
  * in English and Spanish; each %s of both filled, in order, from args */
 typedef struct {
     int way;                    /* a mask_way, or an fc_way */
@@ -317,21 +317,6 @@ static bool finite_hidden(const double *got, const double *want, size_t n, doubl
     return any;
 }
 
-/* several_hint - more than one known mistake gives the learner's result on
- * this case: name them all, briefly (names[] of n) */
-static void several_hint(const char *const names[], int n)
-{
-    char list[600];
-    int len = 0;
-    for (int i = 0; i < n && len < (int)sizeof list; i++)
-        len += snprintf(list + len, sizeof list - len, "%s%s",
-                        i == 0 ? "" : i == n - 1 ? EN_ES(" or ", " o ") : ", ", names[i]);
-    lab_hint(EN_ES("on this case several common mistakes give exactly this result: %s; the "
-                   "other cases tell them apart",
-                   "en este caso varios errores comunes dan exactamente este resultado: %s; "
-                   "los demás casos los distinguen"), list);
-}
-
 /* mask_catalogue - name the mistake that gives got, for the mask of case c
  * (all of them, briefly, when several do) */
 static void mask_catalogue(const double *got, const double *want, double scale,
@@ -352,7 +337,7 @@ static void mask_catalogue(const double *got, const double *want, double scale,
         }
     }
     if (n_fit == 1) mask_say(fit[0], c, false);
-    if (n_fit > 1) several_hint(names, n_fit);
+    if (n_fit > 1) lab_several_hint(names, n_fit);
     if (n_fit) return;
     double v = 0.0;
     if (c->fn != FN_COMBINE && finite_hidden(got, want, n, &v))
@@ -714,7 +699,7 @@ void diagnose_causal(const double *const got[], const double *const want[], doub
         }
     }
     if (n_fit == 1) fc_say(first, c, first_w, false);
-    if (n_fit > 1) several_hint(names, n_fit);
+    if (n_fit > 1) lab_several_hint(names, n_fit);
     if (n_fit) return;
     if (c->weights && lab_all_same(got[0], want[0], len[0], scale)) {
         bool unwritten = true;

@@ -12,13 +12,12 @@
  * appends the token's key and value (the token does not see itself; token
  * 0 sees nothing), or forget the scale 1 / sqrt(d_k). */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 #include "minimodel/attention/sdpa.h"
 #include "minimodel/core/matrix.h"
 #include "lab05.h"
 
-/* a mistake's hint, and its name in a few words (several_hint), in English and Spanish */
+/* a mistake's hint, and its name in a few words (lab_several_hint), in English and Spanish */
 typedef struct {
     int way;
     const char *name[2];
@@ -36,21 +35,6 @@ static const char *row_say(const hint_row *rows, size_t n, int way, bool name)
         return NULL;
     }
     lab_bug("no hint for mistake %d", way);
-}
-
-/* several_hint - more than one known mistake gives the learner's result on
- * this case: name them all, briefly (names[] of n) */
-static void several_hint(const char *const names[], int n)
-{
-    char list[600];
-    int len = 0;
-    for (int i = 0; i < n && len < (int)sizeof list; i++)
-        len += snprintf(list + len, sizeof list - len, "%s%s",
-                        i == 0 ? "" : i == n - 1 ? EN_ES(" or ", " o ") : ", ", names[i]);
-    lab_hint(EN_ES("on this case several common mistakes give exactly this result: %s; the "
-                   "other cases tell them apart",
-                   "en este caso varios errores comunes dan exactamente este resultado: %s; "
-                   "los demás casos los distinguen"), list);
 }
 
 /* the model of one mistake: into out (len doubles) what it computes on ctx;
@@ -80,7 +64,7 @@ static void catalogue(const int ways[], int n, mistake_model *model, const void 
         names[fit++] = name;
     }
     if (fit == 1) row_say(rows, n_rows, first, false);
-    if (fit > 1) several_hint(names, fit);
+    if (fit > 1) lab_several_hint(names, fit);
 }
 
 /* ---- softmax_online ------------------------------------------------------------------------ */
