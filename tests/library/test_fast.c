@@ -257,11 +257,14 @@ Test(tiled, a_visible_score_or_an_output_that_overflows_is_an_error)
     expect_error(sdpa_causal_tiled(out, big, big, zero, 2, 1, 1, 1, 1), MM_ERANGE,
                  "sdpa_causal_tiled", "the score of query 1 and key 1 overflows");
     /* scores 0: row 10 of a tile of 11 averages eleven DBL_MAX with weights
-     * 1/11, whose rounded sum passes DBL_MAX */
-    expect_error(sdpa_causal_tiled(out, zero, zero, vmax, 11, 1, 1, 11, 11), MM_ERANGE,
-                 "sdpa_causal_tiled", "row 10 of out overflows");
-    expect_error(sdpa_causal_tiled(out, zero, zero, vmax, 11, 2, 2, 11, 11), MM_ERANGE,
-                 "sdpa_causal_tiled", "row 10 of out overflows");
+     * 1/11, whose rounded sum passes DBL_MAX with the readable loops (with
+     * OpenBLAS, where and whether it does depends on the kernel's order) */
+    for (int d = 1; d <= 2; d++) {
+        mm_status s = sdpa_causal_tiled(out, zero, zero, vmax, 11, d, d, 11, 11);
+        if (!rounds_below_overflow(s, out, 11 * (size_t)d))
+            expect_error(s, MM_ERANGE, "sdpa_causal_tiled", "of out overflows; v holds "
+                         "values within a rounding of the largest double");
+    }
     /* the accumulator is a weighted mean: with two rows, or in tiles of one
      * key, every output is DBL_MAX, finite (sdpa gives MM_OK there too) */
     cr_assert_eq(sdpa_causal_tiled(out, zero, zero, vmax, 2, 1, 1, 2, 2), MM_OK,
@@ -471,8 +474,9 @@ Test(layer, a_head_s_overflow_is_named_with_the_head_and_its_cause)
                  "mha_forward_tiled", "head 0: the score of query 0 and key 0 overflows");
     mha_free(layer);
     layer = a_layer(zero2, zero2, eye2, eye2);  /* v = DBL_MAX: row 10's mean */
-    expect_error(mha_forward_tiled(out22, layer, xmax, 11, 11, 11), MM_ERANGE,
-                 "mha_forward_tiled", "head 0: row 10 of out overflows");
+    mm_status s = mha_forward_tiled(out22, layer, xmax, 11, 11, 11);
+    if (!rounds_below_overflow(s, out22, 22))
+        expect_error(s, MM_ERANGE, "mha_forward_tiled", "head 0: row ");
     mha_free(layer);
 }
 
