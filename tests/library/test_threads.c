@@ -217,6 +217,19 @@ static void causal_compute(causal_result *r, int id)
         r->bad_message = 1;
 }
 
+/* layer_drawn - the shared layer, MultiHeadAttention(MD, MH, 1) with its
+ * weights drawn from N(0, 0.2^2) by a generator seeded seed; *r goes on
+ * from there for the test's inputs */
+static void layer_drawn(mm_rng *r, uint64_t seed)
+{
+    static double w_all[4 * MD * MD];
+    mm_rng_seed(r, seed);
+    cr_assert_eq(mha_new(&layer, MD, MH, 1), MM_OK, "%s", mm_last_error());
+    cr_assert_eq(mm_fill_normal(w_all, 4 * MD * MD, 0.2, r), MM_OK);
+    cr_assert_eq(mha_set_weights(layer, w_all, w_all + MD * MD, w_all + 2 * MD * MD,
+                                 w_all + 3 * MD * MD), MM_OK, "%s", mm_last_error());
+}
+
 static void *causal_computing(void *arg)
 {
     causal_result *r = arg;
@@ -228,13 +241,8 @@ static void *causal_computing(void *arg)
 
 Test(threads, the_causal_layer_and_the_masks_give_the_single_thread_bits)
 {
-    static double w_all[4 * MD * MD];
     mm_rng r;
-    mm_rng_seed(&r, 11);
-    cr_assert_eq(mha_new(&layer, MD, MH, 1), MM_OK, "%s", mm_last_error());
-    cr_assert_eq(mm_fill_normal(w_all, 4 * MD * MD, 0.2, &r), MM_OK);
-    cr_assert_eq(mha_set_weights(layer, w_all, w_all + MD * MD, w_all + 2 * MD * MD,
-                                 w_all + 3 * MD * MD), MM_OK, "%s", mm_last_error());
+    layer_drawn(&r, 11);
     for (int i = 0; i < THREADS; i++) {          /* each thread its own x, allowed */
         cr_assert_eq(mm_fill_normal(c_alone[i].x, MT * MD, 1.0 + i, &r), MM_OK);
         for (int e = 0; e < MT * MT; e++)
@@ -324,13 +332,8 @@ static void *fast_computing(void *arg)
 
 Test(threads, chapter_05_gives_the_single_thread_bits_and_its_own_messages)
 {
-    static double w_all[4 * MD * MD];
     mm_rng r;
-    mm_rng_seed(&r, 12);
-    cr_assert_eq(mha_new(&layer, MD, MH, 1), MM_OK, "%s", mm_last_error());
-    cr_assert_eq(mm_fill_normal(w_all, 4 * MD * MD, 0.2, &r), MM_OK);
-    cr_assert_eq(mha_set_weights(layer, w_all, w_all + MD * MD, w_all + 2 * MD * MD,
-                                 w_all + 3 * MD * MD), MM_OK, "%s", mm_last_error());
+    layer_drawn(&r, 12);
     cr_assert_eq(mm_fill_normal(sq, T * DK, 1.0, &r), MM_OK);
     cr_assert_eq(mm_fill_normal(sk, T * DK, 1.0, &r), MM_OK);
     cr_assert_eq(mm_fill_normal(sv, T * DV, 1.0, &r), MM_OK);
