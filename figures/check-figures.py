@@ -119,6 +119,14 @@ LABELS = {
                "MQA, 1 cabeza de keys y values", "memoria de la caché por capa (MiB)",
                "longitud del contexto T (tokens)", "4096", "0.01"],
     },
+    "fast-curve": {
+        "en": ["C, row at a time", "C, in tiles", "C+OpenBLAS, row at a time",
+               "C+OpenBLAS, in tiles", "NumPy", "PyTorch", "ms per forward",
+               "time over NumPy's", "sequence length T (tokens)", "1024"],
+        "es": ["C, query a query", "C, en teselas", "C+OpenBLAS, query a query",
+               "C+OpenBLAS, en teselas", "NumPy", "PyTorch", "ms por pasada",
+               "tiempo / el de NumPy", "longitud de la secuencia T (tokens)", "1024"],
+    },
 }
 
 # the worked example of chapter 01 in closed form, as the chapter derives it:
@@ -205,6 +213,7 @@ FAST_CACHE_TS = [16 * 2 ** p for p in range(9)]
 FAST_CACHE_STATED = {"mib.full.T1024": 12, "mib.gqa4.T1024": 4, "mib.mqa.T1024": 1,
                      "mib.model12.T1024": 144}
 
+FAST_CURVE_SERIES = ["c", "c_tiled", "ob", "ob_tiled", "numpy", "pytorch"]
 FACT_KEYS = {
     "worked-weights": ["T", "d_model", "d_k", "d_v", "softmax01_0", "softmax01_1",
                        "out10", "out11"] + list(WORKED),
@@ -282,6 +291,9 @@ FACT_KEYS = {
                   + [f"cache.T{t}.{k}" for t in FAST_CACHE_TS
                      for k in ("doubles", "usable_bytes", "fits")]
                   + [f"mib.{k}.T{t}" for t in FAST_CACHE_TS for k in ("full", "gqa4", "mqa")],
+    "fast-curve": ["source", "d_model", "n_heads", "points", "T_first", "T_last", "series",
+                   "last.ob_tiled_vs_best_peer", "last.tiled_vs_rows.c", "last.tiled_vs_rows.ob"]
+                  + [f"beats_peers_from.{k}" for k in FAST_CURVE_SERIES[:4]],
 }
 
 failures = []
@@ -809,7 +821,29 @@ def fast_cache(num, facts):
         yield (key, num[key] == want, f"chapter 05 states {want} MiB")
 
 
-FAST_CHECKS = {"fast-tiles": fast_tiles, "fast-cache": fast_cache}
+def fast_curve(num, facts):
+    """the bench's curve: Mini-GPT's width, T doubling, ratios over NumPy's"""
+    yield ("d_model", (num["d_model"], num["n_heads"]) == (64, 4),
+           "the caption states Mini-GPT's width: d_model 64, 4 heads")
+    yield ("series", facts["series"].split() == FAST_CURVE_SERIES,
+           f"the six series are {FAST_CURVE_SERIES}, in the order fast-curve.gp draws them")
+    ts = [int(num["T_first"]) * 2 ** p for p in range(int(num["points"]))]
+    yield ("T_last", ts[-1] == num["T_last"] and ts[0] == 16,
+           "the axis runs from T = 16, doubling, as bench.py's curve does")
+    for t in ts:
+        for k in FAST_CURVE_SERIES:
+            ms, rel = num.get(f"ms.{k}.T{t}"), num.get(f"rel.{k}.T{t}")
+            yield (f"ms.{k}.T{t}", ms is not None and ms > 0 and rel is not None
+                   and abs(rel - ms / num[f"ms.numpy.T{t}"]) <= 1e-12 * rel,
+                   f"a positive time at T = {t}, and its ratio over NumPy's")
+    last = ts[-1]
+    best = min(num[f"ms.numpy.T{last}"], num[f"ms.pytorch.T{last}"])
+    yield ("last.ob_tiled_vs_best_peer",
+           abs(num["last.ob_tiled_vs_best_peer"] - best / num[f"ms.ob_tiled.T{last}"]) <= 1e-12,
+           "the faster peer's time over C+OpenBLAS tiled's at the largest T")
+
+
+FAST_CHECKS = {"fast-tiles": fast_tiles, "fast-cache": fast_cache, "fast-curve": fast_curve}
 
 
 def fast_cache_labels(facts):

@@ -3,6 +3,9 @@
 #   figures/NAME.c   data program; prints the data, or with --facts the
 #                    key=value facts a caption may state
 #   figures/NAME.gp  gnuplot script; labels chosen by lang ('en' or 'es')
+# One figure draws a measurement instead of a seeded run: fast-curve.c reads
+# the bench run kept in bench/results/curve.tsv (the README's), so keeping a
+# new run there redraws it.
 # Outputs, under $(BUILD)/figures/:
 #   bin/NAME  data/NAME.dat  {en,es}/NAME.svg (HTML book)  {en,es}/NAME.pdf (PDF book)
 # Editing one NAME.gp re-renders only that figure; style.gp is shared by all,
@@ -13,7 +16,7 @@
 
 FIG_NAMES   := worked-weights scores-tied sdpa-temperature sdpa-variance sdpa-saturation \
                sdpa-worked mha-heads-planted mha-heads-drawn mha-split mask-heads mask-after \
-               fast-tiles fast-cache
+               fast-tiles fast-cache fast-curve
 FIG_SRC     := figures
 FIG_OUT     := $(BUILD)/figures
 # the PDF book's text block: A4 less 25 mm margins (book/*/workbook.tex)
@@ -38,6 +41,7 @@ $(FIG_OUT)/data/%.dat: $(FIG_OUT)/bin/%
 	@mkdir -p $(@D)
 	$(call say,RUN,$@)
 	$(Q)$< > $@.tmp && mv $@.tmp $@
+$(FIG_OUT)/data/fast-curve.dat: bench/results/curve.tsv
 
 # fig_render(lang, term): run gnuplot on style.gp then NAME.gp into $@.tmp;
 # anything gnuplot prints on stderr (errors, warnings) fails the rule
@@ -85,3 +89,4 @@ check-figures: $(FIGURES_EN) $(FIGURES_ES) $(FIGURE_BINS) $(FIG_DATA)
 	@python3 $(FIG_SRC)/check-figures.py --textwidth-cm $(FIG_TEXTWIDTH_CM) $(FIG_OUT) $(FIG_NAMES)
 	@python3 $(FIG_SRC)/check-figures.py --textwidth-cm $(FIG_TEXTWIDTH_CM) \
 	  --self-test $(FIG_OUT)/selftest $(FIG_OUT) worked-weights
+	@sh $(FIG_SRC)/check-fast-curve.sh $(FIG_OUT)/bin/fast-curve $(FIG_OUT)/selftest/curve
