@@ -9,7 +9,7 @@
 # Data: fast-curve (T, six ms, six ratios over NumPy).
 # Printed at width=\textwidth (book/*/05-attention-at-speed.nw).
 fig_fraction = 1.0
-H = 8.6
+H = 9.0
 eval figure(fig_fraction, H)
 W = fig_fraction * textwidth_cm
 sx(cm) = cm / W
@@ -18,7 +18,7 @@ sy(cm) = cm / H
 PL = 1.6
 GAP = 1.7
 PR = 0.3
-PB = 3.15
+PB = 3.4
 PT = 0.3
 PW = (W - PL - GAP - PR) / 2
 stats data using 1 nooutput prefix "TT"
@@ -56,7 +56,7 @@ set lmargin at screen sx(PL)
 set rmargin at screen sx(PL + PW)
 set logscale y 10
 set format y '%g'
-set key at screen sx(PL - 1.2), screen sy(PB - 1.5) left top Left reverse \
+set key at screen sx(PL - 1.2), screen sy(PB - 1.4) left top Left reverse \
     maxrows 3 width 2 samplen 4 spacing 1.15
 plot for [s = 1:6] data using 1:(column(s + 1)) with linespoints \
          linecolor rgb colour[s] dashtype dash[s] linewidth 2 \
