@@ -1086,11 +1086,12 @@ def memory_targets(r, dec):
 
 def plot(gp, tsv, out_base, subtitle):
     gq = lambda s: "'" + s.replace("'", "''") + "'"      # a gnuplot string
+    lines = '."\\n".'.join(gq(line) for line in subtitle.split("\n"))  # its lines
     for term in ("svg", "png"):
         out = f"{out_base}.{term}"
         p = subprocess.run(
             ["gnuplot", "-e", f"data={gq(tsv)}; out={gq(out)}; term={gq(term)}; "
-             f"subtitle={gq(subtitle)}", gp],
+             f"subtitle={lines}", gp],
             capture_output=True, text=True, env=child_env())
         if p.returncode != 0 or p.stderr.strip() or not os.path.getsize(out):
             die(f"gnuplot {gp} ({term}) failed:\n{p.stderr}")
@@ -1271,7 +1272,7 @@ def report(args, np, torch, info_ob, peer_ob, has_avx2, machine, load, rows, dec
     if args.gnuplot:
         kernels = info_ob[1] + (f"/{peer_ob[0]}" if peer_ob and peer_ob[0] != info_ob[1] else "")
         subtitle = (f"{datetime.date.today().isoformat()}; CFLAGS='{args.cflags}'; "
-                    f"OpenBLAS kernels {kernels}; NumPy and PyTorch on {loaded_blas()[1]}; "
+                    f"OpenBLAS kernels {kernels};\nNumPy and PyTorch on {loaded_blas()[1]}; "
                     "one thread each")
         if rows:
             files += plot(args.gnuplot, files[0], os.path.join(args.out, "bench"), subtitle)
