@@ -105,6 +105,21 @@ BENCH_ALL = $(BENCH_PROG) $(BENCH_PROG_OB) $(BENCH_SO)
 bench: $(BENCH_ALL) ## time the causal layer (rows, tiles, decoding) against NumPy and PyTorch (about 2.5 min; build/bench)
 	$(Q)$(BENCH_RUN) --out $(BENCH_OUT) --budget $(BENCH_BUDGET) --projections 256 $(BENCH_ARGS)
 
+# make bench-keep: the last run's report, TSVs and plots into bench/results/,
+# the run README.md quotes and chapter 05's figure fast-curve draws (then
+# make figures redraws it, and make check-claims names any number of its
+# caption the new run changed). Only a whole run is kept: every file must be
+# one the report's last line says this run wrote.
+BENCH_KEEP := bench.txt bench.tsv decode.tsv sweep.tsv curve.tsv bench.svg bench-curve.svg
+BENCH_KEEP_DIR ?= bench/results
+.PHONY: bench-keep
+bench-keep: ## keep the last whole make bench run in bench/results/ (README.md and chapter 05's figure use it)
+	@for f in $(filter-out bench.txt,$(BENCH_KEEP)); do \
+	  tail -n 1 $(BENCH_OUT)/bench.txt 2>/dev/null | grep -q "files:.* $(BENCH_OUT)/$$f\(,\|$$\)" || { \
+	    echo "bench-keep: $(BENCH_OUT)/bench.txt does not say that its run wrote $(BENCH_OUT)/$$f:" \
+	         "run make bench with every part (no --parts) first" >&2; exit 1; }; done
+	cp $(BENCH_KEEP:%=$(BENCH_OUT)/%) $(BENCH_KEEP_DIR)/
+
 # one tiny shape (7, 12, 3), one round: mha_bench's output is mha_forward's
 # with mask_causal bit for bit, mha_bench_openblas's, both tiled builds',
 # NumPy's and PyTorch's agree with it within 1e-12, the roof runs (alone,
@@ -122,3 +137,15 @@ check-bench-smoke: $(BENCH_ALL)
 	$(Q)$(BENCH_PROG) --projections 16 > $(BUILD)/bench-smoke/projections.txt \
 	  || { cat $(BUILD)/bench-smoke/projections.txt; exit 1; }
 	@echo "bench smoke: chapter 01's projections, separate vs fused, timed at T = 16 (the same bits)"
+	@rm -rf $(BUILD)/bench-smoke/kept && mkdir -p $(BUILD)/bench-smoke/kept
+	$(Q)$(MAKE) -s --no-print-directory bench-keep BENCH_OUT=$(BUILD)/bench-smoke \
+	  BENCH_KEEP_DIR=$(BUILD)/bench-smoke/kept > /dev/null
+	@for f in $(BENCH_KEEP); do cmp -s $(BUILD)/bench-smoke/$$f $(BUILD)/bench-smoke/kept/$$f \
+	  || { echo "bench-keep did not keep $$f"; exit 1; }; done
+	@sed -i '$$ s|, $(BUILD)/bench-smoke/sweep.tsv||' $(BUILD)/bench-smoke/bench.txt
+	@if $(MAKE) -s --no-print-directory bench-keep BENCH_OUT=$(BUILD)/bench-smoke \
+	     BENCH_KEEP_DIR=$(BUILD)/bench-smoke/kept 2> $(BUILD)/bench-smoke/keep.err >/dev/null; then \
+	  echo "bench-keep kept a run whose report does not name sweep.tsv"; exit 1; \
+	elif ! grep -q "does not say that its run wrote .*sweep.tsv" $(BUILD)/bench-smoke/keep.err; then \
+	  echo "bench-keep refused a partial run without naming sweep.tsv:"; cat $(BUILD)/bench-smoke/keep.err; exit 1; fi
+	@echo "bench smoke: bench-keep keeps a whole run's $(words $(BENCH_KEEP)) files and refuses one whose report lacks sweep.tsv"
