@@ -149,6 +149,75 @@ Test(arguments, separate_form_is_not_semidefinite)
     cr_assert_gt(negative, 0, "no x gave x W_Q W_K^T x^T < 0 in 100 trials");
 }
 
+/* sum_in_order_of_p - element (i, j) of a (n, k) times b (k, m): 0, then
+ * + a[i][p] b[p][j] for p = 0, 1, ..., k - 1, each sum rounded to double */
+static double sum_in_order_of_p(const double *a, const double *b, int k, int m,
+                                int i, int j)
+{
+    double s = 0.0;
+    for (int p = 0; p < k; p++) s = s + a[(size_t)i * k + p] * b[(size_t)p * m + j];
+    return s;
+}
+
+/* expect_order_of_p - c (n, m) = a b against sum_in_order_of_p: bit for bit
+ * with the readable loops (matrix.h's promise); with OpenBLAS, whose kernels
+ * sum in their own order, within 2 k u sum_p |a_ip b_pj| */
+static void expect_order_of_p(const double *c, const double *a, const double *b,
+                              int n, int k, int m)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            double got = c[(size_t)i * m + j], exp = sum_in_order_of_p(a, b, k, m, i, j);
+#ifdef MM_BLAS_OPENBLAS
+            double abs_sum = 0.0;
+            for (int p = 0; p < k; p++)
+                abs_sum += fabs(a[(size_t)i * k + p] * b[(size_t)p * m + j]);
+            cr_assert(fabs(got - exp) <= 2.0 * k * 0x1p-53 * abs_sum,
+                      "(%d, %d, %d): c[%d][%d] is %.17g, the sum in the order of p "
+                      "%.17g", n, k, m, i, j, got, exp);
+#else
+            cr_assert(memcmp(&got, &exp, sizeof got) == 0,
+                      "(%d, %d, %d): c[%d][%d] is %a, the sum in the order of p %a; "
+                      "rows below %d go four at a time, blocks of B start at every "
+                      "64th p: if only the last n mod 4 rows differ, look at "
+                      "add_rows_of_b; if only the others, at add_rows_of_b_to_four "
+                      "and the order of its blocks", n, k, m, i, j, got, exp, n - n % 4);
+#endif
+        }
+}
+
+Test(matmul, every_element_is_its_products_summed_in_the_order_of_p)
+{
+    /* n: groups of four rows and 1 to 3 rows left over; k: one block of B
+     * or several, the last one short by 1 or not a multiple of 4; m: 1 or a
+     * few columns. A and B are followed by a row of 3.0 that a product
+     * reading past them would add in; c by doubles it must not write. */
+    static const int ns[] = { 1, 3, 4, 6, 9 }, ks[] = { 1, 5, 63, 64, 67, 131 },
+                     ms[] = { 1, 7 };
+    enum { GUARD = 8 };
+    uint64_t seed = 100;
+    for (size_t x = 0; x < sizeof ns / sizeof ns[0]; x++)
+        for (size_t y = 0; y < sizeof ks / sizeof ks[0]; y++)
+            for (size_t z = 0; z < sizeof ms / sizeof ms[0]; z++) {
+                int n = ns[x], k = ks[y], m = ms[z];
+                double *a = malloc(sizeof(double) * (n + 1) * k),
+                       *b = malloc(sizeof(double) * (k + 1) * m),
+                       *c = malloc(sizeof(double) * (n * m + GUARD));
+                cr_assert(a != NULL && b != NULL && c != NULL);
+                random_matrix(a, (size_t)n * k, 1.0, seed++);
+                random_matrix(b, (size_t)k * m, 1.0, seed++);
+                for (int g = n * k; g < (n + 1) * k; g++) a[g] = 3.0;
+                for (int g = k * m; g < (k + 1) * m; g++) b[g] = 3.0;
+                for (int g = 0; g < n * m + GUARD; g++) c[g] = 0.5;
+                cr_assert_eq(mm_matmul(c, a, b, n, k, m, false), MM_OK, "%s", mm_last_error());
+                expect_order_of_p(c, a, b, n, k, m);
+                for (int g = n * m; g < n * m + GUARD; g++)
+                    cr_assert_eq(c[g], 0.5, "(%d, %d, %d): the product wrote past c, at "
+                                 "c[%d]; look at the bounds of the rows (n4, n)", n, k, m, g);
+                free(a); free(b); free(c);
+            }
+}
+
 Test(fused, concatenated_equals_separate_exactly)
 {
     static const int shapes[][4] = { { 1, 1, 1, 1 }, { 2, 2, 2, 2 }, { 5, 3, 4, 2 },
