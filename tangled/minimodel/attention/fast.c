@@ -14,8 +14,9 @@
 static double row_max(const double *s, int n)
 {
     double m = -INFINITY;
+    #pragma omp simd reduction(max:m)       /* partial maxima in lanes */
     for (int j = 0; j < n; j++)
-        if (s[j] > m) m = s[j];
+        m = s[j] > m ? s[j] : m;
     return m;
 }
 
@@ -49,6 +50,15 @@ mm_status softmax_online(double *s, int n, int block)
     for (int j = 0; j < n; j++)
         s[j] = m == -INFINITY ? 0.0 : exp(s[j] - m) / l;
     return MM_OK;
+}
+
+/* all_finite - true if no element of a[0..n-1] is NaN or infinite */
+static bool all_finite(const double *a, size_t n)
+{
+    size_t bad = 0;                 /* counted, not searched: no early exit */
+    for (size_t e = 0; e < n; e++)
+        bad += !isfinite(a[e]);
+    return bad == 0;
 }
 
 /* tiles - the scratch of one tile step, parts of one buffer */
@@ -87,25 +97,24 @@ static mm_status score_tile(tiles *t, const double *q, const double *k,
                             int i0, int nq, int j0, int nk, int d_k,
                             double scale, const char *who)
 {
-    for (int c = 0; c < nk; c++)                      /* K_J^T: (d_k, nk) */
-        for (int p = 0; p < d_k; p++)
+    for (int p = 0; p < d_k; p++)                     /* K_J^T: (d_k, nk) */
+        for (int c = 0; c < nk; c++)                  /* its row p, in order */
             t->kt[(size_t)p * nk + c] = k[(size_t)(j0 + c) * d_k + p];
     mm_matmul_unchecked(t->s, q + (size_t)i0 * d_k, t->kt, nq, d_k, nk,
                         false);
     for (int r = 0; r < nq; r++) {
         double *s_r = t->s + (size_t)r * nk;          /* query i0 + r */
         int seen = i0 + r - j0 + 1;              /* it sees keys j0..i0 + r */
-        for (int c = 0; c < nk; c++) {
-            if (c >= seen) {                        /* key j0 + c > query */
-                s_r[c] = -INFINITY;
-                continue;
-            }
-            if (!isfinite(s_r[c]))                  /* q . k passed DBL_MAX */
-                return mm_fail(MM_ERANGE, "%s: the score of query %d and key "
-                               "%d overflows; q and k hold values too large "
-                               "to multiply", who, i0 + r, j0 + c);
-            s_r[c] *= scale;
+        int vis = seen < 0 ? 0 : seen < nk ? seen : nk;   /* cells 0..vis-1 */
+        for (int c = vis; c < nk; c++) s_r[c] = -INFINITY;   /* keys after it */
+        if (!all_finite(s_r, (size_t)vis)) {          /* q . k passed DBL_MAX */
+            int c = 0;
+            while (isfinite(s_r[c])) c++;             /* the first that did */
+            return mm_fail(MM_ERANGE, "%s: the score of query %d and key "
+                           "%d overflows; q and k hold values too large "
+                           "to multiply", who, i0 + r, j0 + c);
         }
+        for (int c = 0; c < vis; c++) s_r[c] *= scale;
     }
     return MM_OK;
 }
@@ -212,14 +221,6 @@ mm_status sdpa_causal_tiled(double *out, const double *q, const double *k,
                                 __func__);
     free(work);
     return st;
-}
-
-/* all_finite - true if no element of a[0..n-1] is NaN or infinite */
-static bool all_finite(const double *a, size_t n)
-{
-    for (size_t e = 0; e < n; e++)
-        if (!isfinite(a[e])) return false;
-    return true;
 }
 
 /* project_head - q, k, v (T, d_k) = X [W_Q,h | W_K,h | W_V,h], through
