@@ -664,6 +664,30 @@ Test(alloc_library, mha_forward_tiled_without_memory_writes_nothing)
     layers_down();
 }
 
+/* mha_forward_tiled: a group of heads shares the product by W_O, as many
+ * as fit in 256 columns; with d_k 64 that is 4 of 5 heads (4 + 1), and the
+ * work buffer holds the group's outputs, (6 + 4) T d_k of it. One group of
+ * all 5, or of 256 d_k heads, would be 192 doubles more */
+Test(alloc_library, mha_forward_tiled_work_buffer_holds_one_group_of_heads)
+{
+    enum { D = 320, H = 5, T = 3 };
+    static double x[T * D], out[T * D];
+    mha *layer;
+    cr_assert_eq(mha_new(&layer, D, H, 9), MM_OK, "%s", mm_last_error());
+    for (int i = 0; i < T * D; i++) x[i] = 0.01 * (i % 13) - 0.06;
+    alloc_fail_arm(0);
+    mm_status s = mha_forward_tiled(out, layer, x, T, 2, 1);
+    size_t bytes = alloc_fail_bytes();
+    long left = alloc_fail_live();
+    alloc_fail_disarm();
+    cr_assert_eq(s, MM_OK, "%s", mm_last_error());
+    /* 3*320*64 + (6+4)*3*64 + 2*320 + (2*1 + 2*2*64 + 64*1 + 2*2) */
+    cr_assert_eq(bytes, 64326 * sizeof(double), "mha_forward_tiled allocated %zu bytes, "
+                 "its contract's work buffer is 64326 doubles (groups of 4 heads)", bytes);
+    cr_assert_eq(left, 0, "mha_forward_tiled leaks its work buffer on success");
+    mha_free(layer);
+}
+
 /* mha_cache_new: whichever of its three allocations fails, MM_ENOMEM with
  * its message, *cache NULL, no block left; on success exactly the bytes of
  * its contract: the struct, 2 T_max d_model doubles of keys and values, and
