@@ -108,15 +108,16 @@ static void buffer_sizes(void)
 {
     const double kib = 1024.0, mib = kib * kib, b = sizeof(double);
     const double T = 1024, d = 768, d_k = 64, B = 64;
-    double tiles = B * B + 2 * B * d_k + d_k * B + 2 * B;
+    double tiles = B * B + 2 * B * d_k + d_k * B + 2 * B, g = 256 / d_k;
     printf("size.tile_step_kib=%g\n", 7 * B * B * b / kib);
     printf("size.w_qkv_mib=%.1f\n", d * 3 * d * b / mib);
     printf("size.ch03_mib=%g\n", T * 3 * d * b / mib + T * d * b / mib);
     printf("size.ch04_extra_mib=%.0f\n",
            (T * (4 * d + 4 * d_k) + T * T) * b / mib);
     printf("size.w_h_mib=%.1f\n", d * 3 * d_k * b / mib);
+    printf("size.w_o_group_mib=%.1f\n", g * d_k * d * b / mib);
     printf("size.tiled_work_mib=%.1f\n",
-           (3 * d * d_k + 7 * T * d_k + B * d + tiles) * b / mib);
+           (3 * d * d_k + (6 + g) * T * d_k + B * d + tiles) * b / mib);
 }
 
 /* decode_costs - FLOP of generating T = 1024 tokens at d = 64 */

@@ -626,9 +626,10 @@ Test(alloc_library, the_tiles_free_their_scratch_on_a_range_error)
     mha_free(layer);
 }
 
-/* mha_forward_tiled: its one work buffer, 3 d_model d_k + 7 T d_k + block_q
- * d_model + the tiles' (block_q block_k + 2 block_q d_k + d_k block_k +
- * 2 block_q) doubles; without it MM_ENOMEM, nothing written, no block left */
+/* mha_forward_tiled: its one work buffer, 3 d_model d_k + (6 + g) T d_k +
+ * block_q d_model + the tiles' (block_q block_k + 2 block_q d_k + d_k block_k
+ * + 2 block_q) doubles, g = min(n_heads, max(1, 256 / d_k)) heads per product
+ * by W_O; without it MM_ENOMEM, nothing written, no block left */
 Test(alloc_library, mha_forward_tiled_without_memory_writes_nothing)
 {
     layers_up();
@@ -642,9 +643,10 @@ Test(alloc_library, mha_forward_tiled_without_memory_writes_nothing)
     long attempts = alloc_fail_attempts(), left = alloc_fail_live();
     alloc_fail_disarm();
     cr_assert_eq(s, MM_ENOMEM, "returned %s", mm_status_name(s));
-    /* 3*8*2 + 7*3*2 + 2*8 + (2*1 + 2*2*2 + 2*1 + 2*2) = 48 + 42 + 16 + 16 */
+    /* g = min(4, 256 / 2) = 4 heads:
+     * 3*8*2 + (6+4)*3*2 + 2*8 + (2*1 + 2*2*2 + 2*1 + 2*2) = 48 + 60 + 16 + 16 */
     cr_assert_str_eq(mm_last_error(), "mha_forward_tiled: no memory for a work buffer of "
-                     "122 doubles");
+                     "140 doubles");
     cr_assert_eq(attempts, 1);
     cr_assert_eq(left, 0, "mha_forward_tiled leaks %ld blocks", left);
     cr_assert(memcmp(OUT, out0, sizeof out0) == 0, "mha_forward_tiled wrote out although "
@@ -656,10 +658,34 @@ Test(alloc_library, mha_forward_tiled_without_memory_writes_nothing)
     size_t bytes = alloc_fail_bytes();
     left = alloc_fail_live();
     alloc_fail_disarm();
-    cr_assert_eq(bytes, 122 * sizeof(double), "mha_forward_tiled allocated %zu bytes, "
-                 "its contract's work buffer is 122 doubles", bytes);
+    cr_assert_eq(bytes, 140 * sizeof(double), "mha_forward_tiled allocated %zu bytes, "
+                 "its contract's work buffer is 140 doubles", bytes);
     cr_assert_eq(left, 0, "mha_forward_tiled leaks its work buffer on success");
     layers_down();
+}
+
+/* mha_forward_tiled: a group of heads shares the product by W_O, as many
+ * as fit in 256 columns; with d_k 64 that is 4 of 5 heads (4 + 1), and the
+ * work buffer holds the group's outputs, (6 + 4) T d_k of it. One group of
+ * all 5, or of 256 d_k heads, would be 192 doubles more */
+Test(alloc_library, mha_forward_tiled_work_buffer_holds_one_group_of_heads)
+{
+    enum { D = 320, H = 5, T = 3 };
+    static double x[T * D], out[T * D];
+    mha *layer;
+    cr_assert_eq(mha_new(&layer, D, H, 9), MM_OK, "%s", mm_last_error());
+    for (int i = 0; i < T * D; i++) x[i] = 0.01 * (i % 13) - 0.06;
+    alloc_fail_arm(0);
+    mm_status s = mha_forward_tiled(out, layer, x, T, 2, 1);
+    size_t bytes = alloc_fail_bytes();
+    long left = alloc_fail_live();
+    alloc_fail_disarm();
+    cr_assert_eq(s, MM_OK, "%s", mm_last_error());
+    /* 3*320*64 + (6+4)*3*64 + 2*320 + (2*1 + 2*2*64 + 64*1 + 2*2) */
+    cr_assert_eq(bytes, 64326 * sizeof(double), "mha_forward_tiled allocated %zu bytes, "
+                 "its contract's work buffer is 64326 doubles (groups of 4 heads)", bytes);
+    cr_assert_eq(left, 0, "mha_forward_tiled leaks its work buffer on success");
+    mha_free(layer);
 }
 
 /* mha_cache_new: whichever of its three allocations fails, MM_ENOMEM with

@@ -14,8 +14,9 @@
 static double row_max(const double *s, int n)
 {
     double m = -INFINITY;
+    #pragma omp simd reduction(max:m)       /* partial maxima in lanes */
     for (int j = 0; j < n; j++)
-        if (s[j] > m) m = s[j];
+        m = s[j] > m ? s[j] : m;
     return m;
 }
 
@@ -49,6 +50,15 @@ mm_status softmax_online(double *s, int n, int block)
     for (int j = 0; j < n; j++)
         s[j] = m == -INFINITY ? 0.0 : exp(s[j] - m) / l;
     return MM_OK;
+}
+
+/* all_finite - true if no element of a[0..n-1] is NaN or infinite */
+static bool all_finite(const double *a, size_t n)
+{
+    size_t bad = 0;                 /* counted, not searched: no early exit */
+    for (size_t e = 0; e < n; e++)
+        bad += !isfinite(a[e]);
+    return bad == 0;
 }
 
 /* tiles - the scratch of one tile step, parts of one buffer */
@@ -87,25 +97,24 @@ static mm_status score_tile(tiles *t, const double *q, const double *k,
                             int i0, int nq, int j0, int nk, int d_k,
                             double scale, const char *who)
 {
-    for (int c = 0; c < nk; c++)                      /* K_J^T: (d_k, nk) */
-        for (int p = 0; p < d_k; p++)
+    for (int p = 0; p < d_k; p++)                     /* K_J^T: (d_k, nk) */
+        for (int c = 0; c < nk; c++)                  /* its row p, in order */
             t->kt[(size_t)p * nk + c] = k[(size_t)(j0 + c) * d_k + p];
     mm_matmul_unchecked(t->s, q + (size_t)i0 * d_k, t->kt, nq, d_k, nk,
                         false);
     for (int r = 0; r < nq; r++) {
         double *s_r = t->s + (size_t)r * nk;          /* query i0 + r */
         int seen = i0 + r - j0 + 1;              /* it sees keys j0..i0 + r */
-        for (int c = 0; c < nk; c++) {
-            if (c >= seen) {                        /* key j0 + c > query */
-                s_r[c] = -INFINITY;
-                continue;
-            }
-            if (!isfinite(s_r[c]))                  /* q . k passed DBL_MAX */
-                return mm_fail(MM_ERANGE, "%s: the score of query %d and key "
-                               "%d overflows; q and k hold values too large "
-                               "to multiply", who, i0 + r, j0 + c);
-            s_r[c] *= scale;
+        int vis = seen < 0 ? 0 : seen < nk ? seen : nk;   /* cells 0..vis-1 */
+        for (int c = vis; c < nk; c++) s_r[c] = -INFINITY;   /* keys after it */
+        if (!all_finite(s_r, (size_t)vis)) {          /* q . k passed DBL_MAX */
+            int c = 0;
+            while (isfinite(s_r[c])) c++;             /* the first that did */
+            return mm_fail(MM_ERANGE, "%s: the score of query %d and key "
+                           "%d overflows; q and k hold values too large "
+                           "to multiply", who, i0 + r, j0 + c);
         }
+        for (int c = 0; c < vis; c++) s_r[c] *= scale;
     }
     return MM_OK;
 }
@@ -123,9 +132,9 @@ static void fold_tile(tiles *t, const double *v, int nq, int j0, int nk,
             for (int c = 0; c < nk; c++) s_r[c] = 0.0;
             continue;
         }
-        double alpha = raise_max(&t->m[r], tile_max), sum = 0.0;
+        double alpha = raise_max(&t->m[r], tile_max), m = t->m[r], sum = 0.0;
         for (int c = 0; c < nk; c++) {
-            s_r[c] = s_r[c] == -INFINITY ? 0.0 : exp(s_r[c] - t->m[r]);
+            s_r[c] = s_r[c] == -INFINITY ? 0.0 : exp(s_r[c] - m);
             sum += s_r[c];
         }
         double l_new = t->l[r] * alpha + sum;              /* l' = l a + sum */
@@ -139,12 +148,12 @@ static void fold_tile(tiles *t, const double *v, int nq, int j0, int nk,
     for (size_t e = 0; e < (size_t)nq * d_v; e++) t->acc[e] += t->pv[e];
 }
 
-/* attend_tiles - out = causal softmax(q k^T / sqrt(d_k)) v, in tiles of
- * (bq, bk) queries by keys; work holds tiles_size(bq, bk, d_k, d_v); who
- * names the caller in messages */
+/* attend_tiles - out (rows ld apart) = causal softmax(q k^T/sqrt(d_k)) v in
+ * (bq, bk) tiles, work: tiles_size(bq, bk, d_k, d_v); who: for messages */
 static mm_status attend_tiles(double *out, const double *q, const double *k,
                               const double *v, int T, int d_k, int d_v,
-                              int bq, int bk, double *work, const char *who)
+                              int ld, int bq, int bk, double *work,
+                              const char *who)
 {
     tiles t = tiles_at(work, bq, bk, d_k, d_v);
     double scale = 1.0 / sqrt((double)d_k);
@@ -167,7 +176,7 @@ static mm_status attend_tiles(double *out, const double *q, const double *k,
                     return mm_fail(MM_ERANGE, "%s: row %d of out overflows; v "
                                    "holds values within a rounding of the "
                                    "largest double", who, i0 + r);
-                out[(size_t)(i0 + r) * d_v + c] = o;
+                out[(size_t)(i0 + r) * ld + c] = o;
             }
     }
     return MM_OK;
@@ -208,18 +217,10 @@ mm_status sdpa_causal_tiled(double *out, const double *q, const double *k,
     if (work == NULL)
         return mm_fail(MM_ENOMEM, "%s: no memory for tiles of %d x %d",
                        __func__, bq, bk);
-    mm_status st = attend_tiles(out, q, k, v, T, d_k, d_v, bq, bk, work,
-                                __func__);
+    mm_status st = attend_tiles(out, q, k, v, T, d_k, d_v, d_v, bq, bk,
+                                work, __func__);
     free(work);
     return st;
-}
-
-/* all_finite - true if no element of a[0..n-1] is NaN or infinite */
-static bool all_finite(const double *a, size_t n)
-{
-    for (size_t e = 0; e < n; e++)
-        if (!isfinite(a[e])) return false;
-    return true;
 }
 
 /* project_head - q, k, v (T, d_k) = X [W_Q,h | W_K,h | W_V,h], through
@@ -242,27 +243,52 @@ static mm_status project_head(double *q, double *k, double *v,
     return qkv_split(q, k, v, qkv_h, T, d_k, d_k);
 }
 
+/* heads_per_group - how many heads share one product by W_O: as many
+ * as fit in 256 columns of the heads' outputs, at least 1, at most all */
+static int heads_per_group(int n_heads, int d_k)
+{
+    int g = d_k < 256 ? 256 / d_k : 1;
+    return g < n_heads ? g : n_heads;
+}
+
+/* work_size - the doubles of the layer's work buffer (run_tiled's parts) */
+static size_t work_size(const mha *layer, int T, int bq, int bk)
+{
+    int d = layer->d_model, d_k = layer->d_k;
+    size_t g = (size_t)heads_per_group(layer->n_heads, d_k);
+    return 3 * (size_t)d * d_k + (6 + g) * T * d_k + (size_t)bq * d
+           + tiles_size(bq, bk, d_k, d_k);
+}
+
 /* run_tiled - the layer on checked arguments, in work (see the contract
  * of mha_forward_tiled for its size) */
 static mm_status run_tiled(double *out, const mha *layer, const double *x,
                            int T, int bq, int bk, double *work)
 {
-    int d = layer->d_model, d_k = layer->d_k;
+    int d = layer->d_model, d_k = layer->d_k, n_heads = layer->n_heads;
+    int g = heads_per_group(n_heads, d_k);            /* heads in a group */
     size_t hs = (size_t)T * d_k;                      /* one (T, d_k) */
     double *w_h = work, *qkv_h = w_h + (size_t)d * 3 * d_k;
-    double *q = qkv_h + 3 * hs, *k = q + hs, *v = k + hs, *o = v + hs;
-    double *part = o + hs, *tw = part + (size_t)bq * d;      /* (bq, d) */
+    double *q = qkv_h + 3 * hs, *k = q + hs, *v = k + hs;
+    double *o_g = v + hs;                             /* (T, g d_k) */
+    double *part = o_g + hs * g, *tw = part + (size_t)bq * d;   /* (bq, d) */
     memset(out, 0, (size_t)T * d * sizeof *out);
-    for (int h = 0; h < layer->n_heads; h++) {
-        MM_TRY(project_head(q, k, v, qkv_h, w_h, layer, x, T, h));
-        char who[48];                        /* "mha_forward_tiled: head h" */
-        snprintf(who, sizeof who, "mha_forward_tiled: head %d", h);
-        MM_TRY(attend_tiles(o, q, k, v, T, d_k, d_k, bq, bk, tw, who));
-        const double *w_o_h = layer->w_o + (size_t)h * d_k * d;   /* (d_k, d) */
+    for (int h0 = 0; h0 < n_heads; h0 += g) {
+        int ng = n_heads - h0 < g ? n_heads - h0 : g;      /* heads h0.. */
+        for (int h = h0; h < h0 + ng; h++) {
+            MM_TRY(project_head(q, k, v, qkv_h, w_h, layer, x, T, h));
+            char who[48];                    /* "mha_forward_tiled: head h" */
+            snprintf(who, sizeof who, "mha_forward_tiled: head %d", h);
+            double *o_h = o_g + (size_t)(h - h0) * d_k;          /* in O_g */
+            MM_TRY(attend_tiles(o_h, q, k, v, T, d_k, d_k, ng * d_k, bq, bk,
+                                tw, who));
+        }
+        int width = ng * d_k;          /* O_g's rows; W_O^(g) is (width, d) */
+        const double *w_o_g = layer->w_o + (size_t)h0 * d_k * d;
         for (int i0 = 0; i0 < T; i0 += bq) {
             int nq = T - i0 < bq ? T - i0 : bq;
-            mm_matmul_unchecked(part, o + (size_t)i0 * d_k, w_o_h, nq, d_k, d,
-                                false);
+            mm_matmul_unchecked(part, o_g + (size_t)i0 * width, w_o_g, nq,
+                                width, d, false);
             double *out_i = out + (size_t)i0 * d;      /* rows i0.. of out */
             for (size_t e = 0; e < (size_t)nq * d; e++) out_i[e] += part[e];
         }
@@ -290,8 +316,7 @@ mm_status mha_forward_tiled(double *out, const mha *layer, const double *x,
         MM_BUFFER(layer->w_qkv, 3 * dd), MM_BUFFER(layer->w_o, dd) };
     MM_NEED_DISJOINT(bufs, 1);
     MM_NEED_FINITE(x, T, d);
-    size_t n = 3 * (size_t)d * d_k + 7 * (size_t)T * d_k + (size_t)bq * d
-               + tiles_size(bq, bk, d_k, d_k);        /* see run_tiled */
+    size_t n = work_size(layer, T, bq, bk);
     double *work = malloc(n * sizeof *work);
     if (work == NULL)
         return mm_fail(MM_ENOMEM, "%s: no memory for a work buffer of %zu "

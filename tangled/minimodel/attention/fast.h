@@ -45,9 +45,10 @@ mm_status sdpa_causal_tiled(double *out, const double *q, const double *k,
  *   out (T, d_model)                                    written
  *   layer, x (T, d_model)                               read
  * Checked, MM_EINVAL: out, layer, x not NULL; T, block_q, block_k > 0;
- * the work buffer (3 d_model d_k + 7 T d_k + block_q d_model + the
- * tiles) at most MM_MAX_ELEMENTS; out shares no byte with x or the
- * layer's weights; x finite. MM_ERANGE: a product, a score or out
+ * the work buffer (3 d_model d_k + (6 + g) T d_k + block_q d_model + the
+ * tiles, g = min(n_heads, max(1, 256 / d_k)) heads per product by W_O)
+ * at most MM_MAX_ELEMENTS; out shares no byte with x or the layer's
+ * weights; x finite. MM_ERANGE: a product, a score or out
  * overflows. MM_ENOMEM: no memory for the work buffer.
  * Unchecked: layer came from mha_new; buffers of the stated sizes.
  * On failure: MM_EINVAL and MM_ENOMEM write nothing; after MM_ERANGE out
