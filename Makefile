@@ -23,7 +23,7 @@ endif
 # The flags the code needs, apart from the user's CPPFLAGS and CFLAGS, so that
 # `CFLAGS=-O2 make` changes the optimisation and keeps C11 and the warnings.
 MM_CPPFLAGS := -Itangled
-# -fopenmp-simd: the one SIMD pragma of appendix A (no OpenMP runtime);
+# -fopenmp-simd: the SIMD pragmas of appendix A and chapter 5 (no OpenMP runtime);
 # -ffp-contract=off: no fused multiply-add unless the code writes one, with
 # any compiler (gcc's default under -std=c11), so the bits are the code's.
 MM_CFLAGS   := -std=c11 -Wall -Wextra -Wpedantic -Werror=implicit-function-declaration \
