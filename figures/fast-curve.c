@@ -17,7 +17,8 @@
 
 #define CURVE_TSV "bench/results/curve.tsv"
 static const char *tsv = CURVE_TSV;     /* or $FAST_CURVE_TSV */
-enum { SERIES = 6, MAX_POINTS = 16, NUMPY = 4, PYTORCH = 5 };
+enum { C, C_TILED, OB, OB_TILED, NUMPY, PYTORCH, SERIES };   /* the series */
+enum { MAX_POINTS = 16 };
 /* the TSV's columns (bench/bench.py's TSV_COLUMNS) and the facts' keys */
 static const char *const COLUMN[SERIES] = {
     "ms_C", "ms_C_tiled", "ms_C_OpenBLAS", "ms_C_OpenBLAS_tiled", "ms_NumPy",
@@ -34,8 +35,8 @@ typedef struct {
 /* stop - the file, what is wrong with it, and how to mend it */
 static void stop(const char *what, int line)
 {
-    fprintf(stderr, "fast-curve: %s:%d: %s (the run `make bench` keeps: "
-            "copy build/bench/curve.tsv there)\n", tsv, line, what);
+    fprintf(stderr, "fast-curve: %s:%d: %s (the file is a bench run's: "
+            "make bench, then make bench-keep)\n", tsv, line, what);
     exit(EXIT_FAILURE);
 }
 
@@ -133,11 +134,11 @@ static void print_facts(const curve *c)
         for (int s = 0; s < SERIES; s++)
             printf("ms.%s.T%d=%.17g\nrel.%s.T%d=%.17g\n", KEY[s], c->T[i],
                    c->ms[i][s], KEY[s], c->T[i], c->ms[i][s] / c->ms[i][NUMPY]);
-    for (int s = 0; s < 4; s++)
+    for (int s = C; s <= OB_TILED; s++)                /* the library's four */
         printf("beats_peers_from.%s=%d\n", KEY[s], beats_from(c, s));
     printf("last.ob_tiled_vs_best_peer=%.17g\nlast.tiled_vs_rows.c=%.17g\n"
-           "last.tiled_vs_rows.ob=%.17g\n", best_peer(c, last) / c->ms[last][3],
-           c->ms[last][0] / c->ms[last][1], c->ms[last][2] / c->ms[last][3]);
+           "last.tiled_vs_rows.ob=%.17g\n", best_peer(c, last) / c->ms[last][OB_TILED],
+           c->ms[last][C] / c->ms[last][C_TILED], c->ms[last][OB] / c->ms[last][OB_TILED]);
 }
 
 int main(int argc, char **argv)
